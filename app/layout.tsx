@@ -1,0 +1,15 @@
+import type { Metadata } from "next";
+import "./globals.css";
+
+export const metadata: Metadata = {
+  title: { default: "Findable — SEO and AI search visibility", template: "%s · Findable" },
+  description: "Audits, bot analytics and AI-engine citations for your websites, by API, MCP and dashboard.",
+};
+
+export default function RootLayout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en">
+      <body className="min-h-screen bg-white font-sans text-slate-900 antialiased">{children}</body>
+    </html>
+  );
+}

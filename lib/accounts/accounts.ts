@@ -1,0 +1,65 @@
+import { eq, sql } from "drizzle-orm";
+import { addCredits, SIGNUP_BONUS } from "@/lib/credits/credits";
+import type { Db, DbOrTx } from "@/lib/db/client";
+import { accounts, memberships, type Role, users } from "@/lib/db/schema";
+
+export interface CreateAccountInput {
+  ownerEmail: string;
+  name?: string;
+  passwordHash?: string | null;
+  /** Credits granted on top of the sign-up bonus (an operator grant). */
+  extraGrant?: number;
+  isDemo?: boolean;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function isValidEmail(email: string): boolean {
+  return email.length <= 254 && EMAIL.test(email);
+}
+
+/**
+ * A new account with its owner and the 100 free credits as a `grant` ledger row, in one transaction.
+ * An existing user (same email, any case) becomes the owner of the new account.
+ */
+export async function createAccount(db: Db, input: CreateAccountInput) {
+  const email = input.ownerEmail.trim();
+  if (!isValidEmail(email)) throw new Error(`not an email address: ${input.ownerEmail}`);
+  if (input.extraGrant !== undefined && (!Number.isInteger(input.extraGrant) || input.extraGrant < 0)) {
+    throw new Error("extra grant must be a non-negative integer");
+  }
+  return db.transaction(async (tx) => {
+    const [existing] = await tx.select().from(users).where(sql`lower(${users.email}) = lower(${email})`);
+    const [created] = existing
+      ? [existing]
+      : await tx
+          .insert(users)
+          .values({ email, passwordHash: input.passwordHash ?? null, name: input.name ?? null })
+          .returning();
+    const user = created!;
+    const [account] = await tx
+      .insert(accounts)
+      .values({ name: input.name ?? email, isDemo: input.isDemo ?? false })
+      .returning();
+    await tx.insert(memberships).values({ accountId: account!.id, userId: user.id, role: "owner" });
+    await addCredits(tx, account!.id, SIGNUP_BONUS, "grant", "Sign-up bonus: 100 free credits");
+    if (input.extraGrant) await addCredits(tx, account!.id, input.extraGrant, "grant", "Operator grant");
+    const [fresh] = await tx.select().from(accounts).where(eq(accounts.id, account!.id));
+    return { account: fresh!, user };
+  });
+}
+
+export async function getAccount(db: DbOrTx, accountId: string) {
+  const [row] = await db.select().from(accounts).where(eq(accounts.id, accountId));
+  return row ?? null;
+}
+
+export async function getMembers(db: DbOrTx, accountId: string) {
+  return db
+    .select({ userId: users.id, email: users.email, role: memberships.role })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(eq(memberships.accountId, accountId));
+}
+
+export const canManageKeys = (role: Role) => role === "owner" || role === "admin";

@@ -1,0 +1,63 @@
+import { randomBytes } from "node:crypto";
+import { ApiError } from "./errors";
+
+export function newRequestId(): string {
+  return `req_${randomBytes(12).toString("base64url")}`;
+}
+
+/** A success answer: the handler's data, wrapped by `withApiKey` into the envelope. */
+export class ApiResult {
+  constructor(
+    readonly data: unknown,
+    readonly status = 200,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+
+export const ok = (data: unknown, headers: Record<string, string> = {}) => new ApiResult(data, 200, headers);
+
+export function jsonResponse(
+  body: unknown,
+  status: number,
+  requestId: string,
+  headers: Record<string, string> = {},
+): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: {
+      "content-type": "application/json; charset=utf-8",
+      "cache-control": "no-store",
+      "x-request-id": requestId,
+      ...headers,
+    },
+  });
+}
+
+export function successResponse(result: ApiResult, requestId: string, headers: Record<string, string> = {}) {
+  return jsonResponse({ success: true, data: result.data, requestId }, result.status, requestId, {
+    ...headers,
+    ...result.headers,
+  });
+}
+
+export function errorResponse(err: ApiError, requestId: string, headers: Record<string, string> = {}) {
+  return jsonResponse(
+    { success: false, error: { code: err.code, message: err.message, details: err.details }, requestId },
+    err.status,
+    requestId,
+    { ...headers, ...err.headers },
+  );
+}
+
+/** Anything that is not an ApiError is hidden behind INTERNAL_ERROR; the log keeps the cause. */
+export function internalErrorResponse(err: unknown, requestId: string, headers: Record<string, string> = {}) {
+  console.error(`[${requestId}] internal error`, err);
+  return errorResponse(
+    new ApiError(
+      "INTERNAL_ERROR",
+      "An internal error occurred. Retry, and quote the requestId if it persists.",
+    ),
+    requestId,
+    headers,
+  );
+}

@@ -1,0 +1,130 @@
+import { type Db, getDb } from "@/lib/db/client";
+import { type AuthenticatedKey, authenticateKey, touchKeyLastUsed } from "@/lib/keys/keys";
+import { ApiResult, errorResponse, internalErrorResponse, newRequestId, successResponse } from "./envelope";
+import { ApiError } from "./errors";
+import { clientIp, HSTS, isInsecureRequest } from "./https";
+import { DEFAULT_RATE_LIMIT, hitRateLimit, rateLimitHeaders } from "./rate-limit";
+
+export interface ApiContext<P extends Record<string, string | string[]>> {
+  req: Request;
+  url: URL;
+  db: Db;
+  auth: AuthenticatedKey;
+  params: P;
+  requestId: string;
+}
+
+type RouteArgs = { params: Promise<Record<string, string | string[]>> };
+export type RouteHandler = (req: Request, args: RouteArgs) => Promise<Response>;
+
+function baseHeaders(): Record<string, string> {
+  return process.env.NODE_ENV === "production" ? { "Strict-Transport-Security": HSTS } : {};
+}
+
+/** Credentials from x-api-key + x-api-secret, or `Authorization: Bearer <key>:<secret>` (MCP clients). */
+export function readCredentials(req: Request): { key: string; secret: string } | null {
+  const key = req.headers.get("x-api-key");
+  const secret = req.headers.get("x-api-secret");
+  if (key && secret) return { key: key.trim(), secret: secret.trim() };
+  const authz = req.headers.get("authorization");
+  const match = authz?.match(/^Bearer\s+([^:\s]+):(\S+)$/i);
+  return match ? { key: match[1]!, secret: match[2]! } : null;
+}
+
+/**
+ * Every /api/v1 handler runs inside this: request id, HTTPS rule, key auth, the shared rate limit,
+ * and the spec's envelope for whatever the handler returns or throws.
+ */
+export function withApiKey<P extends Record<string, string | string[]> = Record<string, never>>(
+  handler: (ctx: ApiContext<P>) => Promise<ApiResult | Response>,
+): RouteHandler {
+  return async (req, args) => {
+    const requestId = newRequestId();
+    let headers = baseHeaders();
+    try {
+      const url = new URL(req.url);
+      if (isInsecureRequest(req, url)) {
+        throw new ApiError("HTTPS_REQUIRED", "This API is only served over HTTPS.");
+      }
+      const db = await getDb();
+      const creds = readCredentials(req);
+      const auth = creds ? await authenticateKey(db, creds.key, creds.secret) : null;
+      if (!auth) {
+        const ipLimit = await hitRateLimit(db, `ip:${clientIp(req)}`, DEFAULT_RATE_LIMIT);
+        headers = { ...headers, ...rateLimitHeaders(ipLimit) };
+        if (!ipLimit.allowed) throw rateLimited(ipLimit.reset);
+        throw new ApiError(
+          "UNAUTHORIZED",
+          creds
+            ? "The x-api-key / x-api-secret pair is not valid (wrong, rotated or revoked)."
+            : "Send your credentials in the x-api-key and x-api-secret headers.",
+        );
+      }
+      const limit = await hitRateLimit(
+        db,
+        `key:${auth.apiKeyId}`,
+        auth.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT,
+      );
+      headers = { ...headers, ...rateLimitHeaders(limit) };
+      if (!limit.allowed) throw rateLimited(limit.reset);
+      if (limit.firstInWindow) await touchKeyLastUsed(db, auth.apiKeyId);
+      const params = (await args.params) as P;
+      const result = await handler({ req, url, db, auth, params, requestId });
+      if (result instanceof ApiResult) return successResponse(result, requestId, headers);
+      for (const [k, v] of Object.entries({ ...headers, "x-request-id": requestId }))
+        result.headers.set(k, v);
+      return result;
+    } catch (err) {
+      if (err instanceof ApiError) return errorResponse(err, requestId, headers);
+      return internalErrorResponse(err, requestId, headers);
+    }
+  };
+}
+
+function rateLimited(reset: number) {
+  return new ApiError("RATE_LIMITED", `Rate limit exceeded. Retry after ${Math.max(1, reset)} s.`, {
+    retryAfterSeconds: Math.max(1, reset),
+  });
+}
+
+/** For routes that need no key (the OpenAPI document, unknown paths): request id and envelope only. */
+export function withEnvelope(
+  handler: (ctx: { req: Request; url: URL; requestId: string }) => Promise<ApiResult | Response>,
+): RouteHandler {
+  return async (req) => {
+    const requestId = newRequestId();
+    const headers = baseHeaders();
+    try {
+      const result = await handler({ req, url: new URL(req.url), requestId });
+      if (result instanceof ApiResult) return successResponse(result, requestId, headers);
+      result.headers.set("x-request-id", requestId);
+      return result;
+    } catch (err) {
+      if (err instanceof ApiError) return errorResponse(err, requestId, headers);
+      return internalErrorResponse(err, requestId, headers);
+    }
+  };
+}
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+type Method = (typeof METHODS)[number];
+
+/**
+ * A route's exports: the given handlers, and a JSON 405 with `Allow` for every other method
+ * (Next's own 405 has no body, and the spec wants the envelope everywhere).
+ */
+export function methods(handlers: Partial<Record<Method, RouteHandler>>): Record<Method, RouteHandler> {
+  const allow = METHODS.filter((m) => handlers[m]).join(", ");
+  const notAllowed = withEnvelope(async ({ req }) => {
+    throw new ApiError(
+      "METHOD_NOT_ALLOWED",
+      `${req.method} is not allowed here. Allowed: ${allow}.`,
+      { allow: allow.split(", ") },
+      { Allow: allow },
+    );
+  });
+  return Object.fromEntries(METHODS.map((m) => [m, handlers[m] ?? notAllowed])) as Record<
+    Method,
+    RouteHandler
+  >;
+}

@@ -1,0 +1,33 @@
+const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
+
+/**
+ * HTTPS is required in production (REQUIRE_HTTPS, default on when NODE_ENV=production).
+ * The protocol is the request URL's or, behind a TLS-terminating proxy, X-Forwarded-Proto.
+ * Loopback hosts are exempt so the service can be run and checked locally.
+ */
+export function isInsecureRequest(req: Request, url: URL): boolean {
+  const required =
+    (process.env.REQUIRE_HTTPS ?? (process.env.NODE_ENV === "production" ? "true" : "false")) === "true";
+  if (!required) return false;
+  const host = (req.headers.get("host") ?? url.host).replace(/:\d+$/, "");
+  if (LOOPBACK.test(host)) return false;
+  const forwarded = req.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
+  const proto = forwarded || url.protocol.replace(":", "");
+  return proto !== "https";
+}
+
+export const HSTS = "max-age=63072000; includeSubDomains";
+
+/** The client address for per-IP limits: the hop nearest to us in X-Forwarded-For. */
+export function clientIp(req: Request): string {
+  const forwarded = req.headers.get("x-forwarded-for");
+  if (forwarded) {
+    const hops = forwarded
+      .split(",")
+      .map((h) => h.trim())
+      .filter(Boolean);
+    const last = hops[hops.length - 1];
+    if (last) return last;
+  }
+  return req.headers.get("x-real-ip") ?? "unknown";
+}

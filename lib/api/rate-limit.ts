@@ -1,0 +1,57 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
+import { rowsOf } from "@/lib/db/rows";
+
+export const DEFAULT_RATE_LIMIT = Number(process.env.RATE_LIMIT_PER_MINUTE ?? 60);
+export const WINDOW_SECONDS = 60;
+
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  /** Seconds until the window resets. */
+  reset: number;
+  allowed: boolean;
+  /** True for the first request of a window (used to touch a key's last-used time cheaply). */
+  firstInWindow: boolean;
+}
+
+/**
+ * Counts one request against `bucket` in the database, so every instance shares the window.
+ * One statement: the window starts at the bucket's first request and restarts after 60 s.
+ */
+export async function hitRateLimit(db: Db, bucket: string, limit: number): Promise<RateLimitState> {
+  const rows = await db.execute<{ count: number; reset: number }>(sql`
+    insert into rate_limit_windows as w (bucket, window_start, count)
+    values (${bucket}, now(), 1)
+    on conflict (bucket) do update set
+      window_start = case when w.window_start <= now() - make_interval(secs => ${WINDOW_SECONDS}) then now() else w.window_start end,
+      count = case when w.window_start <= now() - make_interval(secs => ${WINDOW_SECONDS}) then 1 else w.count + 1 end
+    returning count,
+      greatest(0, ceil(extract(epoch from (window_start + make_interval(secs => ${WINDOW_SECONDS}) - now()))))::int as reset`);
+  const row = rowsOf<{ count: number; reset: number }>(rows)[0];
+  if (!row) throw new Error("rate limit upsert returned no row");
+  const count = Number(row.count);
+  return {
+    limit,
+    remaining: Math.max(0, limit - count),
+    reset: Number(row.reset),
+    allowed: count <= limit,
+    firstInWindow: count === 1,
+  };
+}
+
+export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
+  const headers: Record<string, string> = {
+    "RateLimit-Limit": String(state.limit),
+    "RateLimit-Remaining": String(state.remaining),
+    "RateLimit-Reset": String(state.reset),
+    "RateLimit-Policy": `${state.limit};w=${WINDOW_SECONDS}`,
+  };
+  if (!state.allowed) headers["Retry-After"] = String(Math.max(1, state.reset));
+  return headers;
+}
+
+/** Drops windows that ended long ago (IP buckets would otherwise accumulate). */
+export async function purgeRateLimitWindows(db: Db): Promise<void> {
+  await db.execute(sql`delete from rate_limit_windows where window_start < now() - interval '1 hour'`);
+}

@@ -1,0 +1,156 @@
+import { and, desc, eq, gte, sql } from "drizzle-orm";
+import { ApiError } from "@/lib/api/errors";
+import type { Db, DbOrTx, Tx } from "@/lib/db/client";
+import { rowsOf } from "@/lib/db/rows";
+import { accounts, creditLedger, type LedgerType } from "@/lib/db/schema";
+
+export const SIGNUP_BONUS = 100;
+export const RECENT_TRANSACTIONS = 20;
+
+/** Adds credits (grant, purchase, positive adjustment) with its ledger row, in one transaction. */
+export async function grantCredits(
+  db: Db,
+  accountId: string,
+  amount: number,
+  opts: { type?: Extract<LedgerType, "grant" | "purchase" | "adjustment">; description: string },
+): Promise<{ balance: number }> {
+  if (!Number.isInteger(amount) || amount <= 0) throw new Error("grant amount must be a positive integer");
+  return db.transaction((tx) => addCredits(tx, accountId, amount, opts.type ?? "grant", opts.description));
+}
+
+export async function addCredits(
+  tx: Tx,
+  accountId: string,
+  amount: number,
+  type: LedgerType,
+  description: string,
+  jobId: string | null = null,
+): Promise<{ balance: number }> {
+  const [row] = await tx
+    .update(accounts)
+    .set({ creditBalance: sql`${accounts.creditBalance} + ${amount}` })
+    .where(eq(accounts.id, accountId))
+    .returning({ balance: accounts.creditBalance });
+  if (!row) throw new Error(`account ${accountId} not found`);
+  await tx
+    .insert(creditLedger)
+    .values({ accountId, type, amount, balanceAfter: row.balance, description, jobId });
+  return row;
+}
+
+/**
+ * Takes `cost` credits, or throws 402 INSUFFICIENT_CREDITS with required/available.
+ * The conditional UPDATE is the guard: concurrent charges can never take the balance below zero.
+ * Call inside the transaction that creates the job; write the ledger row with `recordSpend` once the job exists.
+ */
+export async function takeCredits(tx: Tx, accountId: string, cost: number): Promise<{ balance: number }> {
+  const [row] = await tx
+    .update(accounts)
+    .set({
+      creditBalance: sql`${accounts.creditBalance} - ${cost}`,
+      totalUsed: sql`${accounts.totalUsed} + ${cost}`,
+    })
+    .where(and(eq(accounts.id, accountId), gte(accounts.creditBalance, cost)))
+    .returning({ balance: accounts.creditBalance });
+  if (row) return row;
+  const [current] = await tx
+    .select({ balance: accounts.creditBalance })
+    .from(accounts)
+    .where(eq(accounts.id, accountId));
+  throw new ApiError(
+    "INSUFFICIENT_CREDITS",
+    `This operation costs ${cost} credits; the balance is ${current?.balance ?? 0}.`,
+    {
+      required: cost,
+      available: current?.balance ?? 0,
+    },
+  );
+}
+
+export async function recordSpend(
+  tx: Tx,
+  accountId: string,
+  cost: number,
+  balanceAfter: number,
+  jobId: string,
+  description: string,
+) {
+  await tx
+    .insert(creditLedger)
+    .values({ accountId, type: "spend", amount: -cost, balanceAfter, description, jobId });
+}
+
+/**
+ * Gives a failed job's credits back. The unique (job, type) ledger index makes a second refund
+ * impossible; callers also guard with the job's state transition. Returns false if already refunded.
+ */
+export async function refundJobCredits(
+  tx: Tx,
+  job: { id: string; accountId: string; tool: string; creditsCharged: number },
+  reason: string,
+): Promise<boolean> {
+  if (job.creditsCharged <= 0) return false;
+  const inserted = await tx.execute(sql`
+    with bal as (
+      update accounts set credit_balance = credit_balance + ${job.creditsCharged},
+        total_used = greatest(0, total_used - ${job.creditsCharged})
+      where id = ${job.accountId}
+        and not exists (select 1 from credit_ledger where job_id = ${job.id} and type = 'refund')
+      returning credit_balance
+    )
+    insert into credit_ledger (account_id, type, amount, balance_after, description, job_id)
+    select ${job.accountId}, 'refund', ${job.creditsCharged}, credit_balance,
+      ${`Refund: ${job.tool} job ${job.id} failed (${reason})`}, ${job.id}
+    from bal
+    returning id`);
+  return rowsOf(inserted).length > 0;
+}
+
+export interface CreditAccountView {
+  balance: number;
+  totalUsed: number;
+  recentTransactions: {
+    type: LedgerType;
+    amount: number;
+    description: string;
+    balanceAfter: number;
+    jobId: string | null;
+    createdAt: string;
+  }[];
+}
+
+export async function getCreditAccount(db: DbOrTx, accountId: string): Promise<CreditAccountView> {
+  const [account] = await db
+    .select({ balance: accounts.creditBalance, totalUsed: accounts.totalUsed })
+    .from(accounts)
+    .where(eq(accounts.id, accountId));
+  if (!account) throw new ApiError("NOT_FOUND", "Account not found.");
+  const rows = await db
+    .select()
+    .from(creditLedger)
+    .where(eq(creditLedger.accountId, accountId))
+    .orderBy(desc(creditLedger.id))
+    .limit(RECENT_TRANSACTIONS);
+  return {
+    balance: account.balance,
+    totalUsed: account.totalUsed,
+    recentTransactions: rows.map((r) => ({
+      type: r.type,
+      amount: r.amount,
+      description: r.description,
+      balanceAfter: r.balanceAfter,
+      jobId: r.jobId,
+      createdAt: r.createdAt.toISOString(),
+    })),
+  };
+}
+
+/** The invariant: balance = sum of ledger amounts. Returns the accounts where it does not hold. */
+export async function findLedgerMismatches(db: DbOrTx) {
+  const result = await db.execute<{ account_id: string; balance: number; ledger_sum: number }>(sql`
+    select a.id as account_id, a.credit_balance as balance, coalesce(sum(l.amount), 0)::int as ledger_sum
+    from accounts a left join credit_ledger l on l.account_id = a.id
+    group by a.id
+    having a.credit_balance <> coalesce(sum(l.amount), 0)`);
+  return rowsOf<{ account_id: string; balance: number; ledger_sum: number }>(result);
+}

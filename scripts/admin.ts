@@ -1,0 +1,163 @@
+// npm run admin -- <command> [options]: operator commands; every answer is JSON on stdout.
+import { parseArgs } from "node:util";
+import { createAccount, getMembers } from "@/lib/accounts/accounts";
+import { listDomains, registerDomain } from "@/lib/accounts/domains";
+import { findAccount } from "@/lib/accounts/lookup";
+import { ApiError } from "@/lib/api/errors";
+import { getCreditAccount, grantCredits } from "@/lib/credits/credits";
+import { type Db, migrateDatabase, openDatabase } from "@/lib/db/client";
+import { getActiveKey, rotateKeyPair } from "@/lib/keys/keys";
+
+const USAGE = `Usage: npm run admin -- <command> [options]
+
+Commands:
+  create-account --email <owner email> [--name <name>] [--grant <credits>] [--domain <hostname>]
+      New account with the 100 free credits (plus an optional operator grant) and its first key pair.
+  add-domain --account <id|owner email> --domain <hostname>
+  grant --account <id|owner email> --amount <credits> [--type grant|purchase|adjustment] [--description <text>]
+  rotate-key --account <id|owner email> [--rate-limit <requests per minute>]
+      Revokes the active pair and prints the new key and secret (shown once).
+  show --account <id|owner email>
+
+Uses DATABASE_URL when set, else the embedded database in PGLITE_DATA_DIR (default .data/pglite).`;
+
+class UsageError extends Error {}
+
+function need(value: string | undefined, name: string): string {
+  if (!value) throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function positiveInt(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) <= 0 || Number(value) > 1_000_000_000) {
+    throw new UsageError(`--${name} must be a positive whole number`);
+  }
+  return Number(value);
+}
+
+async function account(db: Db, ref: string | undefined) {
+  const found = await findAccount(db, need(ref, "account"));
+  if (!found) throw new UsageError(`no account ${ref}`);
+  return found;
+}
+
+async function show(db: Db, accountId: string) {
+  const acct = await findAccount(db, accountId);
+  const credits = await getCreditAccount(db, accountId);
+  return {
+    accountId,
+    name: acct?.name,
+    balance: credits.balance,
+    totalUsed: credits.totalUsed,
+    members: await getMembers(db, accountId),
+    domains: (await listDomains(db, accountId)).map((d) => ({
+      hostname: d.hostname,
+      verified: !!d.verifiedAt,
+    })),
+    apiKey: await getActiveKey(db, accountId),
+    recentTransactions: credits.recentTransactions,
+  };
+}
+
+async function run(db: Db, command: string | undefined, values: Record<string, string | undefined>) {
+  switch (command) {
+    case "create-account": {
+      const { account: acct, user } = await createAccount(db, {
+        ownerEmail: need(values.email, "email"),
+        name: values.name,
+        extraGrant: positiveInt(values.grant, "grant"),
+      });
+      const domain = values.domain ? await registerDomain(db, acct.id, values.domain) : null;
+      const key = await rotateKeyPair(db, acct.id, { createdByUserId: user.id });
+      return {
+        accountId: acct.id,
+        ownerEmail: user.email,
+        balance: acct.creditBalance,
+        domain: domain?.hostname ?? null,
+        apiKey: key.keyId,
+        apiSecret: key.secret,
+      };
+    }
+    case "add-domain": {
+      const acct = await account(db, values.account);
+      const domain = await registerDomain(db, acct.id, need(values.domain, "domain"));
+      return { accountId: acct.id, domain: domain.hostname, verificationToken: domain.verificationToken };
+    }
+    case "grant": {
+      const acct = await account(db, values.account);
+      const amount = positiveInt(need(values.amount, "amount"), "amount")!;
+      const type = values.type ?? "grant";
+      if (type !== "grant" && type !== "purchase" && type !== "adjustment") {
+        throw new UsageError("--type must be grant, purchase or adjustment");
+      }
+      const { balance } = await grantCredits(db, acct.id, amount, {
+        type,
+        description: values.description ?? `Operator ${type}: ${amount} credits`,
+      });
+      return { accountId: acct.id, granted: amount, balance };
+    }
+    case "rotate-key": {
+      const acct = await account(db, values.account);
+      const key = await rotateKeyPair(db, acct.id, {
+        rateLimitPerMinute: positiveInt(values["rate-limit"], "rate-limit"),
+      });
+      return { accountId: acct.id, apiKey: key.keyId, apiSecret: key.secret, createdAt: key.createdAt };
+    }
+    case "show":
+      return show(db, (await account(db, values.account)).id);
+    default:
+      throw new UsageError(command ? `unknown command: ${command}` : "a command is required");
+  }
+}
+
+async function main() {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      allowPositionals: true,
+      options: {
+        email: { type: "string" },
+        name: { type: "string" },
+        grant: { type: "string" },
+        domain: { type: "string" },
+        account: { type: "string" },
+        amount: { type: "string" },
+        type: { type: "string" },
+        description: { type: "string" },
+        "rate-limit": { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (err) {
+    console.error(JSON.stringify({ error: (err as Error).message }));
+    console.error(USAGE);
+    process.exit(2);
+  }
+  if (parsed.values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const handle = await openDatabase();
+  try {
+    await migrateDatabase(handle);
+    const result = await run(
+      handle.db,
+      parsed.positionals[0],
+      parsed.values as Record<string, string | undefined>,
+    );
+    console.log(JSON.stringify(result, null, 2));
+  } catch (err) {
+    const message =
+      err instanceof UsageError || err instanceof ApiError || err instanceof Error
+        ? err.message
+        : String(err);
+    console.error(JSON.stringify({ error: message }));
+    if (err instanceof UsageError) console.error(USAGE);
+    process.exitCode = err instanceof UsageError || err instanceof ApiError ? 2 : 1;
+  } finally {
+    await handle.close();
+  }
+}
+
+await main();

@@ -1,0 +1,74 @@
+// npm start: build if the sources changed, migrate, make sure the demo account exists, then serve.
+import { spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { ensureDemoAccount } from "@/lib/accounts/demo";
+import { migrateDatabase, openDatabase, pgliteDataDir } from "@/lib/db/client";
+
+const root = process.cwd();
+const port = process.env.PORT ?? "3000";
+const host = process.env.HOST ?? "localhost";
+const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+
+/** A fingerprint of everything the build depends on, so `npm start` rebuilds only when needed. */
+function sourceStamp(): string {
+  const hash = createHash("sha256");
+  const walk = (dir: string) => {
+    if (!existsSync(dir)) return;
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+      a.name.localeCompare(b.name),
+    )) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(file);
+      else if (!entry.name.endsWith(".test.ts"))
+        hash.update(`${file}:${statSync(file).size}:${statSync(file).mtimeMs}\n`);
+    }
+  };
+  for (const dir of ["app", "lib", "components", "public", "drizzle"]) walk(path.join(root, dir));
+  for (const file of [
+    "package-lock.json",
+    "next.config.ts",
+    "instrumentation.ts",
+    "postcss.config.mjs",
+    "tsconfig.json",
+  ]) {
+    if (existsSync(file)) hash.update(`${file}:${statSync(file).mtimeMs}\n`);
+  }
+  return hash.digest("hex");
+}
+
+const stampFile = path.join(root, ".next", "source-stamp");
+const stamp = sourceStamp();
+if (
+  !existsSync(path.join(root, ".next", "BUILD_ID")) ||
+  !existsSync(stampFile) ||
+  readFileSync(stampFile, "utf8") !== stamp
+) {
+  console.log("Building the production bundle (first start, or the sources changed)…");
+  const build = spawnSync(process.execPath, [nextBin, "build"], { stdio: "inherit", env });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+  writeFileSync(stampFile, stamp);
+}
+
+const handle = await openDatabase();
+await migrateDatabase(handle);
+const credentialsFile =
+  process.env.DEMO_CREDENTIALS_FILE ?? path.join(path.dirname(pgliteDataDir()), "demo-credentials.json");
+const demo = await ensureDemoAccount(handle.db, credentialsFile);
+await handle.close();
+
+const base = `http://${host}:${port}`;
+console.log(`
+Database: ${handle.driver === "pglite" ? `embedded PGlite at ${pgliteDataDir()}` : "PostgreSQL (DATABASE_URL)"}
+Demo account ${demo.created ? "created" : "ready"}: ${demo.email}, domain ${demo.domain}
+  x-api-key:    ${demo.apiKey}
+  x-api-secret: ${demo.apiSecret}
+Try: curl -s ${base}/api/v1/credits -H "x-api-key: ${demo.apiKey}" -H "x-api-secret: ${demo.apiSecret}"
+Serving on ${base}
+`);
+
+const server = spawn(process.execPath, [nextBin, "start", "-p", port, "-H", host], { stdio: "inherit", env });
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
+server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
