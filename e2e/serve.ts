@@ -1,0 +1,52 @@
+// Playwright's web server: a fresh database (a new PGlite folder, or DATABASE_URL as CI made it),
+// seeded accounts whose credentials the specs read, then the production build on E2E_PORT.
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createAccount } from "@/lib/accounts/accounts";
+import { registerDomain } from "@/lib/accounts/domains";
+import { migrateDatabase, openDatabase } from "@/lib/db/client";
+import { rotateKeyPair } from "@/lib/keys/keys";
+
+const port = process.env.E2E_PORT ?? "3210";
+const env: NodeJS.ProcessEnv = { ...process.env };
+if (!process.env.DATABASE_URL) {
+  env.PGLITE_DATA_DIR = path.join(mkdtempSync(path.join(os.tmpdir(), "e2e-pglite-")), "db");
+}
+
+const handle = await openDatabase({ dataDir: env.PGLITE_DATA_DIR });
+await migrateDatabase(handle);
+const accounts: Record<string, unknown> = {};
+for (const [name, extra] of [
+  ["main", 1000],
+  ["other", 0],
+  ["limited", 0],
+] as const) {
+  const { account, user } = await createAccount(handle.db, {
+    ownerEmail: `e2e-${name}-${Date.now()}@example.com`,
+    extraGrant: extra || undefined,
+  });
+  await registerDomain(handle.db, account.id, `${name}.e2e.example.com`);
+  const key = await rotateKeyPair(handle.db, account.id, {
+    createdByUserId: user.id,
+    rateLimitPerMinute: name === "limited" ? 60 : 100_000,
+  });
+  accounts[name] = {
+    accountId: account.id,
+    key: key.keyId,
+    secret: key.secret,
+    domain: `${name}.e2e.example.com`,
+  };
+}
+await handle.close();
+mkdirSync("test-results", { recursive: true });
+writeFileSync("test-results/e2e-accounts.json", JSON.stringify(accounts, null, 2));
+
+const nextBin = path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
+const server = spawn(process.execPath, [nextBin, "start", "-p", port, "-H", "127.0.0.1"], {
+  stdio: "inherit",
+  env,
+});
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
+server.on("exit", (code) => process.exit(code ?? 0));

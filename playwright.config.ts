@@ -1,0 +1,42 @@
+import { defineConfig } from "@playwright/test";
+
+const port = Number(process.env.E2E_PORT ?? 3210);
+export const E2E_BASE_URL = `http://127.0.0.1:${port}`;
+
+export default defineConfig({
+  testDir: "e2e",
+  timeout: 60_000,
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [["list"], ["json", { outputFile: "test-results/playwright.json" }]],
+  use: {
+    baseURL: E2E_BASE_URL,
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
+    },
+  },
+  projects: [
+    { name: "api", testMatch: /api\/.*\.spec\.ts/ },
+    { name: "dashboard", testMatch: /dashboard\/.*\.spec\.ts/, use: { browserName: "chromium" } },
+  ],
+  webServer: {
+    command: `node --import tsx e2e/serve.ts`,
+    // Ready once the API answers (401 without a key counts as up).
+    url: `${E2E_BASE_URL}/api/v1/credits`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: "pipe",
+    env: { E2E_PORT: String(port), NEXT_TELEMETRY_DISABLED: "1", JOB_WORKER: process.env.JOB_WORKER ?? "on" },
+  },
+});

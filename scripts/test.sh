@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# npm test: installs what the tests need, runs vitest (PGlite, or Postgres when DATABASE_URL is set),
+# builds the production bundle and runs Playwright against it, then prints "N passed, N failed".
+set -u
+cd "$(dirname "$0")/.."
+export NEXT_TELEMETRY_DISABLED=1
+
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm install --no-audit --no-fund || exit 1
+fi
+chrome="${CHROME_PATH:-/usr/bin/chromium}"
+if [ ! -x "$chrome" ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    (apt-get update -qq && apt-get install -y -qq chromium) >/dev/null || { echo "could not install chromium"; exit 1; }
+  else
+    echo "Playwright needs Debian's chromium: sudo apt-get install chromium (or set CHROME_PATH)"; exit 1
+  fi
+fi
+export CHROME_PATH="$chrome"
+
+mkdir -p test-results
+rm -f test-results/vitest.json test-results/playwright.json test-results/summary.json
+
+checks_failed=0
+echo "== typecheck and lint =="
+npx tsc --noEmit || checks_failed=$((checks_failed + 1))
+npx biome check . || checks_failed=$((checks_failed + 1))
+
+echo "== vitest (${DATABASE_URL:+Postgres}${DATABASE_URL:-PGlite}) =="
+npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
+vitest_rc=$?
+
+echo "== next build =="
+if npx next build > test-results/build.log 2>&1; then
+  echo "== playwright (production build) =="
+  npx playwright test
+  playwright_rc=$?
+else
+  cat test-results/build.log
+  playwright_rc=1
+fi
+
+node scripts/test-summary.mjs "$vitest_rc" "$playwright_rc" "$checks_failed"

@@ -1,0 +1,117 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { type DbHandle, setDbHandle } from "@/lib/db/client";
+
+type Handler = (
+  req: Request,
+  args: { params: Promise<Record<string, string | string[]>> },
+) => Promise<Response>;
+type RouteModule = Partial<Record<string, Handler>>;
+
+interface Route {
+  pattern: RegExp;
+  names: string[];
+  catchAll: boolean;
+  rank: number;
+  load: () => Promise<RouteModule>;
+}
+
+// Every App Router route file under app/api, matched the way Next matches them:
+// static segments before [dynamic] ones, [...catchAll] last.
+const modules = import.meta.glob<RouteModule>("/app/api/**/route.ts");
+const routes: Route[] = Object.entries(modules)
+  .map(([file, load]) => {
+    const segments = file
+      .replace(/^\/app/, "")
+      .replace(/\/route\.ts$/, "")
+      .split("/")
+      .filter(Boolean);
+    const names: string[] = [];
+    let catchAll = false;
+    let rank = 0;
+    const source = segments
+      .map((seg) => {
+        const rest = seg.match(/^\[\.\.\.(\w+)\]$/);
+        if (rest) {
+          names.push(rest[1]!);
+          catchAll = true;
+          rank += 100;
+          return "(.+)";
+        }
+        const dyn = seg.match(/^\[(\w+)\]$/);
+        if (dyn) {
+          names.push(dyn[1]!);
+          rank += 1;
+          return "([^/]+)";
+        }
+        return seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      })
+      .join("/");
+    return { pattern: new RegExp(`^/${source}/?$`), names, catchAll, rank, load };
+  })
+  .sort((a, b) => a.rank - b.rank);
+
+export interface TestApi {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A real HTTP server on 127.0.0.1 that runs the app's route handlers against `handle`.
+ * The Playwright suite covers Next's own pipeline on the production build; this keeps each
+ * test file on its own cloned database.
+ */
+export async function startTestApi(handle: DbHandle): Promise<TestApi> {
+  setDbHandle(handle);
+  const server = http.createServer(async (req, res) => {
+    try {
+      const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "127.0.0.1"}`);
+      const route = routes.find((r) => r.pattern.test(url.pathname));
+      if (!route) {
+        res.writeHead(404).end();
+        return;
+      }
+      const match = url.pathname.match(route.pattern)!;
+      const params: Record<string, string | string[]> = {};
+      route.names.forEach((name, i) => {
+        const value = decodeURIComponent(match[i + 1]!);
+        params[name] = route.catchAll && i === route.names.length - 1 ? value.split("/") : value;
+      });
+      const mod = await route.load();
+      const handler = mod[req.method ?? "GET"];
+      if (!handler) {
+        res.writeHead(405).end();
+        return;
+      }
+      const headers = new Headers();
+      for (const [k, v] of Object.entries(req.headers)) {
+        if (Array.isArray(v)) for (const item of v) headers.append(k, item);
+        else if (v !== undefined) headers.set(k, v);
+      }
+      if (!headers.has("x-forwarded-for")) headers.set("x-forwarded-for", req.socket.remoteAddress ?? "");
+      const hasBody = req.method !== "GET" && req.method !== "HEAD";
+      const request = new Request(url, {
+        method: req.method,
+        headers,
+        body: hasBody ? (http.IncomingMessage.prototype[Symbol.asyncIterator].call(req) as never) : undefined,
+        // @ts-expect-error Node's fetch needs this for streamed bodies
+        duplex: "half",
+      });
+      const response = await handler(request, { params: Promise.resolve(params) });
+      res.writeHead(response.status, Object.fromEntries(response.headers));
+      res.end(Buffer.from(await response.arrayBuffer()));
+    } catch (err) {
+      res.writeHead(599, { "content-type": "text/plain" }).end(`test server: ${String(err)}`);
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

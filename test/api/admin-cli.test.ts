@@ -1,0 +1,109 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createTestDb, isPostgres } from "../db";
+
+// The CLI runs as operators run it: a separate process on its own database
+// (a fresh PGlite folder, or a fresh cloned Postgres database).
+let env: Record<string, string>;
+let cleanup: () => Promise<void>;
+
+beforeAll(async () => {
+  if (isPostgres()) {
+    const handle = (await createTestDb()) as Awaited<ReturnType<typeof createTestDb>> & { url: string };
+    env = { DATABASE_URL: handle.url };
+    cleanup = () => handle.close();
+  } else {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "admin-cli-"));
+    env = { PGLITE_DATA_DIR: path.join(dir, "db"), DATABASE_URL: "" };
+    cleanup = async () => rmSync(dir, { recursive: true, force: true });
+  }
+});
+afterAll(() => cleanup?.());
+
+function admin(...args: string[]) {
+  const run = spawnSync(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], {
+    env: { ...process.env, ...env },
+    encoding: "utf8",
+  });
+  let json: Record<string, unknown> | null = null;
+  try {
+    json = JSON.parse(run.stdout);
+  } catch {}
+  return { code: run.status, json, stderr: run.stderr };
+}
+
+describe("npm run admin", () => {
+  test("create-account, add-domain, grant, rotate-key and show", () => {
+    const created = admin(
+      "create-account",
+      "--email",
+      "Owner@Example.com",
+      "--grant",
+      "25",
+      "--domain",
+      "Shop.Example.com",
+    );
+    expect(created.code).toBe(0);
+    expect(created.json).toMatchObject({
+      ownerEmail: "Owner@Example.com",
+      balance: 125,
+      domain: "shop.example.com",
+    });
+    expect(created.json!.apiKey).toMatch(/^sk_live_/);
+    expect(created.json!.apiSecret).toMatch(/^sks_/);
+    const id = created.json!.accountId as string;
+
+    expect(
+      admin("add-domain", "--account", id, "--domain", "https://blog.example.com/path").json,
+    ).toMatchObject({
+      domain: "blog.example.com",
+    });
+    expect(admin("grant", "--account", "owner@example.com", "--amount", "10").json).toMatchObject({
+      balance: 135,
+    });
+    const rotated = admin("rotate-key", "--account", id, "--rate-limit", "120");
+    expect(rotated.code).toBe(0);
+    expect(rotated.json!.apiKey).not.toBe(created.json!.apiKey);
+
+    const shown = admin("show", "--account", id);
+    expect(shown.json).toMatchObject({
+      balance: 135,
+      domains: [
+        { hostname: "blog.example.com", verified: false },
+        { hostname: "shop.example.com", verified: false },
+      ],
+      apiKey: { keyId: rotated.json!.apiKey, rateLimitPerMinute: 120 },
+    });
+    const types = (shown.json!.recentTransactions as { type: string; amount: number }[]).map((t) => [
+      t.type,
+      t.amount,
+    ]);
+    expect(types).toEqual([
+      ["grant", 10],
+      ["grant", 25],
+      ["grant", 100],
+    ]);
+    expect(JSON.stringify(shown.json)).not.toContain(rotated.json!.apiSecret as string);
+  }, 60_000);
+
+  const bad: [string, string[], RegExp][] = [
+    ["no command", [], /command is required/],
+    ["unknown command", ["frobnicate"], /unknown command/],
+    ["missing email", ["create-account"], /--email is required/],
+    ["bad email", ["create-account", "--email", "nope"], /not an email/],
+    ["bad amount", ["grant", "--account", "owner@example.com", "--amount", "0"], /positive whole number/],
+    ["unknown account", ["show", "--account", "nobody@example.com"], /no account/],
+    ["bad domain", ["add-domain", "--account", "owner@example.com", "--domain", "not a domain"], /hostname/],
+    ["unknown option", ["show", "--acount", "x"], /Unknown option/],
+  ];
+  for (const [name, args, message] of bad) {
+    test(`refuses: ${name}`, () => {
+      const r = admin(...args);
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toMatch(message);
+    }, 30_000);
+  }
+});
