@@ -1,0 +1,293 @@
+import { FetchError } from "@/lib/fetch/errors";
+import type { FetchErrorCode, GuardedFetch, GuardedFetchOptions } from "@/lib/fetch/types";
+import { BOT_TOKENS, type BotToken } from "./bot-tokens";
+
+/** RFC 9309 §2.5: crawlers must parse at least 500 KiB; what follows is ignored. */
+export const ROBOTS_MAX_BYTES = 500 * 1024;
+
+export interface RobotsRule {
+  allow: boolean;
+  /** The path pattern, percent-encoding normalised. */
+  pattern: string;
+  /** 1-based line in the file. */
+  line: number;
+}
+
+export interface RobotsGroup {
+  /** Product tokens as written (`*` for all). */
+  userAgents: string[];
+  rules: RobotsRule[];
+  /** Not in RFC 9309, but widely read; seconds. */
+  crawlDelay?: number;
+}
+
+export interface RobotsIssue {
+  line: number;
+  message: string;
+}
+
+export interface Robots {
+  /**
+   * `rules`: a parsed file decides; `allow-all`: no file (4xx, RFC 9309 §2.3.1.3);
+   * `disallow-all`: unreachable (5xx or network failure, §2.3.1.4).
+   */
+  mode: "rules" | "allow-all" | "disallow-all";
+  groups: RobotsGroup[];
+  /** Absolute URLs from Sitemap lines, in file order, without duplicates. */
+  sitemaps: string[];
+  issues: RobotsIssue[];
+  /** The file was longer than ROBOTS_MAX_BYTES and its tail was ignored. */
+  truncated: boolean;
+}
+
+export interface RobotsMatch {
+  allowed: boolean;
+  /** The deciding rule; null when no rule matched (allowed) or the mode decided. */
+  rule: RobotsRule | null;
+  /** Which groups applied: ones naming the token, the `*` groups, or none. */
+  group: "specific" | "wildcard" | "none";
+}
+
+const USER_AGENT_KEYS = new Set(["user-agent", "useragent", "user agent"]);
+const DISALLOW_KEYS = new Set(["disallow", "dissallow", "dissalow", "disalow", "disallaw"]);
+
+/** Parses robots.txt text. `baseUrl` (the robots.txt URL) resolves relative Sitemap lines. */
+export function parseRobotsTxt(text: string, baseUrl?: string): Robots {
+  const bytes = Buffer.from(text, "utf8");
+  const truncated = bytes.length > ROBOTS_MAX_BYTES;
+  let body = text;
+  if (truncated) {
+    // Cut at the last full line inside the limit so no half rule is read.
+    const head = bytes.subarray(0, ROBOTS_MAX_BYTES).toString("utf8");
+    body = head.slice(0, Math.max(head.lastIndexOf("\n"), 0));
+  }
+  const robots: Robots = { mode: "rules", groups: [], sitemaps: [], issues: [], truncated };
+  let group: RobotsGroup | null = null;
+  let groupHasRules = false;
+  const lines = body.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/);
+
+  lines.forEach((raw, index) => {
+    const line = index + 1;
+    const content = raw.replace(/#.*$/, "").trim();
+    if (!content) return;
+    const colon = content.indexOf(":");
+    if (colon < 0) {
+      robots.issues.push({ line, message: `No "key: value" on this line: "${content.slice(0, 80)}"` });
+      return;
+    }
+    const key = content.slice(0, colon).trim().toLowerCase();
+    const value = content.slice(colon + 1).trim();
+
+    if (USER_AGENT_KEYS.has(key)) {
+      if (!group || groupHasRules) {
+        group = { userAgents: [], rules: [] };
+        robots.groups.push(group);
+        groupHasRules = false;
+      }
+      group.userAgents.push(value);
+      return;
+    }
+    if (key === "sitemap") {
+      addSitemap(robots, value, baseUrl, line);
+      return;
+    }
+    if (key === "allow" || DISALLOW_KEYS.has(key) || key === "crawl-delay") {
+      if (!group) {
+        robots.issues.push({ line, message: `"${key}" before any user-agent line is ignored` });
+        return;
+      }
+      groupHasRules = true;
+      if (key === "crawl-delay") {
+        const seconds = Number(value);
+        if (Number.isFinite(seconds) && seconds >= 0) group.crawlDelay = seconds;
+        else robots.issues.push({ line, message: `Crawl-delay "${value}" is not a number` });
+        return;
+      }
+      // An empty Disallow means "nothing is disallowed": it adds no rule.
+      if (!value) return;
+      if (!value.startsWith("/") && !value.startsWith("*")) {
+        robots.issues.push({ line, message: `Path "${value}" should start with "/"` });
+      }
+      // Only a final `$` is an anchor; elsewhere it is the character itself.
+      const pattern = normalisePath(value).replace(/\$(?!$)/g, "%24");
+      group.rules.push({ allow: key === "allow", pattern, line });
+      return;
+    }
+    robots.issues.push({ line, message: `Unknown directive "${key}" is ignored` });
+  });
+  return robots;
+}
+
+function addSitemap(robots: Robots, value: string, baseUrl: string | undefined, line: number) {
+  try {
+    const url = new URL(value, baseUrl).href;
+    if (!robots.sitemaps.includes(url)) robots.sitemaps.push(url);
+  } catch {
+    robots.issues.push({ line, message: `Sitemap "${value}" is not a valid URL` });
+  }
+}
+
+/** Robots for a site without a usable file, per RFC 9309 §2.3.1.3 and §2.3.1.4. */
+export function createRobotsForMode(mode: "allow-all" | "disallow-all"): Robots {
+  return { mode, groups: [], sitemaps: [], issues: [], truncated: false };
+}
+
+/** The product token of a user-agent string: "SiteAuditBot/1.0 (+…)" → "SiteAuditBot". */
+export function extractProductToken(userAgent: string): string {
+  return userAgent.trim().match(/^[A-Za-z_-]+/)?.[0] ?? userAgent.trim();
+}
+
+/** Decides whether the crawler with `productToken` may fetch `url` (RFC 9309 §2.2). */
+export function matchRobots(robots: Robots, productToken: string, url: string): RobotsMatch {
+  if (robots.mode !== "rules") return { allowed: robots.mode === "allow-all", rule: null, group: "none" };
+  const token = extractProductToken(productToken).toLowerCase();
+  let groups = robots.groups.filter((g) =>
+    g.userAgents.some((ua) => extractProductToken(ua).toLowerCase() === token),
+  );
+  let group: RobotsMatch["group"] = "specific";
+  if (groups.length === 0) {
+    groups = robots.groups.filter((g) => g.userAgents.some((ua) => ua.trim() === "*"));
+    group = groups.length > 0 ? "wildcard" : "none";
+  }
+  const path = pathOf(url);
+  // §2.2.3: /robots.txt itself is always allowed.
+  if (path === "/robots.txt") return { allowed: true, rule: null, group };
+
+  let best: RobotsRule | null = null;
+  for (const rule of groups.flatMap((g) => g.rules)) {
+    if (!matchesPattern(rule.pattern, path)) continue;
+    const longer = !best || rule.pattern.length > best.pattern.length;
+    // §2.2.2: the longest match wins; on a tie the least restrictive (allow) rule wins.
+    const tieWonByAllow = best && rule.pattern.length === best.pattern.length && rule.allow && !best.allow;
+    if (longer || tieWonByAllow) best = rule;
+  }
+  return { allowed: best ? best.allow : true, rule: best, group };
+}
+
+export function isAllowedByRobots(robots: Robots, productToken: string, url: string): boolean {
+  return matchRobots(robots, productToken, url).allowed;
+}
+
+export interface BotAccess extends BotToken, RobotsMatch {}
+
+/** For one URL, which of the known AI and search bots robots.txt lets in. */
+export function checkBotAccess(
+  robots: Robots,
+  url: string,
+  bots: readonly BotToken[] = BOT_TOKENS,
+): BotAccess[] {
+  return bots.map((bot) => ({ ...bot, ...matchRobots(robots, bot.token, url) }));
+}
+
+export interface RobotsFetchResult {
+  /** The robots.txt URL asked for. */
+  url: string;
+  /** HTTP status of the final response; null when it could not be fetched. */
+  status: number | null;
+  robots: Robots;
+  /** Why the file could not be fetched (the fetcher's code and message). */
+  error?: { code: FetchErrorCode; message: string };
+}
+
+/**
+ * Fetches /robots.txt of the site of `siteUrl`. Refused targets and invalid URLs are the
+ * caller's problem (they rethrow); every other outcome maps to an RFC 9309 mode.
+ */
+export async function fetchRobotsTxt(
+  fetch: GuardedFetch,
+  siteUrl: string,
+  options: Pick<GuardedFetchOptions, "signal" | "timeoutMs"> = {},
+): Promise<RobotsFetchResult> {
+  const url = new URL("/robots.txt", siteUrl).href;
+  try {
+    // Read well past the parse limit so an oversized file is truncated, not refused; a file
+    // too big even for that is treated like an unreachable one.
+    const res = await fetch(url, { ...options, maxBytes: ROBOTS_MAX_BYTES * 4 });
+    if (res.status >= 200 && res.status < 300) {
+      return { url, status: res.status, robots: parseRobotsTxt(res.text(), res.finalUrl) };
+    }
+    // Google reads 429 as "unreachable" too: the site is asking crawlers to back off.
+    const unavailable = res.status >= 400 && res.status < 500 && res.status !== 429;
+    return {
+      url,
+      status: res.status,
+      robots: createRobotsForMode(unavailable ? "allow-all" : "disallow-all"),
+    };
+  } catch (err) {
+    if (!(err instanceof FetchError) || err.code === "TARGET_FORBIDDEN" || err.code === "INVALID_URL")
+      throw err;
+    return { url, status: null, robots: createRobotsForMode("disallow-all"), error: describeFetchError(err) };
+  }
+}
+
+function describeFetchError(err: FetchError) {
+  return { code: err.code, message: err.message };
+}
+
+/** Path and query of a URL as robots rules see them. */
+function pathOf(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return escapeSpecials(normalisePath(`${parsed.pathname}${parsed.search}`));
+  } catch {
+    return escapeSpecials(normalisePath(url.startsWith("/") ? url : `/${url}`));
+  }
+}
+
+/** A literal `*` or `$` in a URL can only be matched by a pattern that writes it %2A / %24. */
+function escapeSpecials(path: string) {
+  return path.replaceAll("*", "%2A").replaceAll("$", "%24");
+}
+
+const UNRESERVED = /[A-Za-z0-9\-._~]/;
+
+/**
+ * §2.2.2: non-ASCII octets are percent-encoded, escapes of unreserved characters decoded, and
+ * hex digits upper-cased, so "/%7Efoo", "/~foo" and "/%7efoo" compare equal.
+ */
+export function normalisePath(value: string): string {
+  const bytes = Buffer.from(value, "utf8");
+  let out = "";
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i]!;
+    if (byte === 0x25 && i + 2 < bytes.length && isHex(bytes[i + 1]!) && isHex(bytes[i + 2]!)) {
+      const hex = String.fromCharCode(bytes[i + 1]!, bytes[i + 2]!).toUpperCase();
+      const char = String.fromCharCode(Number.parseInt(hex, 16));
+      out += UNRESERVED.test(char) ? char : `%${hex}`;
+      i += 2;
+    } else if (byte >= 0x80 || byte <= 0x20) {
+      out += `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
+    } else {
+      out += String.fromCharCode(byte);
+    }
+  }
+  return out;
+}
+
+function isHex(byte: number) {
+  return (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66);
+}
+
+/**
+ * `*` matches any run of characters, a final `$` anchors the end. Tracks every reachable
+ * position at once (as Google's reference parser does), so patterns full of `*` stay linear
+ * per character instead of backtracking.
+ */
+export function matchesPattern(pattern: string, path: string): boolean {
+  let positions = [0];
+  for (let i = 0; i < pattern.length; i++) {
+    const char = pattern[i];
+    if (char === "$" && i === pattern.length - 1) return positions.includes(path.length);
+    if (char === "*") {
+      const from = positions[0]!;
+      positions = [];
+      for (let p = from; p <= path.length; p++) positions.push(p);
+      continue;
+    }
+    const next: number[] = [];
+    for (const p of positions) if (p < path.length && path[p] === char) next.push(p + 1);
+    if (next.length === 0) return false;
+    positions = next;
+  }
+  return true;
+}
