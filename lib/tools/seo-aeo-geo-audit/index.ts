@@ -1,0 +1,63 @@
+import { analyzeAeoPage } from "@/lib/analysis/aeo";
+import { scoreChecks } from "@/lib/analysis/check";
+import { analyzeGeo } from "@/lib/analysis/geo";
+import { runAudit } from "../audits/run-audit";
+import type { ToolDefinition } from "../types";
+import { type SeoAeoGeoInput, type SeoAeoGeoResult, seoAeoGeoInput, seoAeoGeoResult } from "./schema";
+
+export const OVERALL_WEIGHTS = { seo: 0.4, aeo: 0.3, geo: 0.3 } as const;
+
+/** The audit checks a search result depends on most; shown whatever their status. */
+export const KEY_SEO_CHECKS = [
+  "http.status",
+  "http.https",
+  "crawl.robots-txt",
+  "crawl.search-bots",
+  "crawl.sitemap",
+  "meta.title",
+  "meta.description",
+  "meta.canonical",
+  "meta.robots",
+  "meta.viewport",
+  "headings.h1",
+  "structured-data.required",
+  "content.word-count",
+] as const;
+
+export const seoAeoGeoAudit: ToolDefinition<SeoAeoGeoInput, SeoAeoGeoResult> = {
+  name: "seo-aeo-geo-audit",
+  summary: "Combined SEO, answer-engine (AEO) and generative-engine (GEO) audit of a URL.",
+  input: seoAeoGeoInput,
+  result: seoAeoGeoResult,
+  cost: () => 75,
+  timeoutMs: 90_000,
+  async run(input, ctx) {
+    const run = await runAudit(input.url, ctx);
+    const { result: audit } = run;
+    const aeoPage = analyzeAeoPage(run.page, run.analysis.structuredData);
+    const aeoChecks = [...aeoPage.checks, ...run.aiAccessChecks];
+    const aeoScore = scoreChecks(aeoChecks);
+    const geo = analyzeGeo(run.page);
+    const overall = Math.round(
+      OVERALL_WEIGHTS.seo * audit.score + OVERALL_WEIGHTS.aeo * aeoScore + OVERALL_WEIGHTS.geo * geo.score,
+    );
+    const byId = new Map(audit.checks.map((c) => [c.id, c]));
+    return {
+      url: audit.url,
+      finalUrl: audit.finalUrl,
+      fetchedAt: audit.fetchedAt,
+      overall,
+      weights: { ...OVERALL_WEIGHTS },
+      seo: {
+        score: audit.score,
+        scoreCappedBy: audit.scoreCappedBy,
+        securityGrade: audit.security.grade,
+        summary: audit.summary,
+        keyChecks: KEY_SEO_CHECKS.flatMap((id) => byId.get(id) ?? []),
+        issues: audit.checks.filter((c) => c.status !== "pass"),
+      },
+      aeo: { score: aeoScore, checks: aeoChecks, questions: aeoPage.questions },
+      geo,
+    };
+  },
+};
