@@ -1,6 +1,22 @@
 import { getDbHandle } from "@/lib/db/client";
+import { JobRunner } from "@/lib/jobs/runner";
 
-/** Server start: migrations first (the app refuses to serve a schema it does not know). */
+const state = globalThis as unknown as { __jobRunner?: JobRunner };
+
+/** Server start: migrations first, then the in-process job runner unless JOB_WORKER=off. */
 export async function startServerRuntime(): Promise<void> {
-  await getDbHandle();
+  const { db } = await getDbHandle();
+  if (process.env.JOB_WORKER === "off" || state.__jobRunner) return;
+  const runner = new JobRunner(db);
+  state.__jobRunner = runner;
+  runner.start();
+  // Fail-and-refund the running jobs now rather than when their leases expire. If nothing else
+  // handles the signal (Next does, by exiting), exit once the runner has stopped.
+  const stop = (signal: NodeJS.Signals) => {
+    void runner.stop().finally(() => {
+      if (process.listenerCount(signal) === 0) process.exit(0);
+    });
+  };
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
 }

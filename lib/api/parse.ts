@@ -44,6 +44,11 @@ const tooLarge = () =>
 
 /** Parses a JSON body against `schema`: wrong content type, malformed JSON and bad fields are 400s. */
 export async function parseJson<S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> {
+  return parseValue(schema, await readJson(req));
+}
+
+/** The JSON body as sent (wrong content type, over 1 MB or malformed: 400). */
+export async function readJson(req: Request): Promise<unknown> {
   const type = req.headers.get("content-type") ?? "";
   if (!/^application\/([a-z0-9.+-]+\+)?json\b/i.test(type.trim())) {
     throw validationError(
@@ -68,7 +73,7 @@ export async function parseJson<S extends z.ZodType>(req: Request, schema: S): P
       { reason: "malformed_json" },
     );
   }
-  return parseValue(schema, value);
+  return value;
 }
 
 export function parseValue<S extends z.ZodType>(schema: S, value: unknown, prefix = ""): z.output<S> {

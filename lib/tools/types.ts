@@ -57,3 +57,7 @@ export interface ToolDefinition<I = unknown, R = unknown> {
   availability?(input: I): Availability;
   run(input: I, ctx: ToolContext): Promise<R>;
 }
+
+/** A tool of any input and result type, as the registry, routes and runner hold them. */
+// biome-ignore lint/suspicious/noExplicitAny: the registry holds tools of different input and result types
+export type AnyTool = ToolDefinition<any, any>;

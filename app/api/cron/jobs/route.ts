@@ -1,0 +1,23 @@
+import { timingSafeEqual } from "node:crypto";
+import { ok } from "@/lib/api/envelope";
+import { ApiError } from "@/lib/api/errors";
+import { methods, withEnvelope } from "@/lib/api/handler";
+import { getDb } from "@/lib/db/client";
+import { runJobsOnce } from "@/lib/jobs/cron";
+
+function authorized(req: Request): boolean {
+  const secret = process.env.CRON_SECRET;
+  const given = req.headers.get("authorization")?.match(/^Bearer (.+)$/)?.[1];
+  if (!secret || !given) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(secret);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+// GET /api/cron/jobs: one runner pass for serverless deployments (Authorization: Bearer $CRON_SECRET)
+export const { GET, POST, PUT, PATCH, DELETE } = methods({
+  GET: withEnvelope(async ({ req }) => {
+    if (!authorized(req)) throw new ApiError("UNAUTHORIZED", "Send Authorization: Bearer <CRON_SECRET>.");
+    return ok(await runJobsOnce(await getDb()));
+  }),
+});

@@ -1,0 +1,115 @@
+import { createHash } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import { ApiError } from "@/lib/api/errors";
+import { recordSpend, takeCredits } from "@/lib/credits/credits";
+import type { Db } from "@/lib/db/client";
+import { idempotencyRecords, type Job, jobs } from "@/lib/db/schema";
+import type { AnyTool } from "@/lib/tools/types";
+import { jobEvents } from "./events";
+
+export interface CreateJobInput {
+  accountId: string;
+  tool: AnyTool;
+  /** The validated input, as stored and handed to the tool. */
+  input: unknown;
+  idempotency?: { key: string; requestHash: string };
+}
+
+/** Canonical JSON (sorted keys) so that the same body hashes the same whatever its key order. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export function requestHash(method: string, path: string, body: unknown): string {
+  return createHash("sha256")
+    .update(`${method} ${path}\n${canonical(body)}`)
+    .digest("hex");
+}
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+export function readIdempotencyKey(req: Request): string | undefined {
+  const key = req.headers.get("idempotency-key");
+  if (key === null) return undefined;
+  if (!IDEMPOTENCY_KEY.test(key)) {
+    throw new ApiError("VALIDATION_ERROR", "Idempotency-Key must be 1 to 255 visible ASCII characters.", {
+      field: "Idempotency-Key",
+      issues: [{ field: "Idempotency-Key", message: "1 to 255 visible ASCII characters." }],
+    });
+  }
+  return key;
+}
+
+async function findReplay(db: Db, accountId: string, idem: { key: string; requestHash: string }) {
+  const [record] = await db
+    .select({ requestHash: idempotencyRecords.requestHash, job: jobs })
+    .from(idempotencyRecords)
+    .innerJoin(jobs, eq(jobs.id, idempotencyRecords.jobId))
+    .where(and(eq(idempotencyRecords.accountId, accountId), eq(idempotencyRecords.key, idem.key)));
+  if (!record) return null;
+  if (record.requestHash !== idem.requestHash) {
+    throw new ApiError(
+      "VALIDATION_ERROR",
+      "This Idempotency-Key was already used with a different request.",
+      {
+        field: "Idempotency-Key",
+        reason: "idempotency_key_reused",
+        issues: [{ field: "Idempotency-Key", message: "Already used with a different request." }],
+      },
+    );
+  }
+  return record.job;
+}
+
+const isUniqueViolation = (err: unknown) =>
+  (err as { code?: string })?.code === "23505" ||
+  (err as { cause?: { code?: string } })?.cause?.code === "23505";
+
+/**
+ * Charges the tool's cost and inserts the pending job, its spend ledger row and its idempotency
+ * record in one transaction: no charge without a job, no job without its charge.
+ * A replay of the same Idempotency-Key and request returns the original job and charges nothing.
+ */
+export async function createJob(db: Db, input: CreateJobInput): Promise<{ job: Job; replayed: boolean }> {
+  const { accountId, tool, idempotency } = input;
+  if (idempotency) {
+    const original = await findReplay(db, accountId, idempotency);
+    if (original) return { job: original, replayed: true };
+  }
+  const cost = tool.cost(input.input);
+  try {
+    const job = await db.transaction(async (tx) => {
+      const { balance } = await takeCredits(tx, accountId, cost);
+      const [row] = await tx
+        .insert(jobs)
+        .values({ accountId, tool: tool.name, input: input.input as object, creditsCharged: cost })
+        .returning();
+      await recordSpend(tx, accountId, cost, balance, row!.id, `${tool.name} job ${row!.id}`);
+      if (idempotency) {
+        await tx.insert(idempotencyRecords).values({
+          accountId,
+          key: idempotency.key,
+          requestHash: idempotency.requestHash,
+          jobId: row!.id,
+        });
+      }
+      return row!;
+    });
+    jobEvents.emit("created", job.id);
+    return { job, replayed: false };
+  } catch (err) {
+    // A concurrent request with the same key won the race; answer as its replay.
+    if (idempotency && isUniqueViolation(err)) {
+      const original = await findReplay(db, accountId, idempotency);
+      if (original) return { job: original, replayed: true };
+    }
+    throw err;
+  }
+}

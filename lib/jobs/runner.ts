@@ -1,0 +1,309 @@
+import { randomBytes } from "node:crypto";
+import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "@/lib/db/client";
+import { type Job, jobs } from "@/lib/db/schema";
+import { guardedFetch } from "@/lib/fetch";
+import { getTool } from "@/lib/tools/registry";
+import { ToolError } from "@/lib/tools/types";
+import { jobEvents } from "./events";
+import { completeJob, failJob } from "./transitions";
+
+export interface RunnerOptions {
+  /** Jobs this worker runs at once. */
+  concurrency: number;
+  /** A processing job whose lease is not renewed for this long is taken as interrupted. */
+  leaseSeconds: number;
+  /** A job still pending after this long fails with QUEUE_TIMEOUT. */
+  queueTimeoutSeconds: number;
+  /** How often the worker looks for work when nothing pokes it. */
+  pollMs: number;
+}
+
+export function runnerOptionsFromEnv(env = process.env): RunnerOptions {
+  const num = (name: string, fallback: number) => {
+    const value = Number(env[name]);
+    return Number.isFinite(value) && value > 0 ? value : fallback;
+  };
+  return {
+    concurrency: num("JOB_CONCURRENCY", 4),
+    leaseSeconds: num("JOB_LEASE_SECONDS", 30),
+    queueTimeoutSeconds: num("JOB_QUEUE_TIMEOUT_SECONDS", 1800),
+    pollMs: num("JOB_POLL_MS", 1000),
+  };
+}
+
+export interface PassReport {
+  interrupted: number;
+  queueTimedOut: number;
+  purged: number;
+  claimed: number;
+}
+
+const FETCH_CODES = new Set([
+  "INVALID_URL",
+  "TARGET_FORBIDDEN",
+  "DNS_ERROR",
+  "CONNECT_ERROR",
+  "FETCH_TIMEOUT",
+  "TOO_MANY_REDIRECTS",
+  "RESPONSE_TOO_LARGE",
+  "FETCH_FAILED",
+  "HTTP_ERROR",
+]);
+
+/** What a customer reads about a failure: a deliberate code, or a generic one that leaks nothing. */
+export function describeFailure(err: unknown, jobId: string): { code: string; message: string } {
+  if (err instanceof ToolError) return { code: err.code, message: err.message };
+  const code = (err as { code?: unknown })?.code;
+  if (typeof code === "string" && FETCH_CODES.has(code)) {
+    return { code, message: (err as Error).message };
+  }
+  console.error(`[job ${jobId}] tool failed`, err);
+  return {
+    code: "TOOL_FAILED",
+    message: "The tool failed unexpectedly. The credits for this job were refunded.",
+  };
+}
+
+/**
+ * One job runner (a server's in-process worker, `npm run worker`, or a cron call). Every
+ * shared fact lives in the database, so any number of runners can work side by side.
+ */
+export class JobRunner {
+  readonly id = `w_${randomBytes(6).toString("hex")}`;
+  private readonly running = new Map<string, Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
+  private started = false;
+  private stopped = false;
+  private passing: Promise<PassReport> | null = null;
+  private again = false;
+  private readonly onCreated = () => void this.tick();
+
+  constructor(
+    private readonly db: Db,
+    readonly options: RunnerOptions = runnerOptionsFromEnv(),
+  ) {}
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    jobEvents.on("created", this.onCreated);
+    const loop = () => {
+      if (this.stopped) return;
+      this.tick().finally(() => {
+        if (!this.stopped) this.timer = setTimeout(loop, this.options.pollMs);
+      });
+    };
+    loop();
+  }
+
+  /** Stops claiming; jobs still running are failed as INTERRUPTED and refunded. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    jobEvents.off("created", this.onCreated);
+    clearTimeout(this.timer);
+    await this.passing?.catch(() => {});
+    for (const jobId of this.running.keys()) {
+      await failJob(
+        this.db,
+        jobId,
+        {
+          code: "INTERRUPTED",
+          message: "The server stopped while the job was running. The credits were refunded.",
+        },
+        { from: ["processing"], leaseOwner: this.id },
+      );
+    }
+  }
+
+  /** Waits until every job this runner started has finished. */
+  async drain(): Promise<void> {
+    while (this.running.size) await Promise.allSettled([...this.running.values()]);
+  }
+
+  /** A pass now, or right after the one under way (never two at once in one runner). */
+  tick(): Promise<PassReport | undefined> {
+    if (this.passing) {
+      this.again = true;
+      return this.passing;
+    }
+    this.passing = this.pass().finally(() => {
+      this.passing = null;
+      if (this.again && !this.stopped) {
+        this.again = false;
+        void this.tick();
+      }
+    });
+    return this.passing.catch((err) => {
+      console.error(`[runner ${this.id}] pass failed`, err);
+      return undefined;
+    });
+  }
+
+  /** Recovery, queue timeouts and purging, then claims up to the free concurrency and starts the jobs. */
+  async pass(): Promise<PassReport> {
+    const interrupted = await recoverInterruptedJobs(this.db);
+    const queueTimedOut = await failQueueTimeouts(this.db, this.options.queueTimeoutSeconds);
+    const purged = await purgeExpiredJobs(this.db);
+    const free = this.options.concurrency - this.running.size;
+    const claimed =
+      free > 0 && !this.stopped
+        ? await claimPendingJobs(this.db, this.id, free, this.options.leaseSeconds)
+        : [];
+    for (const job of claimed) {
+      const run = this.execute(job).finally(() => {
+        this.running.delete(job.id);
+        // A started runner refills its free slot at once; a one-off pass (cron, tests) does not loop.
+        if (this.started && !this.stopped) void this.tick();
+      });
+      this.running.set(job.id, run);
+    }
+    return { interrupted, queueTimedOut, purged, claimed: claimed.length };
+  }
+
+  private async execute(job: Job): Promise<void> {
+    const tool = getTool(job.tool);
+    if (!tool) {
+      await failJob(
+        this.db,
+        job.id,
+        { code: "TOOL_UNAVAILABLE", message: `Unknown tool ${job.tool}.` },
+        { leaseOwner: this.id },
+      );
+      return;
+    }
+    const controller = new AbortController();
+    const heartbeat = setInterval(
+      () => void renewLease(this.db, job.id, this.id, this.options.leaseSeconds).catch(() => {}),
+      Math.max(200, (this.options.leaseSeconds * 1000) / 3),
+    );
+    let timeout: NodeJS.Timeout | undefined;
+    try {
+      const timedOut = new Promise<never>((_, reject) => {
+        timeout = setTimeout(() => {
+          controller.abort();
+          reject(
+            new ToolError(
+              "TIMEOUT",
+              `The ${job.tool} job took longer than ${Math.round(tool.timeoutMs / 1000)} s and was stopped. The credits were refunded.`,
+            ),
+          );
+        }, tool.timeoutMs);
+      });
+      const ctx = { jobId: job.id, accountId: job.accountId, signal: controller.signal, fetch: guardedFetch };
+      const result = await Promise.race([tool.run(tool.input.parse(job.input), ctx), timedOut]);
+      const checked = tool.result.safeParse(result);
+      if (!checked.success) {
+        console.error(
+          `[job ${job.id}] result does not match the ${job.tool} schema`,
+          z.prettifyError(checked.error),
+        );
+        throw new ToolError("TOOL_FAILED", "The tool produced an invalid result. The credits were refunded.");
+      }
+      await completeJob(this.db, job.id, this.id, checked.data);
+    } catch (err) {
+      controller.abort();
+      await failJob(this.db, job.id, describeFailure(err, job.id), {
+        from: ["processing"],
+        leaseOwner: this.id,
+      });
+    } finally {
+      clearTimeout(timeout);
+      clearInterval(heartbeat);
+    }
+  }
+}
+
+/** Claims the oldest pending jobs with FOR UPDATE SKIP LOCKED, so runners never take the same job. */
+export async function claimPendingJobs(
+  db: Db,
+  workerId: string,
+  limit: number,
+  leaseSeconds: number,
+): Promise<Job[]> {
+  const next = db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(eq(jobs.status, "pending"))
+    .orderBy(asc(jobs.createdAt))
+    .limit(limit)
+    .for("update", { skipLocked: true });
+  return db
+    .update(jobs)
+    .set({
+      status: "processing",
+      startedAt: sql`now()`,
+      leaseOwner: workerId,
+      leaseExpiresAt: sql`now() + make_interval(secs => ${leaseSeconds})`,
+      attempts: sql`${jobs.attempts} + 1`,
+    })
+    .where(and(inArray(jobs.id, next), eq(jobs.status, "pending")))
+    .returning();
+}
+
+export async function renewLease(
+  db: Db,
+  jobId: string,
+  workerId: string,
+  leaseSeconds: number,
+): Promise<void> {
+  await db
+    .update(jobs)
+    .set({ leaseExpiresAt: sql`now() + make_interval(secs => ${leaseSeconds})` })
+    .where(and(eq(jobs.id, jobId), eq(jobs.status, "processing"), eq(jobs.leaseOwner, workerId)));
+}
+
+/** A processing job whose lease ran out lost its worker (crash, kill, restart): failed and refunded. */
+export async function recoverInterruptedJobs(db: Db): Promise<number> {
+  const stale = await db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(and(eq(jobs.status, "processing"), lt(jobs.leaseExpiresAt, sql`now()`)))
+    .limit(100);
+  let count = 0;
+  for (const { id } of stale) {
+    const failed = await failJob(
+      db,
+      id,
+      {
+        code: "INTERRUPTED",
+        message: "The job was interrupted (its worker stopped). The credits were refunded.",
+      },
+      { from: ["processing"] },
+    );
+    // Another runner may have recovered it first; the transition lets only one refund.
+    if (failed) count++;
+  }
+  return count;
+}
+
+export async function failQueueTimeouts(db: Db, queueTimeoutSeconds: number): Promise<number> {
+  const stale = await db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(
+      and(
+        eq(jobs.status, "pending"),
+        lt(jobs.createdAt, sql`now() - make_interval(secs => ${queueTimeoutSeconds})`),
+      ),
+    )
+    .limit(100);
+  let count = 0;
+  for (const { id } of stale) {
+    const failed = await failJob(
+      db,
+      id,
+      { code: "QUEUE_TIMEOUT", message: "The job waited too long to start. The credits were refunded." },
+      { from: ["pending"] },
+    );
+    if (failed) count++;
+  }
+  return count;
+}
+
+/** Jobs and results are kept 7 days; the ledger keeps its rows (their job id becomes null). */
+export async function purgeExpiredJobs(db: Db): Promise<number> {
+  const rows = await db.delete(jobs).where(lt(jobs.expiresAt, sql`now()`)).returning({ id: jobs.id });
+  return rows.length;
+}

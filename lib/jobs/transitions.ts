@@ -1,0 +1,62 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { refundJobCredits } from "@/lib/credits/credits";
+import type { Db } from "@/lib/db/client";
+import { type Job, type JobError, type JobStatus, jobs } from "@/lib/db/schema";
+
+/**
+ * Fails a job and refunds it, in one transaction. The state transition is the guard: only a job
+ * still in one of `from` (and, if given, still leased by `leaseOwner`) moves, so a job is refunded once
+ * however many runners try. Returns the failed job, or null if it had already moved on.
+ */
+export async function failJob(
+  db: Db,
+  jobId: string,
+  error: JobError,
+  opts: { from?: JobStatus[]; leaseOwner?: string } = {},
+): Promise<Job | null> {
+  const from = opts.from ?? ["pending", "processing"];
+  return db.transaction(async (tx) => {
+    const [job] = await tx
+      .update(jobs)
+      .set({
+        status: "failed",
+        error,
+        completedAt: new Date(),
+        leaseOwner: null,
+        leaseExpiresAt: null,
+        creditsRefunded: sql`${jobs.creditsCharged} > 0`,
+      })
+      .where(
+        and(
+          eq(jobs.id, jobId),
+          inArray(jobs.status, from),
+          opts.leaseOwner ? eq(jobs.leaseOwner, opts.leaseOwner) : undefined,
+        ),
+      )
+      .returning();
+    if (!job) return null;
+    await refundJobCredits(tx, job, error.code);
+    return job;
+  });
+}
+
+/** Stores the result if this runner still holds the job's lease; false if the job was taken from it. */
+export async function completeJob(
+  db: Db,
+  jobId: string,
+  leaseOwner: string,
+  result: unknown,
+): Promise<boolean> {
+  const rows = await db
+    .update(jobs)
+    .set({
+      status: "completed",
+      result: result as object,
+      completedAt: new Date(),
+      leaseOwner: null,
+      leaseExpiresAt: null,
+    })
+    .where(and(eq(jobs.id, jobId), eq(jobs.status, "processing"), eq(jobs.leaseOwner, leaseOwner)))
+    .returning({ id: jobs.id });
+  return rows.length > 0;
+}

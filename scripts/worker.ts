@@ -1,0 +1,26 @@
+// npm run worker: a separate job-runner process (scale the runners apart from the web servers).
+// With DATABASE_URL it shares the queue with every server; PGlite allows one process per data folder,
+// so on PGlite run either the server (with its in-process runner) or this worker, not both.
+import { getDbHandle } from "@/lib/db/client";
+import { JobRunner } from "@/lib/jobs/runner";
+
+const handle = await getDbHandle();
+const runner = new JobRunner(handle.db);
+runner.start();
+console.log(
+  JSON.stringify({
+    worker: runner.id,
+    driver: handle.driver,
+    ...runner.options,
+    started: new Date().toISOString(),
+  }),
+);
+
+async function shutdown(signal: string) {
+  console.log(JSON.stringify({ worker: runner.id, stopping: signal }));
+  await runner.stop();
+  await handle.close();
+  process.exit(0);
+}
+process.once("SIGTERM", () => void shutdown("SIGTERM"));
+process.once("SIGINT", () => void shutdown("SIGINT"));

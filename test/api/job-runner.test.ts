@@ -1,0 +1,324 @@
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { findLedgerMismatches } from "@/lib/credits/credits";
+import type { DbHandle } from "@/lib/db/client";
+import { jobs } from "@/lib/db/schema";
+import { createJob } from "@/lib/jobs/create";
+import { JobRunner, type RunnerOptions, recoverInterruptedJobs } from "@/lib/jobs/runner";
+import { getTool } from "@/lib/tools/registry";
+import { balanceOf, createTestAccount, type TestAccount } from "../accounts";
+import { startTestApi, type TestApi } from "../api-server";
+import { createTestDb } from "../db";
+import { jobRow, ledgerFor, sleepTool, waitFor } from "../jobs-helpers";
+
+let handle: DbHandle;
+let api: TestApi;
+let acct: TestAccount;
+const opts: RunnerOptions = { concurrency: 4, leaseSeconds: 5, queueTimeoutSeconds: 600, pollMs: 50 };
+
+beforeAll(async () => {
+  handle = await createTestDb();
+  api = await startTestApi(handle);
+  acct = await createTestAccount(handle.db, { credits: 10_000 });
+});
+afterAll(async () => {
+  await api?.close();
+  await handle?.close();
+});
+
+async function newJob(input: Record<string, unknown> = {}) {
+  const { job } = await createJob(handle.db, {
+    accountId: acct.accountId,
+    tool: sleepTool as never,
+    input: sleepTool.input.parse(input),
+  });
+  return job;
+}
+
+async function apiJob(id: string) {
+  const res = await fetch(`${api.url}/api/v1/jobs/${id}`, { headers: acct.headers });
+  return (await res.json()).data;
+}
+
+async function runOnce(runner: JobRunner) {
+  await runner.pass();
+  await runner.drain();
+}
+
+describe("state transitions", () => {
+  test("pending → processing → completed with data.result", async () => {
+    const job = await newJob({ ms: 300 });
+    expect((await apiJob(job.id)).status).toBe("pending");
+    const runner = new JobRunner(handle.db, opts);
+    await runner.pass();
+    const during = await apiJob(job.id);
+    expect(during.status).toBe("processing");
+    expect(during.startedAt).toBeTruthy();
+    expect(during).not.toHaveProperty("result");
+    await runner.drain();
+    const done = await apiJob(job.id);
+    expect(done).toMatchObject({
+      status: "completed",
+      result: { sleptMs: 300, echo: job.id },
+      creditsCharged: 7,
+      creditsRefunded: false,
+    });
+    expect((await ledgerFor(handle.db, job.id)).map((l) => l.type)).toEqual(["spend"]);
+  });
+
+  const failures: [string, Record<string, unknown>, string, RegExp][] = [
+    ["a tool's own failure", { fail: "tool-error" }, "HTTP_ERROR", /503/],
+    [
+      "an unexpected crash (no internals shown)",
+      { fail: "crash" },
+      "TOOL_FAILED",
+      /^The tool failed unexpectedly/,
+    ],
+    ["a result that breaks the tool's schema", { fail: "bad-result" }, "TOOL_FAILED", /invalid result/],
+    ["the per-tool timeout", { ms: 5000 }, "TIMEOUT", /longer than 2 s/],
+  ];
+  for (const [name, input, code, message] of failures) {
+    test(`processing → failed on ${name}: ${code}, refunded once, listed in /credits`, async () => {
+      const before = await balanceOf(handle.db, acct.accountId);
+      const job = await newJob(input);
+      expect(await balanceOf(handle.db, acct.accountId)).toBe(before - 7);
+      await runOnce(new JobRunner(handle.db, opts));
+      const failed = await apiJob(job.id);
+      expect(failed).toMatchObject({
+        status: "failed",
+        creditsCharged: 7,
+        creditsRefunded: true,
+        error: { code },
+      });
+      expect(failed.error.message).toMatch(message);
+      expect(failed.error.message).not.toContain("/srv/app");
+      expect(failed).not.toHaveProperty("result");
+      expect(await balanceOf(handle.db, acct.accountId)).toBe(before);
+      const ledger = await ledgerFor(handle.db, job.id);
+      expect(ledger.map((l) => [l.type, l.amount])).toEqual([
+        ["spend", -7],
+        ["refund", 7],
+      ]);
+      expect(ledger[1]!.description).toBe(`Refund: test-sleep job ${job.id} failed (${code})`);
+      const credits = await (await fetch(`${api.url}/api/v1/credits`, { headers: acct.headers })).json();
+      expect(credits.data.recentTransactions[0]).toMatchObject({ type: "refund", amount: 7, jobId: job.id });
+    });
+  }
+
+  test("a tool that is not built yet fails with TOOL_UNAVAILABLE and is refunded", async () => {
+    const before = await balanceOf(handle.db, acct.accountId);
+    const tool = getTool("backlinks-overview")!;
+    const { job } = await createJob(handle.db, {
+      accountId: acct.accountId,
+      tool,
+      input: tool.input.parse({ target: "example.com" }),
+    });
+    await runOnce(new JobRunner(handle.db, opts));
+    expect(await apiJob(job.id)).toMatchObject({
+      status: "failed",
+      creditsRefunded: true,
+      error: { code: "TOOL_UNAVAILABLE" },
+    });
+    expect(await balanceOf(handle.db, acct.accountId)).toBe(before);
+  });
+
+  test("pending past the queue timeout → failed with QUEUE_TIMEOUT and refunded", async () => {
+    const job = await newJob();
+    await handle.db
+      .update(jobs)
+      .set({ createdAt: sql`now() - interval '31 minutes'` })
+      .where(eq(jobs.id, job.id));
+    const runner = new JobRunner(handle.db, { ...opts, queueTimeoutSeconds: 1800, concurrency: 0 });
+    expect((await runner.pass()).queueTimedOut).toBe(1);
+    expect(await apiJob(job.id)).toMatchObject({
+      status: "failed",
+      creditsRefunded: true,
+      error: { code: "QUEUE_TIMEOUT" },
+    });
+  });
+
+  test("processing with an expired lease (its worker died) → failed with INTERRUPTED and refunded", async () => {
+    const job = await newJob();
+    await handle.db
+      .update(jobs)
+      .set({
+        status: "processing",
+        leaseOwner: "w_dead",
+        leaseExpiresAt: sql`now() - interval '1 second'`,
+        startedAt: sql`now()`,
+      })
+      .where(eq(jobs.id, job.id));
+    expect(await recoverInterruptedJobs(handle.db)).toBe(1);
+    expect(await apiJob(job.id)).toMatchObject({
+      status: "failed",
+      creditsRefunded: true,
+      error: { code: "INTERRUPTED" },
+    });
+  });
+
+  test("a live lease is left alone and renewed by the heartbeat", async () => {
+    const job = await newJob({ ms: 1200 });
+    const runner = new JobRunner(handle.db, { ...opts, leaseSeconds: 1 });
+    await runner.pass();
+    const first = (await jobRow(handle.db, job.id))!.leaseExpiresAt!;
+    await new Promise((r) => setTimeout(r, 700));
+    expect(await recoverInterruptedJobs(handle.db)).toBe(0);
+    expect((await jobRow(handle.db, job.id))!.leaseExpiresAt!.getTime()).toBeGreaterThan(first.getTime());
+    await runner.drain();
+    expect((await jobRow(handle.db, job.id))!.status).toBe("completed");
+  });
+
+  test("two runners recovering the same job refund it once", async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) ids.push((await newJob()).id);
+    await handle.db
+      .update(jobs)
+      .set({ status: "processing", leaseOwner: "w_dead", leaseExpiresAt: sql`now() - interval '1 second'` })
+      .where(sql`${jobs.id} in ${ids}`);
+    const before = await balanceOf(handle.db, acct.accountId);
+    const [a, b] = await Promise.all([recoverInterruptedJobs(handle.db), recoverInterruptedJobs(handle.db)]);
+    expect(a + b).toBe(10);
+    expect(await balanceOf(handle.db, acct.accountId)).toBe(before + 70);
+    for (const id of ids)
+      expect((await ledgerFor(handle.db, id)).filter((l) => l.type === "refund")).toHaveLength(1);
+    expect(await findLedgerMismatches(handle.db)).toEqual([]);
+  });
+
+  test("a stopped runner fails its running jobs as INTERRUPTED with the refund", async () => {
+    const job = await newJob({ ms: 3000 });
+    const runner = new JobRunner(handle.db, opts);
+    await runner.pass();
+    await runner.stop();
+    expect(await apiJob(job.id)).toMatchObject({
+      status: "failed",
+      creditsRefunded: true,
+      error: { code: "INTERRUPTED" },
+    });
+    await runner.drain();
+    // The tool's late completion must not overwrite the failure.
+    expect((await jobRow(handle.db, job.id))!.status).toBe("failed");
+  });
+
+  test("runners never take the same job (FOR UPDATE SKIP LOCKED)", async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) ids.push((await newJob({ ms: 100 })).id);
+    const runners = [
+      new JobRunner(handle.db, opts),
+      new JobRunner(handle.db, opts),
+      new JobRunner(handle.db, opts),
+    ];
+    await Promise.all(runners.map((r) => r.pass()));
+    const owners = await handle.db
+      .select({ id: jobs.id, owner: jobs.leaseOwner })
+      .from(jobs)
+      .where(sql`${jobs.id} in ${ids}`);
+    const claimed = owners.filter((o) => o.owner);
+    expect(new Set(claimed.map((o) => o.id)).size).toBe(claimed.length);
+    await Promise.all(runners.map((r) => r.drain()));
+    for (const r of runners) await runOnce(r);
+    await Promise.all(runners.map((r) => r.drain()));
+    const rows = await handle.db
+      .select({ attempts: jobs.attempts, status: jobs.status })
+      .from(jobs)
+      .where(sql`${jobs.id} in ${ids}`);
+    expect(rows.every((r) => r.status === "completed" && r.attempts === 1)).toBe(true);
+  });
+
+  test("the started runner picks a new job up at once", async () => {
+    const runner = new JobRunner(handle.db, { ...opts, pollMs: 60_000 });
+    runner.start();
+    try {
+      await new Promise((r) => setTimeout(r, 100));
+      const job = await newJob();
+      const done = await waitFor(async () => {
+        const row = await jobRow(handle.db, job.id);
+        return row?.status === "completed" ? row : null;
+      }, 3000);
+      expect(done.status).toBe("completed");
+    } finally {
+      await runner.stop();
+    }
+  });
+
+  test("jobs older than 7 days are purged; the job is NOT_FOUND, the ledger keeps its rows", async () => {
+    const job = await newJob();
+    await runOnce(new JobRunner(handle.db, opts));
+    await handle.db
+      .update(jobs)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(jobs.id, job.id));
+    const res = await fetch(`${api.url}/api/v1/jobs/${job.id}`, { headers: acct.headers });
+    expect(res.status).toBe(404);
+    const report = await new JobRunner(handle.db, { ...opts, concurrency: 0 }).pass();
+    expect(report.purged).toBeGreaterThanOrEqual(1);
+    expect(await jobRow(handle.db, job.id)).toBeUndefined();
+    expect(await findLedgerMismatches(handle.db)).toEqual([]);
+  });
+});
+
+describe("GET /jobs", () => {
+  test("newest first, filters, cursor pagination, validation", async () => {
+    const other = await createTestAccount(handle.db, { credits: 1000 });
+    const mine: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const { job } = await createJob(handle.db, {
+        accountId: other.accountId,
+        tool: sleepTool as never,
+        input: { ms: 0 },
+      });
+      mine.push(job.id);
+    }
+    const list = async (qs: string) => {
+      const res = await fetch(`${api.url}/api/v1/jobs${qs}`, { headers: other.headers });
+      return { status: res.status, body: await res.json() };
+    };
+    const page1 = await list("?limit=2");
+    expect(page1.body.data.jobs.map((j: { jobId: string }) => j.jobId)).toEqual([mine[4], mine[3]]);
+    const page2 = await list(`?limit=2&cursor=${page1.body.data.nextCursor}`);
+    expect(page2.body.data.jobs.map((j: { jobId: string }) => j.jobId)).toEqual([mine[2], mine[1]]);
+    const page3 = await list(`?limit=2&cursor=${page2.body.data.nextCursor}`);
+    expect(page3.body.data.jobs.map((j: { jobId: string }) => j.jobId)).toEqual([mine[0]]);
+    expect(page3.body.data.nextCursor).toBeNull();
+    expect((await list("?status=completed")).body.data.jobs).toEqual([]);
+    expect((await list("?status=pending")).body.data.jobs).toHaveLength(5);
+    expect((await list("?tool=audits")).body.data.jobs).toEqual([]);
+    for (const bad of [
+      "?status=done",
+      "?tool=nope",
+      "?limit=0",
+      "?limit=101",
+      "?cursor=garbage",
+      "?page=2",
+    ]) {
+      const r = await list(bad);
+      expect(r.status, bad).toBe(400);
+      expect(r.body.error.code).toBe("VALIDATION_ERROR");
+    }
+  });
+});
+
+describe("GET /api/cron/jobs", () => {
+  test("401 without the secret; with it, one pass that runs the claimed jobs", async () => {
+    process.env.CRON_SECRET = "cron-secret-for-tests-0123456789";
+    try {
+      for (const authz of [undefined, "Bearer wrong", "cron-secret-for-tests-0123456789"]) {
+        const res = await fetch(`${api.url}/api/cron/jobs`, {
+          headers: authz ? { authorization: authz } : {},
+        });
+        expect(res.status).toBe(401);
+      }
+      const job = await newJob({ ms: 50 });
+      // Each pass takes the oldest pending jobs (earlier tests left some), up to the concurrency.
+      for (let i = 0; i < 10 && (await jobRow(handle.db, job.id))!.status === "pending"; i++) {
+        const res = await fetch(`${api.url}/api/cron/jobs`, {
+          headers: { authorization: "Bearer cron-secret-for-tests-0123456789" },
+        });
+        expect(res.status).toBe(200);
+        expect((await res.json()).data.claimed).toBeGreaterThanOrEqual(1);
+      }
+      expect((await jobRow(handle.db, job.id))!.status).toBe("completed");
+    } finally {
+      delete process.env.CRON_SECRET;
+    }
+  });
+});
