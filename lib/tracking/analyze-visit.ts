@@ -1,0 +1,41 @@
+import { type Citation, detectCitation } from "./citations";
+import { classifyUserAgent, type UserAgentClass } from "./classify";
+import { type IpVerification, verifyBotIp } from "./ip-ranges/verify";
+
+export interface VisitInput {
+  path: string;
+  userAgent?: string | null;
+  ip?: string | null;
+  referrer?: string | null;
+}
+
+export interface VisitAnalysis {
+  classification: UserAgentClass;
+  /** Whether a bot's address belongs to its operator; "unknown" for humans. */
+  verification: IpVerification;
+  citation: Citation | null;
+}
+
+/**
+ * Everything the ingest path needs to know about one visit, computed once: who made it, whether a bot is who
+ * it claims to be, and whether it cites the page.
+ *
+ * `trustIpVerification` decides whether an "unverified" user fetcher still counts as a citation. Leave it off
+ * until the range files are refreshed: the committed seed files hold only part of each operator's list, so
+ * genuine fetchers from the missing ranges would read as impostors.
+ */
+export function analyzeVisit(
+  visit: VisitInput,
+  options: { trustIpVerification?: boolean } = {},
+): VisitAnalysis {
+  const classification = classifyUserAgent(visit.userAgent);
+  const verification =
+    classification.kind === "bot" ? verifyBotIp(classification.bot.name, visit.ip) : "unknown";
+  const citation = detectCitation({
+    path: visit.path,
+    referrer: visit.referrer,
+    classification,
+    ipVerification: options.trustIpVerification ? verification : undefined,
+  });
+  return { classification, verification, citation };
+}

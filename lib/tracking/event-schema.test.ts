@@ -1,0 +1,203 @@
+import { describe, expect, test } from "vitest";
+import { eventKey, makeTrackingEventSchema, normaliseHostname, validateEvents } from "./event-schema";
+
+const NOW = Date.parse("2026-11-22T12:00:00Z");
+const now = () => NOW;
+const schema = makeTrackingEventSchema(now);
+
+const VALID = {
+  domain: "example.com",
+  path: "/pricing?utm_source=chatgpt.com",
+  userAgent: "Mozilla/5.0 (compatible; GPTBot/1.1)",
+  ip: "20.171.206.10",
+  referrer: "https://chatgpt.com/",
+  status: 200,
+  timestamp: "2026-11-22T11:59:00Z",
+};
+
+function fieldErrors(input: Record<string, unknown>) {
+  const result = schema.safeParse(input);
+  if (result.success) return [];
+  return result.error.issues.map((i) => i.path.join("."));
+}
+
+describe("trackingEventSchema", () => {
+  test("accepts and normalises a valid event", () => {
+    const event = schema.parse({
+      ...VALID,
+      domain: "WWW.Example.COM.",
+      ip: "2001:0DB8::0001",
+      timestamp: "2026-11-22T13:59:00+02:00",
+    });
+    expect(event).toEqual({
+      domain: "www.example.com",
+      path: "/pricing?utm_source=chatgpt.com",
+      userAgent: VALID.userAgent,
+      ip: "2001:db8::1",
+      referrer: "https://chatgpt.com/",
+      status: 200,
+      timestamp: new Date("2026-11-22T11:59:00Z"),
+    });
+  });
+
+  test("only domain, path, userAgent and timestamp are required", () => {
+    const event = schema.parse({
+      domain: "example.com",
+      path: "/",
+      userAgent: "",
+      timestamp: "2026-11-22T11:00:00.123Z",
+    });
+    expect(event).toEqual({
+      domain: "example.com",
+      path: "/",
+      userAgent: "",
+      timestamp: new Date("2026-11-22T11:00:00.123Z"),
+    });
+  });
+
+  test("nulls for optional fields are accepted as absent", () => {
+    const event = schema.parse({ ...VALID, ip: null, referrer: null, status: null });
+    expect(event.ip).toBeUndefined();
+    expect(event.referrer).toBeUndefined();
+    expect(event.status).toBeUndefined();
+  });
+
+  test("an absolute URL path is reduced to its path and query", () => {
+    expect(schema.parse({ ...VALID, path: "https://example.com/a/b?c=1#top" }).path).toBe("/a/b?c=1");
+    expect(schema.parse({ ...VALID, path: "/a#top" }).path).toBe("/a");
+  });
+
+  test("IDN domains become punycode; IPv4-mapped addresses become IPv4", () => {
+    expect(schema.parse({ ...VALID, domain: "bücher.example" }).domain).toBe("xn--bcher-kva.example");
+    expect(schema.parse({ ...VALID, ip: "::ffff:20.171.206.10" }).ip).toBe("20.171.206.10");
+  });
+
+  const invalid: [string, Record<string, unknown>, string][] = [
+    ["client id too long", { ...VALID, id: "x".repeat(129) }, "id"],
+    ["empty client id", { ...VALID, id: "" }, "id"],
+    ["missing domain", { ...VALID, domain: undefined }, "domain"],
+    ["domain with a path", { ...VALID, domain: "example.com/blog" }, "domain"],
+    ["domain as a URL", { ...VALID, domain: "https://example.com" }, "domain"],
+    ["domain with a port", { ...VALID, domain: "example.com:8080" }, "domain"],
+    ["domain label starting with a dash", { ...VALID, domain: "-bad.example.com" }, "domain"],
+    ["domain too long", { ...VALID, domain: `${`${"a".repeat(63)}.`.repeat(4)}com` }, "domain"],
+    ["relative path", { ...VALID, path: "pricing" }, "path"],
+    ["ftp URL as path", { ...VALID, path: "ftp://example.com/file" }, "path"],
+    ["path too long", { ...VALID, path: `/${"a".repeat(2048)}` }, "path"],
+    ["user agent too long", { ...VALID, userAgent: "a".repeat(1025) }, "userAgent"],
+    ["user agent missing", { ...VALID, userAgent: undefined }, "userAgent"],
+    ["ip not an address", { ...VALID, ip: "crawler.example.com" }, "ip"],
+    ["ip short form", { ...VALID, ip: "127.1" }, "ip"],
+    ["referrer too long", { ...VALID, referrer: `https://a.com/${"a".repeat(2048)}` }, "referrer"],
+    ["status below 100", { ...VALID, status: 99 }, "status"],
+    ["status above 599", { ...VALID, status: 600 }, "status"],
+    ["status not an integer", { ...VALID, status: 200.5 }, "status"],
+    ["status as a string", { ...VALID, status: "200" }, "status"],
+    ["timestamp without a zone", { ...VALID, timestamp: "2026-11-22T11:59:00" }, "timestamp"],
+    ["timestamp as a date only", { ...VALID, timestamp: "2026-11-22" }, "timestamp"],
+    ["timestamp as epoch millis", { ...VALID, timestamp: NOW }, "timestamp"],
+    ["timestamp 6 minutes ahead", { ...VALID, timestamp: "2026-11-22T12:06:00Z" }, "timestamp"],
+    ["timestamp 91 days old", { ...VALID, timestamp: "2026-08-23T11:00:00Z" }, "timestamp"],
+  ];
+  for (const [name, input, field] of invalid) {
+    test(`rejects: ${name}`, () => expect(fieldErrors(input)).toContain(field));
+  }
+
+  test("the time window's edges are inside it", () => {
+    expect(fieldErrors({ ...VALID, timestamp: "2026-11-22T12:05:00Z" })).toEqual([]);
+    expect(fieldErrors({ ...VALID, timestamp: "2026-08-24T12:00:01Z" })).toEqual([]);
+  });
+});
+
+describe("validateEvents", () => {
+  test("one bad event is rejected alone, with its index and fields", () => {
+    const result = validateEvents(
+      {
+        events: [VALID, { ...VALID, status: 700, ip: "nope" }, { ...VALID, path: "/other" }, "not an object"],
+      },
+      { now },
+    );
+    if (!result.ok) throw new Error("envelope should be valid");
+    expect(result.accepted.map((a) => a.index)).toEqual([0, 2]);
+    expect(result.rejected).toEqual([
+      {
+        index: 1,
+        errors: [
+          { field: "ip", message: "must be an IPv4 or IPv6 address" },
+          { field: "status", message: expect.any(String) },
+        ],
+      },
+      { index: 3, errors: [{ field: "(event)", message: expect.any(String) }] },
+    ]);
+    expect(result.accepted[0]?.key).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+
+  test.each([
+    ["not an object", "hello"],
+    ["no events", {}],
+    ["events not an array", { events: {} }],
+    ["empty batch", { events: [] }],
+    ["1001 events", { events: Array.from({ length: 1001 }, () => VALID) }],
+  ])("rejects the whole batch: %s", (_, body) => {
+    const result = validateEvents(body, { now });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.errors.length).toBeGreaterThan(0);
+  });
+
+  test("1000 events is the limit, not over it", () => {
+    const result = validateEvents({ events: Array.from({ length: 1000 }, () => VALID) }, { now });
+    expect(result.ok && result.accepted.length).toBe(1000);
+  });
+});
+
+describe("eventKey", () => {
+  const parse = (input: Record<string, unknown>) => schema.parse(input);
+
+  test("is the client id when one is given", () => {
+    expect(eventKey(parse({ ...VALID, id: "evt_123" }))).toBe("id:evt_123");
+  });
+
+  test("is stable across retries and equivalent spellings", () => {
+    const a = eventKey(parse(VALID));
+    const b = eventKey(
+      parse({
+        ...VALID,
+        domain: "EXAMPLE.com",
+        path: "https://example.com/pricing?utm_source=chatgpt.com",
+        timestamp: "2026-11-22T12:59:00+01:00",
+      }),
+    );
+    expect(b).toBe(a);
+  });
+
+  test("differs when any counted field differs", () => {
+    const base = eventKey(parse(VALID));
+    const variants = [
+      { path: "/other" },
+      { userAgent: "curl/8.4.0" },
+      { ip: "20.171.206.11" },
+      { referrer: undefined },
+      { status: 404 },
+      { timestamp: "2026-11-22T11:59:00.001Z" },
+      { domain: "example.org" },
+    ];
+    const keys = variants.map((v) => eventKey(parse({ ...VALID, ...v })));
+    expect(new Set([base, ...keys]).size).toBe(variants.length + 1);
+  });
+
+  test("a client id that looks like a hash cannot collide with a computed key", () => {
+    const computed = eventKey(parse(VALID));
+    expect(eventKey(parse({ ...VALID, id: computed.slice("sha256:".length) }))).not.toBe(computed);
+  });
+});
+
+describe("normaliseHostname", () => {
+  test.each([
+    ["Example.COM", "example.com"],
+    ["example.com.", "example.com"],
+    ["localhost", "localhost"],
+    ["under_score.example", null],
+    ["", null],
+    ["a b.com", null],
+  ])("%s → %s", (input, expected) => expect(normaliseHostname(input)).toBe(expected));
+});

@@ -1,0 +1,103 @@
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { parseRangeFeed } from "./feed";
+import { refreshRangeFiles } from "./refresh";
+import type { RangeSource } from "./sources";
+
+// A local stand-in for the operators' servers, answering in their real format.
+const ROUTES: Record<string, { status: number; body: string }> = {
+  "/gptbot.json": {
+    status: 200,
+    body: JSON.stringify({
+      creationTime: "2025-10-30T11:00:00Z",
+      prefixes: [
+        { ipv4Prefix: "52.230.152.0/24" },
+        { ipv4Prefix: "20.171.206.0/24" },
+        { ipv6Prefix: "2603:1030::/48" },
+      ],
+    }),
+  },
+  "/bingbot.json": { status: 200, body: JSON.stringify({ creationTime: "2024-01-03", prefixes: [] }) },
+  "/broken.json": { status: 200, body: "<html>not json</html>" },
+  "/missing.json": { status: 404, body: "not found" },
+};
+
+let server: Server;
+let base: string;
+let dataDir: string;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const route = ROUTES[req.url ?? ""] ?? { status: 404, body: "" };
+    res.writeHead(route.status, { "content-type": "application/json" });
+    res.end(route.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  dataDir = await mkdtemp(path.join(tmpdir(), "bot-ranges-"));
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+function source(key: RangeSource["key"], route: string): RangeSource {
+  return { key, operator: "test", url: `${base}${route}`, covers: "test" };
+}
+
+describe("refreshRangeFiles", () => {
+  test("writes each feed in the operators' format and keeps old files when a source fails", async () => {
+    const previous = `${JSON.stringify({ creationTime: "old", prefixes: [{ ipv4Prefix: "157.55.39.0/24" }] })}\n`;
+    for (const key of ["bing-bingbot", "perplexity-user", "apple-applebot"]) {
+      await writeFile(path.join(dataDir, `${key}.json`), previous);
+    }
+
+    const outcomes = await refreshRangeFiles({
+      dataDir,
+      now: () => new Date("2026-11-22T00:00:00Z"),
+      sources: [
+        source("openai-gptbot", "/gptbot.json"),
+        source("bing-bingbot", "/bingbot.json"),
+        source("perplexity-user", "/broken.json"),
+        source("apple-applebot", "/missing.json"),
+      ],
+    });
+
+    expect(outcomes).toEqual([
+      { key: "openai-gptbot", ok: true, prefixes: 3, rejected: [], creationTime: "2025-10-30T11:00:00Z" },
+      { key: "bing-bingbot", ok: false, error: "feed holds no usable prefix" },
+      { key: "perplexity-user", ok: false, error: "response is not JSON" },
+      { key: "apple-applebot", ok: false, error: "HTTP 404" },
+    ]);
+
+    const written = JSON.parse(await readFile(path.join(dataDir, "openai-gptbot.json"), "utf8"));
+    expect(written).toEqual({
+      creationTime: "2025-10-30T11:00:00Z",
+      source: `${base}/gptbot.json`,
+      fetchedAt: "2026-11-22T00:00:00.000Z",
+      prefixes: [
+        { ipv4Prefix: "20.171.206.0/24" },
+        { ipv4Prefix: "52.230.152.0/24" },
+        { ipv6Prefix: "2603:1030::/48" },
+      ],
+    });
+    expect(parseRangeFeed(written).prefixes).toHaveLength(3);
+    for (const key of ["bing-bingbot", "perplexity-user", "apple-applebot"]) {
+      expect(await readFile(path.join(dataDir, `${key}.json`), "utf8")).toBe(previous);
+    }
+  });
+
+  test("gives up on a response larger than the cap", async () => {
+    const [outcome] = await refreshRangeFiles({
+      dataDir,
+      maxBytes: 50,
+      sources: [source("openai-gptbot", "/gptbot.json")],
+    });
+    expect(outcome).toMatchObject({ ok: false, error: expect.stringMatching(/cap/) });
+  });
+});

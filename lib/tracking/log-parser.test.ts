@@ -1,0 +1,254 @@
+import { Readable } from "node:stream";
+import { describe, expect, test } from "vitest";
+import { type LogLineResult, parseLog, parseLogLine, parseLogStream, parseLogTimestamp } from "./log-parser";
+
+const UA = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+const COMBINED = `66.249.66.1 - - [22/Nov/2026:03:14:15 +0000] "GET /blog/post?x=1 HTTP/1.1" 200 5120 "https://www.google.com/" "${UA}"`;
+
+function entry(line: string) {
+  const result = parseLogLine(line);
+  if (!result.ok) throw new Error(`expected an entry, got: ${result.error.reason}`);
+  return result.entry;
+}
+
+function reason(line: string, options?: Parameters<typeof parseLogLine>[2]) {
+  const result = parseLogLine(line, 7, options);
+  if (result.ok) throw new Error("expected an error");
+  expect(result.error.line).toBe(7);
+  return result.error.reason;
+}
+
+async function collect(
+  source: Parameters<typeof parseLogStream>[0],
+  options?: Parameters<typeof parseLogStream>[1],
+) {
+  const results: LogLineResult[] = [];
+  for await (const r of parseLogStream(source, options)) results.push(r);
+  return results;
+}
+
+describe("parseLogTimestamp", () => {
+  test("applies the zone offset", () => {
+    expect(parseLogTimestamp("10/Oct/2000:13:55:36 -0700")?.toISOString()).toBe("2000-10-10T20:55:36.000Z");
+    expect(parseLogTimestamp("01/Jan/2026:00:30:00 +0530")?.toISOString()).toBe("2025-12-31T19:00:00.000Z");
+    expect(parseLogTimestamp("22/Nov/2026:03:14:15.250 +0000")?.toISOString()).toBe(
+      "2026-11-22T03:14:15.250Z",
+    );
+  });
+
+  test("rejects impossible dates", () => {
+    for (const bad of [
+      "31/Feb/2026:00:00:00 +0000",
+      "10/Foo/2000:13:55:36 -0700",
+      "10/Oct/2000:25:00:00 +0000",
+      "10/Oct/2000 13:55:36",
+    ]) {
+      expect(parseLogTimestamp(bad), bad).toBeNull();
+    }
+  });
+});
+
+describe("parseLogLine", () => {
+  test("combined log format", () => {
+    expect(entry(COMBINED)).toEqual({
+      line: 1,
+      ip: "66.249.66.1",
+      timestamp: new Date("2026-11-22T03:14:15Z"),
+      method: "GET",
+      path: "/blog/post?x=1",
+      protocol: "HTTP/1.1",
+      status: 200,
+      bytes: 5120,
+      referrer: "https://www.google.com/",
+      userAgent: UA,
+    });
+  });
+
+  test("Apache's own example, common and combined", () => {
+    const common = '127.0.0.1 - frank [10/Oct/2000:13:55:36 -0700] "GET /apache_pb.gif HTTP/1.0" 200 2326';
+    expect(entry(common)).toMatchObject({
+      path: "/apache_pb.gif",
+      status: 200,
+      referrer: null,
+      userAgent: null,
+    });
+    expect(entry(common).timestamp.toISOString()).toBe("2000-10-10T20:55:36.000Z");
+    const combined = `${common} "http://www.example.com/start.html" "Mozilla/4.08 [en] (Win98; I ;Nav)"`;
+    expect(entry(combined)).toMatchObject({
+      referrer: "http://www.example.com/start.html",
+      userAgent: "Mozilla/4.08 [en] (Win98; I ;Nav)",
+    });
+  });
+
+  test("IPv6 clients, bracketed or not", () => {
+    expect(entry(COMBINED.replace("66.249.66.1", "2001:4860:4801:10::1")).ip).toBe("2001:4860:4801:10::1");
+    expect(entry(COMBINED.replace("66.249.66.1", "[2001:db8::1]")).ip).toBe("2001:db8::1");
+    expect(entry(COMBINED.replace("66.249.66.1", "::ffff:66.249.66.1")).ip).toBe("::ffff:66.249.66.1");
+  });
+
+  test("a host name in place of the address gives no ip", () => {
+    expect(entry(COMBINED.replace("66.249.66.1", "crawl-66-249-66-1.googlebot.com")).ip).toBeNull();
+  });
+
+  test("escaped quotes: Apache's \\\" and nginx's \\x22", () => {
+    const apache = entry(COMBINED.replace(`"${UA}"`, '"Mozilla/5.0 \\"Weird\\" Agent\\\\1"'));
+    expect(apache.userAgent).toBe('Mozilla/5.0 "Weird" Agent\\1');
+    const nginx = entry(
+      COMBINED.replace('"https://www.google.com/"', '"https://example.com/?q=\\x22hi\\x22"'),
+    );
+    expect(nginx.referrer).toBe('https://example.com/?q="hi"');
+  });
+
+  test("escaped bytes decode as UTF-8, and C escapes as characters", () => {
+    expect(entry(COMBINED.replace(`"${UA}"`, '"Caf\\xc3\\xa9 Agent\\tTab"')).userAgent).toBe(
+      "Café Agent\tTab",
+    );
+  });
+
+  test("dash fields become null", () => {
+    const e = entry('10.0.0.1 - - [22/Nov/2026:03:14:15 +0000] "HEAD / HTTP/1.1" 304 - "-" "-"');
+    expect(e).toMatchObject({ method: "HEAD", status: 304, bytes: null, referrer: null, userAgent: null });
+  });
+
+  test("fields after the user agent are ignored (nginx $request_time and friends)", () => {
+    const e = entry(`${COMBINED} 0.012 0.010 "upstream-1" rt=0.5`);
+    expect(e.userAgent).toBe(UA);
+    expect(e.status).toBe(200);
+  });
+
+  test("an absolute URL in the request line is reduced to its path", () => {
+    const e = entry(COMBINED.replace("/blog/post?x=1", "http://example.com:8080/a/b?c=d#frag"));
+    expect(e.path).toBe("/a/b?c=d");
+  });
+
+  test("HTTP/0.9 request lines and unencoded spaces in the target", () => {
+    expect(entry(COMBINED.replace("GET /blog/post?x=1 HTTP/1.1", "GET /old"))).toMatchObject({
+      path: "/old",
+      protocol: null,
+    });
+    expect(entry(COMBINED.replace("/blog/post?x=1", "/a b"))).toMatchObject({
+      path: "/a b",
+      protocol: "HTTP/1.1",
+    });
+  });
+
+  test("CRLF line endings and a byte-order mark", () => {
+    expect(entry(`${COMBINED}\r`).userAgent).toBe(UA);
+    expect(entry(`\uFEFF${COMBINED}`).ip).toBe("66.249.66.1");
+  });
+
+  const bad: [string, string, RegExp][] = [
+    [
+      "request line is a dash (a client that sent nothing)",
+      '1.2.3.4 - - [22/Nov/2026:03:14:15 +0000] "-" 400 0 "-" "-"',
+      /invalid request line/,
+    ],
+    [
+      "TLS handshake bytes sent to the HTTP port",
+      '1.2.3.4 - - [22/Nov/2026:03:14:15 +0000] "\\x16\\x03\\x01\\x00\\xa5\\x01\\x00\\x00\\xa1\\x03\\x03" 400 157 "-" "-"',
+      /invalid request line/,
+    ],
+    [
+      "CONNECT has no path",
+      '1.2.3.4 - - [22/Nov/2026:03:14:15 +0000] "CONNECT example.com:443 HTTP/1.1" 405 0 "-" "-"',
+      /not a path/,
+    ],
+    [
+      "truncated inside the user agent",
+      `${COMBINED.slice(0, -20)}`,
+      /truncated line: unterminated user agent/,
+    ],
+    [
+      "truncated inside the request",
+      '1.2.3.4 - - [22/Nov/2026:03:14:15 +0000] "GET /foo HT',
+      /truncated line: unterminated request line/,
+    ],
+    [
+      "truncated inside the timestamp",
+      "1.2.3.4 - - [22/Nov/2026:03:1",
+      /truncated line: unterminated timestamp/,
+    ],
+    ["truncated after the address", "1.2.3.4", /truncated line: no identity/],
+    ["no status", '1.2.3.4 - - [22/Nov/2026:03:14:15 +0000] "GET / HTTP/1.1"', /truncated line: no status/],
+    [
+      "status out of range",
+      '1.2.3.4 - - [22/Nov/2026:03:14:15 +0000] "GET / HTTP/1.1" 999 1',
+      /invalid status/,
+    ],
+    ["bad timestamp", '1.2.3.4 - - [31/Feb/2026:03:14:15 +0000] "GET / HTTP/1.1" 200 1', /invalid timestamp/],
+    [
+      "not an access log at all",
+      "Nov 22 03:14:15 host sshd[123]: Accepted publickey for root",
+      /expected "\["/,
+    ],
+    ["blank", "   ", /empty line/],
+  ];
+  for (const [name, line, expected] of bad)
+    test(`error: ${name}`, () => expect(reason(line)).toMatch(expected));
+
+  test("very long lines are refused unless allowed", () => {
+    const long = COMBINED.replace(UA, `${UA} ${"x".repeat(100_000)}`);
+    expect(reason(long)).toMatch(/line too long: 100\d+ characters \(limit 16384\)/);
+    expect(parseLogLine(long, 1, { maxLineLength: 200_000 }).ok).toBe(true);
+  });
+});
+
+describe("parseLogStream", () => {
+  const good = (n: number) => COMBINED.replace("/blog/post?x=1", `/page-${n}`);
+  const log = [good(1), "garbage line", "", good(2), `${good(3)}`.replace(UA, "Agent é"), good(4)].join("\n");
+
+  test("byte chunks split anywhere, even inside a character, parse like the whole text", async () => {
+    const bytes = new TextEncoder().encode(`${log}\n`);
+    const chunks: Uint8Array[] = [];
+    for (let i = 0; i < bytes.length; i += 7) chunks.push(bytes.subarray(i, i + 7));
+    const results = await collect(Readable.from(chunks));
+    expect(results).toEqual(await collect(log));
+    expect(results.map((r) => (r.ok ? r.entry.path : `error@${r.error.line}`))).toEqual([
+      "/page-1",
+      "error@2",
+      "/page-2",
+      "/page-3",
+      "/page-4",
+    ]);
+    const third = results[3];
+    expect(third?.ok && third.entry.userAgent).toBe("Agent é");
+    expect(third?.ok && third.entry.line).toBe(5); // the blank line still counts
+  });
+
+  test("strings are whole lines, as readline yields them", async () => {
+    async function* lines() {
+      yield good(1);
+      yield "";
+      yield `${good(2)}\n`;
+    }
+    const results = await collect(lines());
+    expect(results.map((r) => r.ok && `${r.entry.line}:${r.entry.path}`)).toEqual(["1:/page-1", "3:/page-2"]);
+  });
+
+  test("an over-long line in a stream is reported without stopping the rest", async () => {
+    const huge = `${good(1)} ${"y".repeat(50_000)}`;
+    const bytes = new TextEncoder().encode([huge, good(2)].join("\n"));
+    const chunks: Uint8Array[] = [];
+    for (let i = 0; i < bytes.length; i += 4096) chunks.push(bytes.subarray(i, i + 4096));
+    const results = await collect(chunks, { maxLineLength: 1000 });
+    expect(results[0]).toEqual({
+      ok: false,
+      error: { line: 1, reason: `line too long: ${huge.length} characters (limit 1000)` },
+    });
+    expect(results[1]?.ok && results[1].entry.path).toBe("/page-2");
+  });
+
+  test("a final line without a newline is parsed", async () => {
+    const results = await collect(new TextEncoder().encode(good(9)));
+    expect(results).toHaveLength(1);
+    expect(results[0]?.ok).toBe(true);
+  });
+});
+
+describe("parseLog", () => {
+  test("returns the entries and one error per bad line", () => {
+    const { entries, errors } = parseLog(`${COMBINED}\nnonsense\n\n${COMBINED}\n`);
+    expect(entries.map((e) => e.line)).toEqual([1, 4]);
+    expect(errors).toEqual([{ line: 2, reason: "truncated line: no identity" }]);
+  });
+});

@@ -1,0 +1,327 @@
+import { parseIp } from "./ip-ranges/cidr";
+
+/** One request from an access log in common or combined log format. */
+export interface LogEntry {
+  line: number;
+  /** The client address, or null when the log holds a host name or "-" there. */
+  ip: string | null;
+  timestamp: Date;
+  method: string;
+  /** Path and query; absolute URLs in the request line are reduced to this. */
+  path: string;
+  /** "HTTP/1.1" and so on; null for HTTP/0.9-style request lines that omit it. */
+  protocol: string | null;
+  status: number | null;
+  bytes: number | null;
+  referrer: string | null;
+  userAgent: string | null;
+}
+
+export interface LogLineError {
+  line: number;
+  reason: string;
+}
+
+export type LogLineResult = { ok: true; entry: LogEntry } | { ok: false; error: LogLineError };
+
+export interface ParseLogOptions {
+  /** Longer lines are reported, not parsed (default 16 KiB). */
+  maxLineLength?: number;
+}
+
+const DEFAULT_MAX_LINE = 16 * 1024;
+const MONTHS: Record<string, number> = {
+  jan: 0,
+  feb: 1,
+  mar: 2,
+  apr: 3,
+  may: 4,
+  jun: 5,
+  jul: 6,
+  aug: 7,
+  sep: 8,
+  oct: 9,
+  nov: 10,
+  dec: 11,
+};
+const TIME = /^(\d{2})\/([A-Za-z]{3})\/(\d{4}):(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))? ([+-])(\d{2})(\d{2})$/;
+const METHOD = /^[A-Z][A-Z_-]{0,23}$/;
+const PROTOCOL = /^HTTP\/\d(?:\.\d)?$/;
+const C_ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", v: "\v", f: "\f", b: "\b" };
+
+class LineError extends Error {}
+
+/** Parses "10/Oct/2000:13:55:36 -0700" (the %t of Apache and nginx) to a Date. */
+export function parseLogTimestamp(text: string): Date | null {
+  const m = TIME.exec(text);
+  if (!m) return null;
+  const [, dd, mon, yyyy, hh, mi, ss, fraction, sign, oh, om] = m as unknown as string[];
+  const month = MONTHS[(mon as string).toLowerCase()];
+  if (month === undefined) return null;
+  const [day, hour, minute, second] = [Number(dd), Number(hh), Number(mi), Number(ss)];
+  const local = Date.UTC(
+    Number(yyyy),
+    month,
+    day,
+    hour,
+    minute,
+    second,
+    fraction ? Number(fraction.padEnd(3, "0").slice(0, 3)) : 0,
+  );
+  const check = new Date(local);
+  // Date.UTC rolls 31/Feb over into March; a real log never holds such a date.
+  if (check.getUTCDate() !== day || check.getUTCHours() !== hour || minute > 59 || second > 60) return null;
+  const offsetMinutes = (Number(oh) * 60 + Number(om)) * (sign === "-" ? -1 : 1);
+  if (Number(oh) > 14 || Number(om) > 59) return null;
+  return new Date(local - offsetMinutes * 60_000);
+}
+
+/** Cursor over one log line. Apache escapes `"` as `\"`, nginx as `\x22`; both escape bytes as \xHH. */
+class LineReader {
+  i = 0;
+  constructor(readonly text: string) {}
+
+  atEnd(): boolean {
+    this.skipSpaces();
+    return this.i >= this.text.length;
+  }
+
+  skipSpaces(): void {
+    while (this.text[this.i] === " " || this.text[this.i] === "\t") this.i++;
+  }
+
+  token(field: string): string {
+    this.skipSpaces();
+    if (this.i >= this.text.length) throw new LineError(`truncated line: no ${field}`);
+    if (this.text[this.i] === '"') return this.quoted(field);
+    const start = this.i;
+    while (this.i < this.text.length && this.text[this.i] !== " " && this.text[this.i] !== "\t") this.i++;
+    return this.text.slice(start, this.i);
+  }
+
+  bracketed(field: string): string {
+    this.skipSpaces();
+    if (this.text[this.i] !== "[") throw new LineError(`no ${field}: expected "["`);
+    const end = this.text.indexOf("]", this.i);
+    if (end === -1) throw new LineError(`truncated line: unterminated ${field}`);
+    const value = this.text.slice(this.i + 1, end);
+    this.i = end + 1;
+    return value;
+  }
+
+  quoted(field: string): string {
+    this.skipSpaces();
+    if (this.text[this.i] !== '"') throw new LineError(`no ${field}: expected a quoted field`);
+    const { text } = this;
+    let out = "";
+    let bytes: number[] = [];
+    const flushBytes = () => {
+      if (bytes.length > 0) out += Buffer.from(bytes).toString("utf8");
+      bytes = [];
+    };
+    for (let i = this.i + 1; i < text.length; i++) {
+      const c = text[i] as string;
+      if (c === "\\" && i + 1 < text.length) {
+        const next = text[i + 1] as string;
+        if (next === "x" && /^[0-9a-fA-F]{2}$/.test(text.slice(i + 2, i + 4))) {
+          bytes.push(Number.parseInt(text.slice(i + 2, i + 4), 16));
+          i += 3;
+          continue;
+        }
+        flushBytes();
+        out += next === '"' || next === "\\" ? next : (C_ESCAPES[next] ?? `\\${next}`);
+        i++;
+        continue;
+      }
+      flushBytes();
+      // Some servers do not escape quotes at all; a quote ends the field only where a field can end.
+      if (c === '"' && (i + 1 === text.length || text[i + 1] === " " || text[i + 1] === "\t")) {
+        this.i = i + 1;
+        return out;
+      }
+      out += c;
+    }
+    throw new LineError(`truncated line: unterminated ${field}`);
+  }
+}
+
+function optionalNumber(text: string, field: string, pattern: RegExp): number | null {
+  if (text === "-") return null;
+  if (!pattern.test(text)) throw new LineError(`invalid ${field} "${text.slice(0, 20)}"`);
+  return Number(text);
+}
+
+function pathFromTarget(target: string): string {
+  if (target.startsWith("/")) return target;
+  if (/^https?:\/\//i.test(target)) {
+    try {
+      const url = new URL(target);
+      return `${url.pathname}${url.search}`;
+    } catch {
+      // falls through to the error below
+    }
+  }
+  throw new LineError(`request target is not a path: "${target.slice(0, 40)}"`);
+}
+
+function parseRequest(request: string): { method: string; path: string; protocol: string | null } {
+  if (request === "-" || request === "") throw new LineError("invalid request line: empty");
+  const parts = request.split(" ").filter((p) => p !== "");
+  const method = parts[0] ?? "";
+  if (!METHOD.test(method) || parts.length < 2) {
+    throw new LineError(`invalid request line: "${request.slice(0, 40)}"`);
+  }
+  const last = parts[parts.length - 1] as string;
+  const hasProtocol = parts.length >= 3 && PROTOCOL.test(last);
+  // An unencoded space inside the URL leaves extra parts; they belong to the target.
+  const target = parts.slice(1, hasProtocol ? -1 : undefined).join(" ");
+  return { method, path: pathFromTarget(target), protocol: hasProtocol ? last : null };
+}
+
+function normaliseIp(host: string): string | null {
+  const bare = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
+  return parseIp(bare) ? bare : null;
+}
+
+/**
+ * Parses one line of an access log in combined (`%h %l %u %t "%r" %>s %b "%{Referer}i" "%{User-agent}i"`)
+ * or common format. Fields after the user agent (nginx's $request_time and the like) are ignored. Never
+ * throws: a line that cannot be read comes back as an error with its reason.
+ */
+export function parseLogLine(text: string, line = 1, options: ParseLogOptions = {}): LogLineResult {
+  const maxLength = options.maxLineLength ?? DEFAULT_MAX_LINE;
+  const raw = text.endsWith("\r") ? text.slice(0, -1) : text;
+  if (raw.length > maxLength) {
+    return {
+      ok: false,
+      error: { line, reason: `line too long: ${raw.length} characters (limit ${maxLength})` },
+    };
+  }
+  if (raw.trim() === "") return { ok: false, error: { line, reason: "empty line" } };
+  try {
+    const reader = new LineReader(raw.replace(/^\uFEFF/, ""));
+    const host = reader.token("client address");
+    reader.token("identity");
+    reader.token("user");
+    const timeText = reader.bracketed("timestamp");
+    const timestamp = parseLogTimestamp(timeText);
+    if (!timestamp) throw new LineError(`invalid timestamp "${timeText.slice(0, 40)}"`);
+    const request = parseRequest(reader.quoted("request line"));
+    const status = optionalNumber(reader.token("status"), "status", /^[1-5]\d\d$/);
+    const bytes = reader.atEnd() ? null : optionalNumber(reader.token("size"), "size", /^\d{1,15}$/);
+    const referrer = reader.atEnd() ? null : reader.quoted("referrer");
+    const userAgent = reader.atEnd() ? null : reader.quoted("user agent");
+    return {
+      ok: true,
+      entry: {
+        line,
+        ip: normaliseIp(host),
+        timestamp,
+        ...request,
+        status,
+        bytes,
+        referrer: referrer === "-" || referrer === "" ? null : referrer,
+        userAgent: userAgent === "-" ? null : userAgent,
+      },
+    };
+  } catch (error) {
+    if (error instanceof LineError) return { ok: false, error: { line, reason: error.message } };
+    throw error;
+  }
+}
+
+export type LogSource =
+  | string
+  | Uint8Array
+  | Iterable<string | Uint8Array>
+  | AsyncIterable<string | Uint8Array>;
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<string | Uint8Array> {
+  return typeof (value as AsyncIterable<unknown>)?.[Symbol.asyncIterator] === "function";
+}
+
+/**
+ * Parses a log as it streams in, one result per non-blank line, in order. Byte chunks (a file or request
+ * stream) are split into lines wherever they break; strings are taken as whole lines (readline output) and
+ * split on any newlines inside them. A line longer than `maxLineLength` is reported without being held in
+ * memory.
+ */
+export async function* parseLogStream(
+  source: LogSource,
+  options: ParseLogOptions = {},
+): AsyncGenerator<LogLineResult> {
+  const maxLength = options.maxLineLength ?? DEFAULT_MAX_LINE;
+  const decoder = new TextDecoder("utf-8");
+  let lineNumber = 0;
+  let pending = "";
+  let overflow = 0; // characters dropped from the current over-long line
+
+  function* finishLine(text: string): Generator<LogLineResult> {
+    lineNumber++;
+    if (overflow > 0) {
+      const length = overflow + text.length;
+      overflow = 0;
+      yield {
+        ok: false,
+        error: { line: lineNumber, reason: `line too long: ${length} characters (limit ${maxLength})` },
+      };
+      return;
+    }
+    if (text.trim() === "") return;
+    yield parseLogLine(text, lineNumber, options);
+  }
+
+  function* takeChunk(text: string): Generator<LogLineResult> {
+    let start = 0;
+    let newline = text.indexOf("\n", start);
+    while (newline !== -1) {
+      yield* finishLine(pending + text.slice(start, newline));
+      pending = "";
+      start = newline + 1;
+      newline = text.indexOf("\n", start);
+    }
+    pending += text.slice(start);
+    if (pending.length > maxLength) {
+      overflow += pending.length;
+      pending = "";
+    }
+  }
+
+  const items: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array> =
+    typeof source === "string" || source instanceof Uint8Array ? [source] : source;
+  const iterate = isAsyncIterable(items)
+    ? items
+    : (async function* () {
+        yield* items;
+      })();
+  for await (const item of iterate) {
+    if (typeof item === "string") {
+      if (source === item) yield* takeChunk(item);
+      else {
+        const pieces = item.split("\n");
+        if (pieces.length > 1 && pieces[pieces.length - 1] === "") pieces.pop(); // "line\n" is one line
+        for (const text of pieces) yield* finishLine(text);
+      }
+    } else {
+      yield* takeChunk(decoder.decode(item, { stream: true }));
+    }
+  }
+  yield* takeChunk(decoder.decode());
+  if (pending !== "" || overflow > 0) yield* finishLine(pending);
+}
+
+/** Parses a whole log held in memory (an upload): the entries, and one error per unreadable line. */
+export function parseLog(content: string | Uint8Array, options: ParseLogOptions = {}) {
+  const text = typeof content === "string" ? content : new TextDecoder("utf-8").decode(content);
+  const entries: LogEntry[] = [];
+  const errors: LogLineError[] = [];
+  const lines = text.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  lines.forEach((lineText, index) => {
+    if (lineText.trim() === "") return;
+    const result = parseLogLine(lineText, index + 1, options);
+    if (result.ok) entries.push(result.entry);
+    else errors.push(result.error);
+  });
+  return { entries, errors };
+}
