@@ -11,10 +11,7 @@ export interface E2EAccount {
 export function e2eAccount(
   name: "main" | "other" | "limited",
 ): E2EAccount & { headers: Record<string, string> } {
-  const all = JSON.parse(readFileSync("test-results/e2e-accounts.json", "utf8")) as Record<
-    string,
-    E2EAccount
-  >;
+  const all = JSON.parse(readFileSync("reports/e2e-accounts.json", "utf8")) as Record<string, E2EAccount>;
   const acct = all[name]!;
   return { ...acct, headers: { "x-api-key": acct.key, "x-api-secret": acct.secret } };
 }

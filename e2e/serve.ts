@@ -40,8 +40,8 @@ for (const [name, extra] of [
   };
 }
 await handle.close();
-mkdirSync("test-results", { recursive: true });
-writeFileSync("test-results/e2e-accounts.json", JSON.stringify(accounts, null, 2));
+mkdirSync("reports", { recursive: true });
+writeFileSync("reports/e2e-accounts.json", JSON.stringify(accounts, null, 2));
 
 const nextBin = path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
 const server = spawn(process.execPath, [nextBin, "start", "-p", port, "-H", "127.0.0.1"], {

@@ -8,8 +8,8 @@ let passed = 2 - checksFailed;
 let failed = checksFailed;
 let skipped = 0;
 
-if (existsSync("test-results/vitest.json")) {
-  const v = JSON.parse(readFileSync("test-results/vitest.json", "utf8"));
+if (existsSync("reports/vitest.json")) {
+  const v = JSON.parse(readFileSync("reports/vitest.json", "utf8"));
   passed += v.numPassedTests;
   failed += v.numFailedTests;
   skipped += v.numPendingTests + (v.numTodoTests ?? 0);
@@ -17,14 +17,14 @@ if (existsSync("test-results/vitest.json")) {
   if (vitestRc !== 0 && v.numFailedTests === 0) failed += Math.max(1, v.numFailedTestSuites ?? 0);
 } else failed += 1;
 
-if (existsSync("test-results/playwright.json")) {
-  const p = JSON.parse(readFileSync("test-results/playwright.json", "utf8"));
+if (existsSync("reports/playwright.json")) {
+  const p = JSON.parse(readFileSync("reports/playwright.json", "utf8"));
   passed += p.stats.expected + p.stats.flaky;
   failed += p.stats.unexpected;
   skipped += p.stats.skipped;
   if (playwrightRc !== 0 && p.stats.unexpected === 0) failed += 1;
 } else failed += 1;
 
-writeFileSync("test-results/summary.json", JSON.stringify({ passed, failed, skipped }));
+writeFileSync("reports/summary.json", JSON.stringify({ passed, failed, skipped }));
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 ? 1 : 0);

@@ -18,8 +18,8 @@ if [ ! -x "$chrome" ]; then
 fi
 export CHROME_PATH="$chrome"
 
-mkdir -p test-results
-rm -f test-results/vitest.json test-results/playwright.json test-results/summary.json
+mkdir -p reports
+rm -f reports/vitest.json reports/playwright.json reports/summary.json
 
 checks_failed=0
 echo "== typecheck and lint =="
@@ -27,16 +27,16 @@ npx tsc --noEmit || checks_failed=$((checks_failed + 1))
 npx biome check . || checks_failed=$((checks_failed + 1))
 
 echo "== vitest (${DATABASE_URL:+Postgres}${DATABASE_URL:-PGlite}) =="
-npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
+npx vitest run --reporter=default --reporter=json --outputFile.json=reports/vitest.json
 vitest_rc=$?
 
 echo "== next build =="
-if npx next build > test-results/build.log 2>&1; then
+if npx next build > reports/build.log 2>&1; then
   echo "== playwright (production build) =="
   npx playwright test
   playwright_rc=$?
 else
-  cat test-results/build.log
+  cat reports/build.log
   playwright_rc=1
 fi
 
