@@ -1,4 +1,5 @@
 export * from "./accounts";
+export * from "./auth";
 export * from "./credits";
 export * from "./jobs";
 export * from "./rate-limits";
