@@ -3,7 +3,7 @@ import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import { type Job, jobs } from "@/lib/db/schema";
-import { guardedFetch } from "@/lib/fetch";
+import { FETCH_ERROR_CODES, guardedFetch } from "@/lib/fetch";
 import { getTool } from "@/lib/tools/registry";
 import { ToolError } from "@/lib/tools/types";
 import { jobEvents } from "./events";
@@ -40,17 +40,7 @@ export interface PassReport {
   claimed: number;
 }
 
-const FETCH_CODES = new Set([
-  "INVALID_URL",
-  "TARGET_FORBIDDEN",
-  "DNS_ERROR",
-  "CONNECT_ERROR",
-  "FETCH_TIMEOUT",
-  "TOO_MANY_REDIRECTS",
-  "RESPONSE_TOO_LARGE",
-  "FETCH_FAILED",
-  "HTTP_ERROR",
-]);
+const FETCH_CODES = new Set<string>([...FETCH_ERROR_CODES, "HTTP_ERROR"]);
 
 /** What a customer reads about a failure: a deliberate code, or a generic one that leaks nothing. */
 export function describeFailure(err: unknown, jobId: string): { code: string; message: string } {
