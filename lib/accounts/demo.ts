@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { accounts } from "@/lib/db/schema";
 import { authenticateKey, rotateKeyPair } from "@/lib/keys/keys";
+import { seedDemoTraffic } from "@/lib/tracking/demo-traffic";
 import { createAccount } from "./accounts";
 import { registerDomain } from "./domains";
 
@@ -35,7 +36,8 @@ export async function ensureDemoAccount(
     demo = (await createAccount(db, { ownerEmail: DEMO_EMAIL, name: "Demo account", isDemo: true })).account;
     created = true;
   }
-  await registerDomain(db, demo.id, DEMO_DOMAIN);
+  const demoDomain = await registerDomain(db, demo.id, DEMO_DOMAIN);
+  await seedDemoTraffic(db, demoDomain.id);
   if (saved && saved.accountId === demo.id && (await authenticateKey(db, saved.apiKey, saved.apiSecret))) {
     return { ...saved, created };
   }

@@ -76,3 +76,51 @@ export async function requireRegisteredDomain(db: DbOrTx, accountId: string, inp
   }
   return row;
 }
+
+const VERIFY_RECORD_PREFIX = "_findable-verify";
+export const VERIFY_FILE_PATH = "/.well-known/findable-verify.txt";
+
+/** A domain as the API shows it: its state and how to prove ownership. */
+export function domainView(row: typeof domains.$inferSelect) {
+  return {
+    domain: row.hostname,
+    verified: row.verifiedAt !== null,
+    verifiedAt: row.verifiedAt?.toISOString() ?? null,
+    verificationMethod: (row.verificationMethod as "dns_txt" | "file" | null) ?? null,
+    createdAt: row.createdAt.toISOString(),
+    verification: {
+      dnsTxt: { name: `${VERIFY_RECORD_PREFIX}.${row.hostname}`, value: row.verificationToken },
+      file: { url: `https://${row.hostname}${VERIFY_FILE_PATH}`, content: row.verificationToken },
+    },
+  };
+}
+
+/** registerDomain, telling whether the domain is new on the account (201) or was there already (200). */
+export async function addDomain(db: DbOrTx, accountId: string, input: string) {
+  const before = normalizeHostname(input);
+  const existing = before
+    ? await db
+        .select({ id: domains.id })
+        .from(domains)
+        .where(and(eq(domains.accountId, accountId), eq(domains.hostname, before)))
+    : [];
+  const row = await registerDomain(db, accountId, input);
+  return { row, created: existing.length === 0 };
+}
+
+/** Removes a domain and (by cascade) its visits and rollups; 404 when the account has no such domain. */
+export async function removeDomain(db: DbOrTx, accountId: string, input: string) {
+  const row = await requireOwnDomain(db, accountId, input);
+  await db.delete(domains).where(eq(domains.id, row.id));
+  return { domain: row.hostname, deleted: true as const };
+}
+
+/** For the domains resource itself: a malformed name is 400, a domain not on the account is 404. */
+export async function requireOwnDomain(db: DbOrTx, accountId: string, input: string) {
+  return requireRegisteredDomain(db, accountId, input).catch((err: unknown) => {
+    if (err instanceof ApiError && err.code === "FORBIDDEN_SCOPE") {
+      throw new ApiError("NOT_FOUND", "Domain not found on this account.", { domain: err.details.domain });
+    }
+    throw err;
+  });
+}

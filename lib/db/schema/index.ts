@@ -3,3 +3,4 @@ export * from "./auth";
 export * from "./credits";
 export * from "./jobs";
 export * from "./rate-limits";
+export * from "./tracking";

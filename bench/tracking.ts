@@ -1,0 +1,223 @@
+// npm run bench:tracking: ingest throughput (batches of 1000 events) and the latency of the stats and citations
+// reads with BENCH_VISITS visits (default 10 million) loaded, on a throwaway Postgres database.
+//   BENCH_DATABASE_URL / DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres)
+//   BENCH_VISITS (default 10000000), BENCH_INGEST_BATCHES (default 30), BENCH_READS (default 200)
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { sql } from "drizzle-orm";
+import postgres from "postgres";
+import { POST as eventsRoute } from "@/app/api/v1/tracking/events/route";
+import { createAccount } from "@/lib/accounts/accounts";
+import { registerDomain } from "@/lib/accounts/domains";
+import { migrateDatabase, openDatabase, setDbHandle } from "@/lib/db/client";
+import { rotateKeyPair } from "@/lib/keys/keys";
+import { getCitations } from "@/lib/tracking/citations-query";
+import { classifyUserAgent } from "@/lib/tracking/classify";
+import { ingestEvents } from "@/lib/tracking/ingest";
+import { trackingReadCache } from "@/lib/tracking/read-cache";
+import { generateSampleVisits, SAMPLE_BOT_USER_AGENTS } from "@/lib/tracking/sample-traffic";
+import { getBotStats } from "@/lib/tracking/stats";
+
+const BASE =
+  process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const VISITS = Number(process.env.BENCH_VISITS ?? 10_000_000);
+const INGEST_BATCHES = Number(process.env.BENCH_INGEST_BATCHES ?? 30);
+const READS = Number(process.env.BENCH_READS ?? 200);
+const HTTP_BATCHES = Number(process.env.BENCH_HTTP_BATCHES ?? 40);
+const LOAD_CHUNK = 1_000_000;
+const DOMAIN = "bench.example";
+
+const log = (msg: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+async function timeIt(n: number, fn: () => Promise<unknown>) {
+  const ms: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await fn();
+    ms.push(performance.now() - t);
+  }
+  ms.sort((a, b) => a - b);
+  return { p50: pct(ms, 50).toFixed(2), p99: pct(ms, 99).toFixed(2), n };
+}
+
+const admin = postgres(BASE, { max: 1, onnotice: () => {} });
+const name = `bench_tracking_${process.pid}_${Date.now()}`;
+await admin.unsafe(`create database ${name}`);
+const url = new URL(BASE);
+url.pathname = `/${name}`;
+const handle = await openDatabase({ url: url.toString() });
+try {
+  await migrateDatabase(handle);
+  const db = handle.db;
+  const { account } = await createAccount(db, { ownerEmail: "bench@example.com" });
+  const domain = await registerDomain(db, account.id, DOMAIN);
+
+  // 1. Load the visits straight into the table (generate_series, no HTTP), then derive the rollups from them
+  //    exactly as ingest keeps them. 85% bot visits over the sample bots, 15% AI-referred people (citations).
+  const bots = SAMPLE_BOT_USER_AGENTS.map((ua) => {
+    const c = classifyUserAgent(ua);
+    if (c.kind !== "bot") throw new Error(`not a bot: ${ua}`);
+    return { ua, ...c.bot };
+  });
+  const arr = (xs: (string | boolean)[]) => sql`${`{${xs.map((x) => JSON.stringify(String(x))).join(",")}}`}`;
+  const botUa = arr(bots.map((b) => b.ua));
+  const botName = arr(bots.map((b) => b.name));
+  const botPurpose = arr(bots.map((b) => b.purpose));
+  const botAi = arr(bots.map((b) => b.isAIBot));
+  const engines = arr(["ChatGPT", "Perplexity", "Gemini", "Claude", "Copilot"]);
+  const nb = bots.length;
+  const t0 = performance.now();
+  for (let start = 1; start <= VISITS; start += LOAD_CHUNK) {
+    const end = Math.min(VISITS, start + LOAD_CHUNK - 1);
+    await db.execute(sql`
+      insert into visits (domain_id, occurred_at, path, user_agent, ip, referrer, status, bot_name, bot_purpose,
+                          is_ai_bot, verification, citation_engine, citation_reason, event_key, is_demo)
+      select ${domain.id}::uuid,
+             now() - (g % 7776000) * interval '1 second',
+             '/page/' || (g * 7919 % 5000),
+             case when g % 100 < 85 then (${botUa}::text[])[1 + g % ${nb}] else 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/131.0.0.0 Safari/537.36' end,
+             null, case when g % 100 < 85 then null else 'https://chatgpt.com/' end, 200,
+             case when g % 100 < 85 then (${botName}::text[])[1 + g % ${nb}] end,
+             case when g % 100 < 85 then (${botPurpose}::text[])[1 + g % ${nb}] end,
+             case when g % 100 < 85 then (${botAi}::text[])[1 + g % ${nb}]::boolean else false end,
+             'unknown',
+             case when g % 100 >= 85 then (${engines}::text[])[1 + g % 5] end,
+             case when g % 100 >= 85 then 'referral' end,
+             'bench:' || g, false
+      from generate_series(${start}::bigint, ${end}::bigint) g`);
+    log(`loaded ${end.toLocaleString("en")} visits`);
+  }
+  await db.execute(sql`
+    insert into tracking_daily_bots (domain_id, day, bot_name, bot_purpose, is_ai_bot, visits)
+    select domain_id, (occurred_at at time zone 'UTC')::date, bot_name, min(bot_purpose), bool_or(is_ai_bot), count(*)
+    from visits where bot_name is not null group by 1, 2, 3`);
+  await db.execute(sql`
+    insert into tracking_page_counts (domain_id, path, visits)
+    select domain_id, split_part(path, '?', 1), count(*) from visits where bot_name is not null group by 1, 2`);
+  await db.execute(sql`
+    insert into tracking_daily_citations (domain_id, day, engine, citations)
+    select domain_id, (occurred_at at time zone 'UTC')::date, citation_engine, count(*)
+    from visits where citation_engine is not null group by 1, 2, 3`);
+  await db.execute(sql`vacuum analyze`);
+  const loadSeconds = (performance.now() - t0) / 1000;
+  log(`loaded ${VISITS.toLocaleString("en")} visits and rollups in ${loadSeconds.toFixed(1)} s`);
+
+  // 2. Ingest: batches of 1000 new events through the same service call as POST /tracking/events.
+  const now = Date.now();
+  const batches = Array.from({ length: INGEST_BATCHES }, (_, b) =>
+    generateSampleVisits({ count: 1000, days: 80, now, seed: 1000 + b }).map((v, i) => ({
+      id: `ingest-${b}-${i}`,
+      domain: DOMAIN,
+      path: v.path,
+      userAgent: v.userAgent,
+      referrer: v.referrer,
+      status: v.status,
+      timestamp: v.timestamp.toISOString(),
+    })),
+  );
+  let stored = 0;
+  const ti = performance.now();
+  for (const events of batches) stored += (await ingestEvents(db, account.id, { events })).accepted;
+  const ingestSeconds = (performance.now() - ti) / 1000;
+  const tr = performance.now();
+  for (const events of batches.slice(0, 10)) await ingestEvents(db, account.id, { events });
+  const retrySeconds = (performance.now() - tr) / 1000;
+
+  // 2b. The same through HTTP and the route handler (key auth, rate limit, JSON parsing, envelope): a node:http
+  //     server in this process calls the route's POST; 4 clients send batches of 1000 at once.
+  setDbHandle(handle);
+  const pair = await rotateKeyPair(db, account.id, { rateLimitPerMinute: 1_000_000_000 });
+  const server = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
+    const response = await eventsRoute(
+      new Request(`http://127.0.0.1${req.url}`, { method: "POST", headers, body: Buffer.concat(chunks) }),
+      { params: Promise.resolve({}) },
+    );
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    res.end(Buffer.from(await response.arrayBuffer()));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  const httpBodies = Array.from({ length: HTTP_BATCHES }, (_, b) =>
+    JSON.stringify({
+      events: generateSampleVisits({ count: 1000, days: 80, now, seed: 5000 + b }).map((v, i) => ({
+        id: `http-${b}-${i}`,
+        domain: DOMAIN,
+        path: v.path,
+        userAgent: v.userAgent,
+        referrer: v.referrer,
+        status: v.status,
+        timestamp: v.timestamp.toISOString(),
+      })),
+    }),
+  );
+  let next = 0;
+  let httpStored = 0;
+  const th = performance.now();
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (next < httpBodies.length) {
+        const body = httpBodies[next++]!;
+        const res = await fetch(`http://127.0.0.1:${port}/api/v1/tracking/events`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            "x-api-key": pair.keyId,
+            "x-api-secret": pair.secret,
+          },
+          body,
+        });
+        const json = (await res.json()) as { data?: { accepted: number } };
+        if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${JSON.stringify(json)}`);
+        httpStored += json.data?.accepted ?? 0;
+      }
+    }),
+  );
+  const httpSeconds = (performance.now() - th) / 1000;
+  server.close();
+
+  // 3. Reads on the loaded table: uncached (the cache cleared before each call) and cached.
+  const uncachedStats = await timeIt(READS, async () => {
+    trackingReadCache.clear();
+    await getBotStats(db, account.id, DOMAIN);
+  });
+  const uncachedCitations = await timeIt(READS, async () => {
+    trackingReadCache.clear();
+    await getCitations(db, account.id, { domain: DOMAIN, days: 30, limit: 50 });
+  });
+  const uncachedCitationsMax = await timeIt(READS, async () => {
+    trackingReadCache.clear();
+    await getCitations(db, account.id, { domain: DOMAIN, days: 90, limit: 200 });
+  });
+  const cachedStats = await timeIt(READS, () => getBotStats(db, account.id, DOMAIN));
+  const stats = await getBotStats(db, account.id, DOMAIN);
+
+  console.log("\n## Tracking benchmark (Postgres)\n");
+  console.log(`visits loaded: ${VISITS.toLocaleString("en")} (load + rollups ${loadSeconds.toFixed(1)} s)`);
+  console.log(`totalVisits read back: ${stats.totalVisits.toLocaleString("en")}`);
+  console.log(
+    `ingest: ${INGEST_BATCHES} batches × 1000 events: ${((INGEST_BATCHES * 1000) / ingestSeconds).toFixed(0)} events/s (${stored} stored, ${((ingestSeconds * 1000) / INGEST_BATCHES).toFixed(1)} ms/batch)`,
+  );
+  console.log(
+    `ingest over HTTP (route handler, 4 concurrent clients): ${((HTTP_BATCHES * 1000) / httpSeconds).toFixed(0)} events/s (${httpStored} stored)`,
+  );
+  console.log(`ingest retries (all duplicates): ${((10 * 1000) / retrySeconds).toFixed(0)} events/s`);
+  console.log("| read | p50 ms | p99 ms | n |\n|---|---|---|---|");
+  for (const [label, r] of [
+    ["GET /tracking/stats (uncached)", uncachedStats],
+    ["GET /citations days=30 limit=50 (uncached)", uncachedCitations],
+    ["GET /citations days=90 limit=200 (uncached)", uncachedCitationsMax],
+    ["GET /tracking/stats (cached)", cachedStats],
+  ] as const) {
+    console.log(`| ${label} | ${r.p50} | ${r.p99} | ${r.n} |`);
+  }
+} finally {
+  await handle.close();
+  await admin.unsafe(`drop database if exists ${name} with (force)`);
+  await admin.end();
+}

@@ -1,0 +1,114 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { domains } from "./accounts";
+
+export const VISIT_VERIFICATIONS = ["verified", "unverified", "unknown"] as const;
+
+/**
+ * One recorded visit: a bot's request, or a person's visit that an AI engine referred (a citation). Other human
+ * visits are not stored. `eventKey` makes ingest idempotent: a retried batch inserts nothing twice.
+ */
+export const visits = pgTable(
+  "visits",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    domainId: uuid("domain_id")
+      .notNull()
+      .references(() => domains.id, { onDelete: "cascade" }),
+    occurredAt: timestamp("occurred_at", { withTimezone: true }).notNull(),
+    path: text("path").notNull(),
+    userAgent: text("user_agent").notNull(),
+    ip: text("ip"),
+    referrer: text("referrer"),
+    status: integer("status"),
+    /** Null for a human visit. */
+    botName: text("bot_name"),
+    botPurpose: text("bot_purpose"),
+    isAiBot: boolean("is_ai_bot").notNull().default(false),
+    verification: text("verification", { enum: VISIT_VERIFICATIONS }).notNull(),
+    citationEngine: text("citation_engine"),
+    citationReason: text("citation_reason"),
+    eventKey: text("event_key").notNull(),
+    isDemo: boolean("is_demo").notNull().default(false),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("visits_domain_event_key_unique").on(t.domainId, t.eventKey),
+    // GET /citations: the newest citations of a domain.
+    index("visits_citations_idx")
+      .on(t.domainId, t.occurredAt.desc(), t.id.desc())
+      .where(sql`${t.citationEngine} is not null`),
+    check("visits_verification_valid", sql`${t.verification} in ('verified', 'unverified', 'unknown')`),
+    check("visits_bot_or_citation", sql`${t.botName} is not null or ${t.citationEngine} is not null`),
+  ],
+);
+
+/** Bot visits per domain, UTC day and bot; kept in the ingest transaction. Serves totals, unique bots, topBots. */
+export const trackingDailyBots = pgTable(
+  "tracking_daily_bots",
+  {
+    domainId: uuid("domain_id")
+      .notNull()
+      .references(() => domains.id, { onDelete: "cascade" }),
+    day: date("day", { mode: "string" }).notNull(),
+    botName: text("bot_name").notNull(),
+    botPurpose: text("bot_purpose").notNull(),
+    isAiBot: boolean("is_ai_bot").notNull(),
+    visits: bigint("visits", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.domainId, t.day, t.botName] }),
+    check("tracking_daily_bots_visits_positive", sql`${t.visits} > 0`),
+  ],
+);
+
+/** Bot visits per domain and path (query string dropped); serves topPages. */
+export const trackingPageCounts = pgTable(
+  "tracking_page_counts",
+  {
+    domainId: uuid("domain_id")
+      .notNull()
+      .references(() => domains.id, { onDelete: "cascade" }),
+    path: text("path").notNull(),
+    visits: bigint("visits", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.domainId, t.path] }),
+    index("tracking_page_counts_top_idx").on(t.domainId, t.visits.desc()),
+    check("tracking_page_counts_visits_positive", sql`${t.visits} > 0`),
+  ],
+);
+
+/** Citations per domain, UTC day and engine; serves total and byBot of GET /citations. */
+export const trackingDailyCitations = pgTable(
+  "tracking_daily_citations",
+  {
+    domainId: uuid("domain_id")
+      .notNull()
+      .references(() => domains.id, { onDelete: "cascade" }),
+    day: date("day", { mode: "string" }).notNull(),
+    engine: text("engine").notNull(),
+    citations: bigint("citations", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.domainId, t.day, t.engine] }),
+    check("tracking_daily_citations_positive", sql`${t.citations} > 0`),
+  ],
+);
+
+export type Visit = typeof visits.$inferSelect;
+export type NewVisit = typeof visits.$inferInsert;

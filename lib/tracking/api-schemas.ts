@@ -1,0 +1,113 @@
+import { z } from "zod";
+import { normalizeHostname } from "@/lib/accounts/domains";
+import { queryInt } from "@/lib/api/parse";
+import { MAX_EVENTS_PER_BATCH } from "./event-schema";
+
+/** The request and response shapes of the domains and tracking endpoints (routes, OpenAPI and MCP share them). */
+
+const hostname = z
+  .string()
+  .min(1)
+  .max(253)
+  .refine((v) => normalizeHostname(v) !== null, "Not a valid hostname (like example.com).")
+  .describe("A hostname such as example.com");
+
+export const CITATIONS_DAYS = { min: 1, max: 90, default: 30 } as const;
+export const CITATIONS_LIMIT = { min: 1, max: 200, default: 50 } as const;
+
+export const trackingStatsQuery = z.object({
+  domain: hostname.describe("A domain registered on the account"),
+});
+
+export const logsIngestQuery = z.object({
+  domain: hostname.describe("The registered domain the log belongs to"),
+});
+
+export const citationsQuery = z.object({
+  domain: hostname.describe("A domain registered on the account"),
+  days: queryInt(CITATIONS_DAYS.min, CITATIONS_DAYS.max, CITATIONS_DAYS.default).describe(
+    "Look-back window in UTC days, today included (default 30, max 90)",
+  ),
+  limit: queryInt(CITATIONS_LIMIT.min, CITATIONS_LIMIT.max, CITATIONS_LIMIT.default).describe(
+    "Most recent citations listed (default 50, max 200)",
+  ),
+});
+
+const count = z.number().int().min(0);
+
+export const trackingStatsResult = z.object({
+  domain: z.string(),
+  totalVisits: count.describe("Bot visits recorded for the domain (human visits are not counted)"),
+  uniqueBots: count,
+  aiBotVisits: count,
+  visitsLast30Days: count.describe("Bot visits in the last 30 UTC days, today included"),
+  topBots: z.array(z.object({ name: z.string(), count, isAIBot: z.boolean() })).max(10),
+  topPages: z.array(z.object({ url: z.string().describe("A path"), count })).max(10),
+});
+
+export const citationsResult = z.object({
+  domain: z.string(),
+  periodDays: z.number().int(),
+  total: count,
+  byBot: z.array(z.object({ bot: z.string().describe("The AI engine"), count })),
+  citations: z.array(
+    z.object({
+      bot: z.string().describe("The AI engine"),
+      path: z.string(),
+      timestamp: z.string().describe("ISO 8601 UTC"),
+    }),
+  ),
+});
+
+export const domainInput = z.strictObject({ domain: hostname });
+
+export const domainResult = z.object({
+  domain: z.string(),
+  verified: z.boolean(),
+  verifiedAt: z.string().nullable(),
+  verificationMethod: z.enum(["dns_txt", "file"]).nullable(),
+  createdAt: z.string(),
+  verification: z.object({
+    dnsTxt: z.object({ name: z.string(), value: z.string() }),
+    file: z.object({ url: z.string(), content: z.string() }),
+  }),
+});
+
+export const domainListResult = z.object({ domains: z.array(domainResult) });
+
+export const domainDeleteResult = z.object({ domain: z.string(), deleted: z.literal(true) });
+
+export const domainVerifyResult = domainResult.extend({
+  checks: z.array(z.object({ method: z.enum(["dns_txt", "file"]), ok: z.boolean(), detail: z.string() })),
+});
+
+export const eventsIngestResult = z.object({
+  received: count,
+  accepted: count.describe("New visits recorded"),
+  duplicates: count.describe("Already recorded (same id, or same fields): not counted again"),
+  skipped: count.describe("Valid human visits not referred by an AI engine: not stored"),
+  rejected: z
+    .array(
+      z.object({
+        index: z.number().int(),
+        errors: z.array(z.object({ field: z.string(), message: z.string() })),
+      }),
+    )
+    .max(MAX_EVENTS_PER_BATCH),
+});
+
+export const logsIngestResult = z.object({
+  domain: z.string(),
+  lines: count.describe("Non-blank lines read"),
+  accepted: count,
+  duplicates: count,
+  skipped: count,
+  rejectedCount: count,
+  rejected: z.array(z.object({ line: z.number().int(), reason: z.string() })).max(100),
+});
+
+export type TrackingStats = z.infer<typeof trackingStatsResult>;
+export type CitationsReport = z.infer<typeof citationsResult>;
+export type DomainView = z.infer<typeof domainResult>;
+export type EventsIngestResult = z.infer<typeof eventsIngestResult>;
+export type LogsIngestResult = z.infer<typeof logsIngestResult>;

@@ -1,0 +1,71 @@
+import { describe, expect, test } from "vitest";
+import { pageOf, prepareVisit } from "./record-visits";
+
+const DOMAIN = "00000000-0000-4000-8000-000000000000";
+const at = new Date("2026-11-20T10:00:00Z");
+const CHROME =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+const GPTBOT =
+  "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; +https://openai.com/gptbot)";
+
+describe("prepareVisit", () => {
+  test("a bot visit keeps its classification and address", () => {
+    const row = prepareVisit(
+      DOMAIN,
+      { occurredAt: at, path: "/a", userAgent: GPTBOT, ip: "203.0.113.1" },
+      "k",
+    );
+    expect(row).toMatchObject({
+      botName: "GPTBot",
+      botPurpose: "training",
+      isAiBot: true,
+      ip: "203.0.113.1",
+    });
+    expect(row?.citationEngine).toBeNull();
+  });
+
+  test("a person nobody referred is not stored", () => {
+    expect(
+      prepareVisit(DOMAIN, { occurredAt: at, path: "/", userAgent: CHROME, ip: "203.0.113.1" }, "k"),
+    ).toBeNull();
+  });
+
+  const cited: [string, { path: string; referrer?: string }, string, string][] = [
+    ["chatgpt.com referral", { path: "/", referrer: "https://chatgpt.com/" }, "ChatGPT", "referral"],
+    ["utm_source=chatgpt.com", { path: "/x?utm_source=chatgpt.com" }, "ChatGPT", "utm"],
+    [
+      "perplexity referral",
+      { path: "/", referrer: "https://www.perplexity.ai/search/q" },
+      "Perplexity",
+      "referral",
+    ],
+  ];
+  for (const [name, v, engine, reason] of cited) {
+    test(`a person referred by AI is a citation without an address: ${name}`, () => {
+      const row = prepareVisit(DOMAIN, { occurredAt: at, userAgent: CHROME, ip: "198.51.100.1", ...v }, "k");
+      expect(row).toMatchObject({ botName: null, citationEngine: engine, citationReason: reason, ip: null });
+    });
+  }
+
+  test("NUL characters are dropped (Postgres text cannot hold them)", () => {
+    const row = prepareVisit(
+      DOMAIN,
+      { occurredAt: at, path: "/a\u0000b", userAgent: `${GPTBOT}\u0000` },
+      "k",
+    );
+    expect(row?.path).toBe("/ab");
+    expect(row?.userAgent).toBe(GPTBOT);
+  });
+
+  test("demo rows are flagged", () => {
+    expect(
+      prepareVisit(DOMAIN, { occurredAt: at, path: "/", userAgent: GPTBOT }, "k", { isDemo: true })?.isDemo,
+    ).toBe(true);
+  });
+});
+
+test("pageOf drops the query string", () => {
+  expect(pageOf("/a?b=1")).toBe("/a");
+  expect(pageOf("/a")).toBe("/a");
+  expect(pageOf("/?")).toBe("/");
+});

@@ -1,0 +1,133 @@
+import { sql } from "drizzle-orm";
+import type { DbOrTx } from "@/lib/db/client";
+import { rowsOf } from "@/lib/db/rows";
+import type { NewVisit } from "@/lib/db/schema";
+import { analyzeVisit } from "./analyze-visit";
+
+export interface VisitFields {
+  occurredAt: Date;
+  path: string;
+  userAgent: string;
+  ip?: string | null;
+  referrer?: string | null;
+  status?: number | null;
+}
+
+/**
+ * The row to store for one visit, or null for a human visit that no AI engine referred: those are not bot
+ * visits and not citations, so we keep nothing about them (not even the address). Humans' addresses are
+ * dropped from stored citations too.
+ */
+export function prepareVisit(
+  domainId: string,
+  visit: VisitFields,
+  eventKey: string,
+  options: { isDemo?: boolean } = {},
+): NewVisit | null {
+  const { classification, verification, citation } = analyzeVisit(visit);
+  const bot = classification.kind === "bot" ? classification.bot : null;
+  if (!bot && !citation) return null;
+  const clean = (v: string | null | undefined) => (v == null ? null : v.replace(NUL, ""));
+  return {
+    domainId,
+    occurredAt: visit.occurredAt,
+    path: clean(visit.path) ?? "",
+    userAgent: clean(visit.userAgent) ?? "",
+    ip: bot ? (visit.ip ?? null) : null,
+    referrer: clean(visit.referrer),
+    status: visit.status ?? null,
+    botName: bot?.name ?? null,
+    botPurpose: bot?.purpose ?? null,
+    isAiBot: bot?.isAIBot ?? false,
+    verification,
+    citationEngine: citation?.engine ?? null,
+    citationReason: citation?.reason ?? null,
+    eventKey,
+    isDemo: options.isDemo ?? false,
+  };
+}
+
+// Postgres text cannot hold NUL; a visit is still worth keeping without it.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: that is the point
+const NUL = /\u0000/g;
+
+/** The path a page is counted under in topPages: the query string (tracking tags, cache busters) dropped. */
+export function pageOf(path: string): string {
+  const q = path.indexOf("?");
+  return q === -1 ? path : path.slice(0, q);
+}
+
+const COLUMNS = [
+  "domainId",
+  "occurredAt",
+  "path",
+  "userAgent",
+  "ip",
+  "referrer",
+  "status",
+  "botName",
+  "botPurpose",
+  "isAiBot",
+  "verification",
+  "citationEngine",
+  "citationReason",
+  "eventKey",
+  "isDemo",
+] as const;
+
+/**
+ * Stores prepared visits and updates the rollups in ONE statement (so one transaction): the rows travel as a
+ * single JSON parameter (building a 15 000-parameter insert costs more than the database work), visits whose
+ * event key is already stored are skipped (retries, replays), and the rollups are upserted from the rows
+ * actually inserted, grouped so each rollup row is touched once and ordered so concurrent batches lock in the
+ * same order. Returns how many visits were new.
+ */
+export async function recordVisits(db: DbOrTx, rows: NewVisit[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const payload = JSON.stringify(
+    rows.map((r) =>
+      COLUMNS.map((c) => (c === "occurredAt" ? (r.occurredAt as Date).toISOString() : (r[c] ?? null))),
+    ),
+  );
+  const [result] = rowsOf<{ inserted: number }>(
+    await db.execute(sql`
+      with input as (
+        select x->>0 as domain_id, x->>1 as occurred_at, x->>2 as path, x->>3 as user_agent, x->>4 as ip,
+               x->>5 as referrer, x->>6 as status, x->>7 as bot_name, x->>8 as bot_purpose, x->>9 as is_ai_bot,
+               x->>10 as verification, x->>11 as citation_engine, x->>12 as citation_reason, x->>13 as event_key,
+               x->>14 as is_demo
+        from jsonb_array_elements(${payload}::jsonb) as x
+      ),
+      ins as (
+        insert into visits (domain_id, occurred_at, path, user_agent, ip, referrer, status, bot_name, bot_purpose,
+                            is_ai_bot, verification, citation_engine, citation_reason, event_key, is_demo)
+        select domain_id::uuid, occurred_at::timestamptz, path, user_agent, ip, referrer, status::int, bot_name,
+               bot_purpose, coalesce(is_ai_bot::boolean, false), verification, citation_engine, citation_reason,
+               event_key, coalesce(is_demo::boolean, false)
+        from input
+        on conflict (domain_id, event_key) do nothing
+        returning domain_id, (occurred_at at time zone 'UTC')::date as day, path, bot_name, bot_purpose, is_ai_bot,
+                  citation_engine
+      ),
+      bots as (
+        insert into tracking_daily_bots as t (domain_id, day, bot_name, bot_purpose, is_ai_bot, visits)
+        select domain_id, day, bot_name, min(bot_purpose), bool_or(is_ai_bot), count(*) from ins
+        where bot_name is not null group by domain_id, day, bot_name order by domain_id, day, bot_name
+        on conflict (domain_id, day, bot_name) do update set visits = t.visits + excluded.visits
+      ),
+      pages as (
+        insert into tracking_page_counts as t (domain_id, path, visits)
+        select domain_id, split_part(path, '?', 1), count(*) from ins
+        where bot_name is not null group by 1, 2 order by 1, 2
+        on conflict (domain_id, path) do update set visits = t.visits + excluded.visits
+      ),
+      cites as (
+        insert into tracking_daily_citations as t (domain_id, day, engine, citations)
+        select domain_id, day, citation_engine, count(*) from ins
+        where citation_engine is not null group by 1, 2, 3 order by 1, 2, 3
+        on conflict (domain_id, day, engine) do update set citations = t.citations + excluded.citations
+      )
+      select count(*)::int as inserted from ins`),
+  );
+  return Number(result?.inserted ?? 0);
+}

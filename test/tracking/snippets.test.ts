@@ -1,0 +1,179 @@
+import { gzipSync } from "node:zlib";
+import { NextRequest } from "next/server";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { DbHandle } from "@/lib/db/client";
+import { trackingReadCache } from "@/lib/tracking/read-cache";
+import { createTestAccount, type TestAccount } from "../accounts";
+import { startTestApi, type TestApi } from "../api-server";
+import { createTestDb } from "../db";
+import { UA } from "./helpers";
+
+// The requests the integration snippets of docs/tracking.md send, built the way each snippet builds them.
+let handle: DbHandle;
+let api: TestApi;
+let acct: TestAccount;
+
+beforeAll(async () => {
+  handle = await createTestDb();
+  api = await startTestApi(handle);
+  acct = await createTestAccount(handle.db, { domains: ["example.com"] });
+});
+afterAll(async () => {
+  await api?.close();
+  await handle?.close();
+});
+
+/** What every snippet does with its buffer: one JSON POST with the key pair. */
+async function sendEvents(events: object[]) {
+  const res = await fetch(`${api.url}/api/v1/tracking/events`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-api-key": acct.key, "x-api-secret": acct.secret },
+    body: JSON.stringify({ events }),
+  });
+  return { status: res.status, body: (await res.json()) as { data: Record<string, unknown> } };
+}
+
+describe("integration snippets", () => {
+  test("Next.js proxy/middleware: NextRequest fields, batched", async () => {
+    const visit = (url: string, headers: Record<string, string>) => {
+      const req = new NextRequest(url, { headers });
+      return {
+        domain: req.nextUrl.hostname,
+        path: req.nextUrl.pathname + req.nextUrl.search,
+        userAgent: req.headers.get("user-agent") ?? "",
+        ip: req.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || undefined,
+        referrer: req.headers.get("referer") ?? undefined,
+        timestamp: new Date().toISOString(),
+      };
+    };
+    const events = [
+      visit("https://www.example.com/pricing?plan=pro", {
+        "user-agent": UA.gptbot,
+        "x-forwarded-for": "20.171.207.10, 10.0.0.1",
+      }),
+      visit("https://example.com/blog/aeo", { "user-agent": UA.chrome, referer: "https://chatgpt.com/" }),
+      visit("https://example.com/", { "user-agent": UA.chrome }),
+    ];
+    const { status, body } = await sendEvents(events);
+    expect(status).toBe(200);
+    expect(body.data).toMatchObject({ received: 3, accepted: 2, skipped: 1, rejected: [] });
+  });
+
+  test("Express: req.ip as IPv4-mapped IPv6, status from the finished response, x-request-id as id", async () => {
+    const events = [
+      {
+        id: "6f1b2c3d-express",
+        domain: "example.com",
+        path: "/docs?page=2",
+        userAgent: UA.googlebot,
+        ip: "::ffff:66.249.66.1",
+        referrer: undefined,
+        status: 404,
+        timestamp: new Date().toISOString(),
+      },
+      {
+        id: undefined,
+        domain: "example.com",
+        path: "/docs",
+        userAgent: UA.perplexityUser,
+        ip: "2001:db8::1",
+        status: 200,
+        timestamp: new Date().toISOString(),
+      },
+    ];
+    const first = await sendEvents(events);
+    expect(first.body.data).toMatchObject({ accepted: 2, rejected: [] });
+    // The snippet puts a failed batch back and sends it again: nothing is counted twice.
+    const retry = await sendEvents(events);
+    expect(retry.body.data).toMatchObject({ accepted: 0, duplicates: 2 });
+  });
+
+  test("Cloudflare Worker: cf-connecting-ip, the origin's status, only bots and AI referrals sent", async () => {
+    const WORTH_SENDING =
+      /bot|crawl|spider|slurp|GPT|Claude|Perplexity|Google-|facebookexternal|meta-external/i;
+    const AI_REFERRERS =
+      /chatgpt\.com|perplexity\.ai|gemini\.google\.com|claude\.ai|copilot\.microsoft\.com/i;
+    const seen = [
+      { url: "https://example.com/a", ua: UA.chatgptUser, ref: "", ip: "2a01:4f8::2", status: 200 },
+      {
+        url: "https://example.com/b",
+        ua: UA.chrome,
+        ref: "https://www.perplexity.ai/search/x",
+        ip: "203.0.113.5",
+        status: 200,
+      },
+      {
+        url: "https://example.com/c?utm_source=chatgpt.com",
+        ua: UA.chrome,
+        ref: "",
+        ip: "203.0.113.6",
+        status: 301,
+      },
+      { url: "https://example.com/d", ua: UA.chrome, ref: "", ip: "203.0.113.7", status: 200 },
+    ];
+    const events = seen
+      .filter(
+        (v) =>
+          WORTH_SENDING.test(v.ua) ||
+          AI_REFERRERS.test(v.ref) ||
+          new URL(v.url).searchParams.has("utm_source"),
+      )
+      .map((v) => {
+        const url = new URL(v.url);
+        return {
+          domain: url.hostname,
+          path: url.pathname + url.search,
+          userAgent: v.ua,
+          ip: v.ip || undefined,
+          referrer: v.ref || undefined,
+          status: v.status,
+          timestamp: new Date().toISOString(),
+        };
+      });
+    expect(events).toHaveLength(3);
+    const { body } = await sendEvents(events);
+    expect(body.data).toMatchObject({ accepted: 3, skipped: 0, rejected: [] });
+  });
+
+  test("nginx: a gzipped combined log with Content-Encoding: gzip", async () => {
+    const d = new Date();
+    const mon = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][
+      d.getUTCMonth()
+    ];
+    const p = (n: number) => String(n).padStart(2, "0");
+    const time = `${p(d.getUTCDate())}/${mon}/${d.getUTCFullYear()}:${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())} +0000`;
+    const log = [
+      `66.249.66.1 - - [${time}] "GET /robots.txt HTTP/1.1" 200 67 "-" "${UA.googlebot}"`,
+      `20.171.207.10 - - [${time}] "GET /llms.txt HTTP/2.0" 200 1024 "-" "${UA.gptbot}"`,
+      `198.51.100.4 - - [${time}] "GET /blog/aeo HTTP/2.0" 200 5120 "https://chatgpt.com/" "${UA.chrome}"`,
+    ].join("\n");
+    const res = await fetch(`${api.url}/api/v1/tracking/logs?domain=example.com`, {
+      method: "POST",
+      headers: { ...acct.headers, "content-type": "text/plain", "content-encoding": "gzip" },
+      body: gzipSync(`${log}\n`),
+    });
+    const body = (await res.json()) as { data: Record<string, unknown> };
+    expect(res.status).toBe(200);
+    expect(body.data).toMatchObject({ lines: 3, accepted: 3, rejectedCount: 0 });
+  });
+
+  test("all of it shows in stats and citations", async () => {
+    trackingReadCache.clear();
+    const get = async (path: string) =>
+      (
+        (await (await fetch(`${api.url}${path}`, { headers: acct.headers })).json()) as {
+          data: Record<string, unknown>;
+        }
+      ).data;
+    const stats = await get("/api/v1/tracking/stats?domain=example.com");
+    // Bots: GPTBot (proxy), Googlebot + Perplexity-User (Express), ChatGPT-User (Worker), Googlebot + GPTBot (nginx).
+    expect(stats).toMatchObject({ totalVisits: 6, uniqueBots: 4, aiBotVisits: 4 });
+    const citations = await get("/api/v1/citations?domain=example.com");
+    // ChatGPT referral (proxy), Perplexity-User (Express), ChatGPT-User, Perplexity referral, utm (Worker), ChatGPT referral (nginx).
+    expect(citations).toMatchObject({ total: 6 });
+    expect(citations.byBot).toEqual([
+      { bot: "ChatGPT", count: 4 },
+      { bot: "Perplexity", count: 2 },
+    ]);
+  });
+});

@@ -1,0 +1,521 @@
+import { gzipSync } from "node:zlib";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { DbHandle } from "@/lib/db/client";
+import { visits } from "@/lib/db/schema";
+import { trackingReadCache } from "@/lib/tracking/read-cache";
+import { createTestAccount, type TestAccount } from "../accounts";
+import { startTestApi, type TestApi } from "../api-server";
+import { createTestDb } from "../db";
+import { callApi, minutesAgo, UA } from "./helpers";
+
+let handle: DbHandle;
+let api: TestApi;
+let alice: TestAccount;
+let bob: TestAccount;
+
+beforeAll(async () => {
+  handle = await createTestDb();
+  api = await startTestApi(handle);
+  alice = await createTestAccount(handle.db, { domains: ["alice.example", "shop.alice.example"] });
+  bob = await createTestAccount(handle.db, { domains: ["bob.example"] });
+});
+afterAll(async () => {
+  trackingReadCache.setClock(Date.now);
+  await api?.close();
+  await handle?.close();
+});
+
+const post = (path: string, who: TestAccount, json: unknown) =>
+  callApi(api, path, { method: "POST", headers: who.headers, json });
+
+describe("data endpoints refuse bad or foreign domains", () => {
+  const cases: { name: string; path: string; status: number; code: string }[] = [
+    { name: "stats: missing domain", path: "/api/v1/tracking/stats", status: 400, code: "VALIDATION_ERROR" },
+    {
+      name: "stats: malformed domain",
+      path: "/api/v1/tracking/stats?domain=not_a_domain",
+      status: 400,
+      code: "VALIDATION_ERROR",
+    },
+    {
+      name: "stats: an IP address",
+      path: "/api/v1/tracking/stats?domain=10.0.0.1",
+      status: 400,
+      code: "VALIDATION_ERROR",
+    },
+    {
+      name: "stats: unknown parameter",
+      path: "/api/v1/tracking/stats?domain=alice.example&x=1",
+      status: 400,
+      code: "VALIDATION_ERROR",
+    },
+    {
+      name: "stats: another account's domain",
+      path: "/api/v1/tracking/stats?domain=bob.example",
+      status: 403,
+      code: "FORBIDDEN_SCOPE",
+    },
+    {
+      name: "stats: nobody's domain",
+      path: "/api/v1/tracking/stats?domain=unknown.example",
+      status: 403,
+      code: "FORBIDDEN_SCOPE",
+    },
+    { name: "citations: missing domain", path: "/api/v1/citations", status: 400, code: "VALIDATION_ERROR" },
+    {
+      name: "citations: another account's domain",
+      path: "/api/v1/citations?domain=bob.example",
+      status: 403,
+      code: "FORBIDDEN_SCOPE",
+    },
+    {
+      name: "citations: days 0",
+      path: "/api/v1/citations?domain=alice.example&days=0",
+      status: 400,
+      code: "VALIDATION_ERROR",
+    },
+    {
+      name: "citations: days 91",
+      path: "/api/v1/citations?domain=alice.example&days=91",
+      status: 400,
+      code: "VALIDATION_ERROR",
+    },
+    {
+      name: "citations: days not a number",
+      path: "/api/v1/citations?domain=alice.example&days=ten",
+      status: 400,
+      code: "VALIDATION_ERROR",
+    },
+    {
+      name: "citations: limit 201",
+      path: "/api/v1/citations?domain=alice.example&limit=201",
+      status: 400,
+      code: "VALIDATION_ERROR",
+    },
+    {
+      name: "citations: limit 0",
+      path: "/api/v1/citations?domain=alice.example&limit=0",
+      status: 400,
+      code: "VALIDATION_ERROR",
+    },
+    {
+      name: "citations: limit negative",
+      path: "/api/v1/citations?domain=alice.example&limit=-5",
+      status: 400,
+      code: "VALIDATION_ERROR",
+    },
+    {
+      name: "logs: domain not registered",
+      path: "/api/v1/tracking/logs?domain=bob.example",
+      status: 403,
+      code: "FORBIDDEN_SCOPE",
+    },
+    { name: "logs: missing domain", path: "/api/v1/tracking/logs", status: 400, code: "VALIDATION_ERROR" },
+  ];
+  for (const c of cases) {
+    test(c.name, async () => {
+      const isLogs = c.path.includes("/logs");
+      const { status, body } = await callApi(api, c.path, {
+        method: isLogs ? "POST" : "GET",
+        headers: { ...alice.headers, ...(isLogs ? { "content-type": "text/plain" } : {}) },
+        body: isLogs ? "" : undefined,
+      });
+      expect(status).toBe(c.status);
+      expect(body.error?.code).toBe(c.code);
+    });
+  }
+
+  test("without credentials: 401", async () => {
+    const { status } = await callApi(api, "/api/v1/tracking/stats?domain=alice.example");
+    expect(status).toBe(401);
+  });
+
+  test("the domain is normalised: upper case and a trailing dot name the same domain", async () => {
+    const { status, data } = await callApi<{ domain: string }>(
+      api,
+      "/api/v1/tracking/stats?domain=ALICE.example.",
+      { headers: alice.headers },
+    );
+    expect(status).toBe(200);
+    expect(data.domain).toBe("alice.example");
+  });
+
+  test("defaults: days 30, limit 50; maxima 90 and 200 are accepted", async () => {
+    const a = await callApi<{ periodDays: number }>(api, "/api/v1/citations?domain=alice.example", {
+      headers: alice.headers,
+    });
+    expect(a.status).toBe(200);
+    expect(a.data.periodDays).toBe(30);
+    const b = await callApi<{ periodDays: number }>(
+      api,
+      "/api/v1/citations?domain=alice.example&days=90&limit=200",
+      {
+        headers: alice.headers,
+      },
+    );
+    expect(b.status).toBe(200);
+    expect(b.data.periodDays).toBe(90);
+  });
+});
+
+describe("POST /tracking/events", () => {
+  test("accepts valid events, rejects bad ones by index with reasons", async () => {
+    const { status, data } = await post("/api/v1/tracking/events", alice, {
+      events: [
+        { domain: "alice.example", path: "/a", userAgent: UA.gptbot, timestamp: minutesAgo(5) },
+        { domain: "alice.example", path: "no-slash", userAgent: UA.gptbot, timestamp: minutesAgo(5) },
+        { domain: "alice.example", path: "/b", userAgent: UA.googlebot, timestamp: "yesterday" },
+        { domain: "bob.example", path: "/c", userAgent: UA.googlebot, timestamp: minutesAgo(5) },
+        { domain: "alice.example", path: "/d", userAgent: UA.chrome, timestamp: minutesAgo(5) },
+        {
+          domain: "alice.example",
+          path: "/e",
+          userAgent: UA.googlebot,
+          ip: "300.1.1.1",
+          timestamp: minutesAgo(1),
+        },
+      ],
+    });
+    expect(status).toBe(200);
+    expect(data).toMatchObject({ received: 6, accepted: 1, duplicates: 0, skipped: 1 });
+    const rejected = data.rejected as { index: number; errors: { field: string }[] }[];
+    expect(rejected.map((r) => r.index)).toEqual([1, 2, 3, 5]);
+    expect(rejected.map((r) => r.errors[0]?.field)).toEqual(["path", "timestamp", "domain", "ip"]);
+  });
+
+  test("a retried batch is not counted twice (hash of the fields, or the client id)", async () => {
+    const events = [
+      { domain: "shop.alice.example", path: "/x", userAgent: UA.gptbot, timestamp: minutesAgo(3) },
+      {
+        id: "evt-1",
+        domain: "shop.alice.example",
+        path: "/y",
+        userAgent: UA.googlebot,
+        timestamp: minutesAgo(3),
+      },
+      {
+        id: "evt-2",
+        domain: "shop.alice.example",
+        path: "/y",
+        userAgent: UA.googlebot,
+        timestamp: minutesAgo(3),
+      },
+    ];
+    const first = await post("/api/v1/tracking/events", alice, { events });
+    expect(first.data).toMatchObject({ accepted: 3, duplicates: 0 });
+    const again = await post("/api/v1/tracking/events", alice, { events });
+    expect(again.data).toMatchObject({ accepted: 0, duplicates: 3 });
+    const stats = await callApi<{ totalVisits: number }>(
+      api,
+      "/api/v1/tracking/stats?domain=shop.alice.example",
+      {
+        headers: alice.headers,
+      },
+    );
+    expect(stats.data.totalVisits).toBe(3);
+  });
+
+  test("concurrent identical batches store each visit once; overlapping rollups never deadlock", async () => {
+    const acct = await createTestAccount(handle.db, { domains: ["race.example"] });
+    const events = Array.from({ length: 300 }, (_, i) => ({
+      domain: "race.example",
+      path: `/p${i % 7}`,
+      userAgent: i % 2 ? UA.gptbot : UA.googlebot,
+      timestamp: new Date(Date.now() - (i + 1) * 1000).toISOString(),
+    }));
+    const results = await Promise.all(
+      [events, events, [...events].reverse(), events.slice(100)].map((batch) =>
+        post("/api/v1/tracking/events", acct, { events: batch }),
+      ),
+    );
+    for (const r of results) expect(r.status).toBe(200);
+    const accepted = results.reduce((sum, r) => sum + (r.data.accepted as number), 0);
+    expect(accepted).toBe(300);
+    trackingReadCache.clear();
+    const stats = await callApi<{ totalVisits: number; topPages: { count: number }[] }>(
+      api,
+      "/api/v1/tracking/stats?domain=race.example",
+      { headers: acct.headers },
+    );
+    expect(stats.data.totalVisits).toBe(300);
+    expect(stats.data.topPages.reduce((sum, p) => sum + p.count, 0)).toBe(300);
+  });
+
+  test("www. events count for the registered apex", async () => {
+    const { data } = await post("/api/v1/tracking/events", bob, {
+      events: [{ domain: "www.bob.example", path: "/", userAgent: UA.gptbot, timestamp: minutesAgo(2) }],
+    });
+    expect(data).toMatchObject({ accepted: 1 });
+  });
+
+  const batchCases: { name: string; body: unknown; status: number; code: string }[] = [
+    { name: "no events array", body: {}, status: 400, code: "VALIDATION_ERROR" },
+    { name: "empty events", body: { events: [] }, status: 400, code: "VALIDATION_ERROR" },
+    { name: "a bare array", body: [], status: 400, code: "VALIDATION_ERROR" },
+    {
+      name: "1001 events",
+      body: {
+        events: Array.from({ length: 1001 }, () => ({
+          domain: "alice.example",
+          path: "/",
+          userAgent: UA.gptbot,
+          timestamp: minutesAgo(1),
+        })),
+      },
+      status: 400,
+      code: "VALIDATION_ERROR",
+    },
+    {
+      name: "only unregistered domains",
+      body: {
+        events: [{ domain: "bob.example", path: "/", userAgent: UA.gptbot, timestamp: minutesAgo(1) }],
+      },
+      status: 403,
+      code: "FORBIDDEN_SCOPE",
+    },
+  ];
+  for (const c of batchCases) {
+    test(`batch: ${c.name}`, async () => {
+      const { status, body } = await post("/api/v1/tracking/events", alice, c.body);
+      expect(status).toBe(c.status);
+      expect(body.error?.code).toBe(c.code);
+    });
+  }
+
+  test("not JSON: 400", async () => {
+    const { status } = await callApi(api, "/api/v1/tracking/events", {
+      method: "POST",
+      headers: { ...alice.headers, "content-type": "text/plain" },
+      body: "hello",
+    });
+    expect(status).toBe(400);
+  });
+
+  test("GET is 405", async () => {
+    const { status, body } = await callApi(api, "/api/v1/tracking/events", { headers: alice.headers });
+    expect(status).toBe(405);
+    expect(body.error?.code).toBe("METHOD_NOT_ALLOWED");
+  });
+
+  test("stored visits carry classification, verification and citation; humans keep no address", async () => {
+    const acct = await createTestAccount(handle.db, { domains: ["stored.example"] });
+    await post("/api/v1/tracking/events", acct, {
+      events: [
+        {
+          domain: "stored.example",
+          path: "/p",
+          userAgent: UA.chatgptUser,
+          ip: "203.0.113.9",
+          timestamp: minutesAgo(4),
+        },
+        {
+          domain: "stored.example",
+          path: "/q",
+          userAgent: UA.chrome,
+          ip: "198.51.100.7",
+          referrer: "https://chatgpt.com/",
+          timestamp: minutesAgo(4),
+        },
+      ],
+    });
+    const rows = await handle.db.select().from(visits).where(eq(visits.path, "/p"));
+    expect(rows[0]).toMatchObject({
+      botName: "ChatGPT-User",
+      botPurpose: "ai_user_fetch",
+      isAiBot: true,
+      citationEngine: "ChatGPT",
+      citationReason: "user_fetch",
+      ip: "203.0.113.9",
+    });
+    expect(["verified", "unverified", "unknown"]).toContain(rows[0]?.verification);
+    const [human] = await handle.db.select().from(visits).where(eq(visits.path, "/q"));
+    expect(human).toMatchObject({
+      botName: null,
+      citationEngine: "ChatGPT",
+      citationReason: "referral",
+      ip: null,
+    });
+  });
+});
+
+const LOG_LINES = [
+  `66.249.66.1 - - [${clf(10)}] "GET /docs HTTP/1.1" 200 512 "-" "${UA.googlebot}"`,
+  `20.171.207.1 - - [${clf(9)}] "GET /docs?x=1 HTTP/1.1" 200 512 "-" "${UA.gptbot}"`,
+  "this is not a log line",
+  `1.2.3.4 - - [${clf(8)}] "GET /human HTTP/1.1" 200 100 "https://www.perplexity.ai/search/q" "${UA.chrome}"`,
+  `1.2.3.5 - - [${clf(8)}] "GET /plain HTTP/1.1" 200 100 "-" "${UA.chrome}"`,
+  `1.2.3.6 - - [${clf(7)}] "GET /common HTTP/1.0" 200 100`,
+  `66.249.66.1 - - [99/Foo/2024:00:00:00 +0000] "GET / HTTP/1.1" 200 1 "-" "${UA.googlebot}"`,
+];
+
+function clf(minutesBack: number): string {
+  const d = new Date(Date.now() - minutesBack * 60_000);
+  const mon = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][
+    d.getUTCMonth()
+  ];
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${p(d.getUTCDate())}/${mon}/${d.getUTCFullYear()}:${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())} +0000`;
+}
+
+describe("POST /tracking/logs", () => {
+  test("a combined log: bots and AI-referred people recorded, bad lines reported, not fatal", async () => {
+    const acct = await createTestAccount(handle.db, { domains: ["logs.example"] });
+    const { status, data } = await callApi<Record<string, unknown>>(
+      api,
+      "/api/v1/tracking/logs?domain=logs.example",
+      {
+        method: "POST",
+        headers: { ...acct.headers, "content-type": "text/plain" },
+        body: `${LOG_LINES.join("\n")}\n`,
+      },
+    );
+    expect(status).toBe(200);
+    expect(data).toMatchObject({
+      domain: "logs.example",
+      lines: 7,
+      accepted: 4,
+      duplicates: 0,
+      rejectedCount: 2,
+    });
+    // "/plain" is a person nobody referred (skipped); "/common" has no user agent, which counts as a bot.
+    expect(data.skipped).toBe(1);
+    expect((data.rejected as { line: number }[]).map((r) => r.line)).toEqual([3, 7]);
+    const again = await callApi<Record<string, unknown>>(api, "/api/v1/tracking/logs?domain=logs.example", {
+      method: "POST",
+      headers: { ...acct.headers, "content-type": "application/gzip" },
+      body: gzipSync(`${LOG_LINES.join("\n")}\n`),
+    });
+    expect(again.data).toMatchObject({ accepted: 0, duplicates: 4 });
+    const stats = await callApi<{ topPages: { url: string; count: number }[] }>(
+      api,
+      "/api/v1/tracking/stats?domain=logs.example",
+      { headers: acct.headers },
+    );
+    expect(stats.data.topPages).toEqual([
+      { url: "/docs", count: 2 },
+      { url: "/common", count: 1 },
+    ]);
+  });
+
+  test("Content-Encoding: gzip is undone", async () => {
+    const acct = await createTestAccount(handle.db, { domains: ["gz.example"] });
+    const { data } = await callApi(api, "/api/v1/tracking/logs?domain=gz.example", {
+      method: "POST",
+      headers: { ...acct.headers, "content-type": "text/plain", "content-encoding": "gzip" },
+      body: gzipSync(LOG_LINES[0]!),
+    });
+    expect(data).toMatchObject({ accepted: 1 });
+  });
+
+  const badUploads: {
+    name: string;
+    headers: Record<string, string>;
+    body: () => BodyInit;
+    reason: string;
+  }[] = [
+    {
+      name: "JSON content type",
+      headers: { "content-type": "application/json" },
+      body: () => "{}",
+      reason: "unsupported_content_type",
+    },
+    {
+      name: "brotli",
+      headers: { "content-type": "text/plain", "content-encoding": "br" },
+      body: () => "x",
+      reason: "unsupported_content_encoding",
+    },
+    {
+      name: "over 10 MB",
+      headers: { "content-type": "text/plain" },
+      body: () => Buffer.alloc(10 * 1024 * 1024 + 1, 0x61),
+      reason: "body_too_large",
+    },
+    {
+      name: "a gzip bomb (over 10 MB inflated)",
+      headers: { "content-type": "application/gzip" },
+      body: () => gzipSync(Buffer.alloc(11 * 1024 * 1024, 0x61)),
+      reason: "body_too_large",
+    },
+    {
+      name: "corrupt gzip",
+      headers: { "content-type": "application/gzip" },
+      body: () => Buffer.from([0x1f, 0x8b, 1, 2, 3]),
+      reason: "malformed_gzip",
+    },
+  ];
+  for (const c of badUploads) {
+    test(`refused: ${c.name}`, async () => {
+      const { status, body } = await callApi(api, "/api/v1/tracking/logs?domain=alice.example", {
+        method: "POST",
+        headers: { ...alice.headers, ...c.headers },
+        body: c.body(),
+      });
+      expect(status).toBe(400);
+      expect(body.error?.details.reason).toBe(c.reason);
+    });
+  }
+
+  test("reports at most 100 bad lines, with the full count", async () => {
+    const acct = await createTestAccount(handle.db, { domains: ["badlines.example"] });
+    const { data } = await callApi<{ rejected: unknown[]; rejectedCount: number }>(
+      api,
+      "/api/v1/tracking/logs?domain=badlines.example",
+      {
+        method: "POST",
+        headers: { ...acct.headers, "content-type": "text/plain" },
+        body: "junk\n".repeat(250),
+      },
+    );
+    expect(data.rejected).toHaveLength(100);
+    expect(data.rejectedCount).toBe(250);
+  });
+});
+
+describe("stats and citations are cached about 2 minutes", () => {
+  test("a second read within the window is the cached answer; after 2 minutes it is fresh", async () => {
+    let now = Date.now();
+    trackingReadCache.setClock(() => now);
+    const acct = await createTestAccount(handle.db, { domains: ["cache.example"] });
+    const ev = (path: string, ua = UA.gptbot) => ({
+      domain: "cache.example",
+      path,
+      userAgent: ua,
+      timestamp: minutesAgo(1),
+    });
+    await post("/api/v1/tracking/events", acct, { events: [ev("/1")] });
+    const read = () =>
+      callApi<{ totalVisits: number }>(api, "/api/v1/tracking/stats?domain=cache.example", {
+        headers: acct.headers,
+      });
+    const readCitations = () =>
+      callApi<{ total: number }>(api, "/api/v1/citations?domain=cache.example", { headers: acct.headers });
+    const first = await read();
+    expect(first.data.totalVisits).toBe(1);
+    expect(first.res.headers.get("cache-control")).toBe("private, max-age=120");
+    expect((await readCitations()).data.total).toBe(0);
+
+    await post("/api/v1/tracking/events", acct, { events: [ev("/2"), ev("/3", UA.chatgptUser)] });
+    now += 119_000;
+    expect((await read()).data.totalVisits).toBe(1);
+    expect((await readCitations()).data.total).toBe(0);
+
+    now += 2_000;
+    expect((await read()).data.totalVisits).toBe(3);
+    expect((await readCitations()).data.total).toBe(1);
+    trackingReadCache.setClock(Date.now);
+  });
+
+  test("the cache never answers for another account or an unregistered domain", async () => {
+    const acct = await createTestAccount(handle.db, { domains: ["cached2.example"] });
+    expect(
+      (await callApi(api, "/api/v1/tracking/stats?domain=cached2.example", { headers: acct.headers })).status,
+    ).toBe(200);
+    const other = await callApi(api, "/api/v1/tracking/stats?domain=cached2.example", {
+      headers: bob.headers,
+    });
+    expect(other.status).toBe(403);
+    expect(other.body.error?.code).toBe("FORBIDDEN_SCOPE");
+  });
+});
