@@ -9,7 +9,7 @@ export interface E2EAccount {
 
 /** Accounts seeded by e2e/serve.ts before the server started. */
 export function e2eAccount(
-  name: "main" | "other" | "limited",
+  name: "main" | "other" | "limited" | "newman",
 ): E2EAccount & { headers: Record<string, string> } {
   const all = JSON.parse(readFileSync("reports/e2e-accounts.json", "utf8")) as Record<string, E2EAccount>;
   const acct = all[name]!;

@@ -1,0 +1,28 @@
+import { expect, test } from "@playwright/test";
+
+// The API reference page and the OpenAPI document through Next's production pipeline.
+test("GET /api/v1/openapi.json is public, raw OpenAPI 3.1 with absolute servers", async ({
+  request,
+  baseURL,
+}) => {
+  const res = await request.get("/api/v1/openapi.json");
+  expect(res.status()).toBe(200);
+  expect(res.headers()["x-request-id"]).toMatch(/^req_/);
+  const doc = await res.json();
+  expect(doc.openapi).toBe("3.1.0");
+  expect(doc.servers[0].url).toBe(`${baseURL}/api/v1`);
+});
+
+test("/docs/api renders every endpoint from the document", async ({ request }) => {
+  const doc = await (await request.get("/api/v1/openapi.json")).json();
+  const res = await request.get("/docs/api");
+  expect(res.status()).toBe(200);
+  const html = await res.text();
+  expect(html).toContain("<h1");
+  for (const [path, ops] of Object.entries(
+    doc.paths as Record<string, Record<string, { operationId: string }>>,
+  )) {
+    for (const op of Object.values(ops)) expect(html, path).toContain(`id="${op.operationId}"`);
+  }
+  expect(html).toContain("Not available on this server yet");
+});

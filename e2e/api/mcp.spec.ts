@@ -1,0 +1,40 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { expect, test } from "@playwright/test";
+import { E2E_BASE_URL } from "../../playwright.config";
+import { e2eAccount } from "../accounts";
+
+// The official MCP client against the production build: Next's pipeline must pass the transport through.
+test("the MCP SDK client lists 15 tools and reads credits over POST /api/v1/mcp", async () => {
+  const acct = e2eAccount("newman");
+  const client = new Client({ name: "e2e", version: "1.0.0" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${E2E_BASE_URL}/api/v1/mcp`), {
+      requestInit: { headers: acct.headers },
+    }),
+  );
+  try {
+    const { tools } = await client.listTools();
+    expect(tools).toHaveLength(15);
+    const credits = await client.callTool({ name: "get_credits", arguments: {} });
+    expect(credits.isError ?? false).toBe(false);
+    expect((credits.structuredContent as { balance: number }).balance).toBeGreaterThan(0);
+    const missing = await client.callTool({
+      name: "get_job",
+      arguments: { jobId: "00000000-0000-4000-8000-000000000000" },
+    });
+    expect(missing.isError).toBe(true);
+    expect(missing.structuredContent).toMatchObject({ code: "NOT_FOUND" });
+  } finally {
+    await client.close();
+  }
+});
+
+test("POST /api/v1/mcp without credentials is 401 in the envelope", async ({ request }) => {
+  const res = await request.post("/api/v1/mcp", {
+    headers: { accept: "application/json, text/event-stream" },
+    data: { jsonrpc: "2.0", id: 1, method: "tools/list" },
+  });
+  expect(res.status()).toBe(401);
+  expect((await res.json()).error.code).toBe("UNAUTHORIZED");
+});

@@ -1,0 +1,81 @@
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { ApiError } from "@/lib/api/errors";
+import { MAX_BODY_BYTES } from "@/lib/api/parse";
+import type { Db } from "@/lib/db/client";
+import { listEntry, MCP_TOOLS, type McpContext } from "./tools";
+
+export const MCP_SERVER_INFO = { name: "findable", version: "1.0.0" };
+
+const byName = new Map(MCP_TOOLS.map((t) => [t.name, t]));
+
+function toolError(err: ApiError): CallToolResult {
+  const body = { code: err.code, message: err.message, details: err.details };
+  return {
+    isError: true,
+    content: [{ type: "text", text: `${err.code}: ${err.message}\n${JSON.stringify(body.details)}` }],
+    structuredContent: body,
+  };
+}
+
+/** Runs one tool call; the spec's error codes come back as MCP tool errors, never as protocol errors. */
+export async function callTool(ctx: McpContext, name: string, args: unknown): Promise<CallToolResult> {
+  const def = byName.get(name);
+  if (!def) return toolError(new ApiError("NOT_FOUND", `No tool named ${name}.`));
+  try {
+    const data = await def.run(ctx, args ?? {});
+    return {
+      content: [{ type: "text", text: JSON.stringify(data, null, 2) }],
+      structuredContent: data as Record<string, unknown>,
+    };
+  } catch (err) {
+    if (err instanceof ApiError) return toolError(err);
+    console.error(`[mcp] ${name} failed`, err);
+    return toolError(
+      new ApiError(
+        "INTERNAL_ERROR",
+        "An internal error occurred. Retry, and quote the requestId if it persists.",
+      ),
+    );
+  }
+}
+
+/**
+ * A fresh MCP server for one authenticated account. The endpoint is stateless: every HTTP request
+ * gets its own server and transport, so any instance can answer any request.
+ */
+export function createMcpServer(ctx: McpContext): Server {
+  // The low-level Server (not McpServer) so that bad arguments are validated by the REST routes' own
+  // zod schemas and answered as VALIDATION_ERROR tool errors, exactly as the REST API words them.
+  const server = new Server(MCP_SERVER_INFO, {
+    capabilities: { tools: { listChanged: false } },
+    instructions:
+      "Tools that start jobs are billed in credits (the cost is in each description) and return a jobId; use wait_for_job to get the result. Reads are free.",
+  });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: MCP_TOOLS.map(listEntry) }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) =>
+    callTool({ ...ctx, signal: extra.signal }, request.params.name, request.params.arguments),
+  );
+  return server;
+}
+
+/** Answers one MCP POST (JSON-RPC over Streamable HTTP, JSON responses, no session). */
+export async function handleMcpRequest(req: Request, ctx: { db: Db; accountId: string }): Promise<Response> {
+  const server = createMcpServer(ctx);
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+    maxRequestBodySize: MAX_BODY_BYTES,
+  });
+  await server.connect(transport);
+  try {
+    return await transport.handleRequest(req);
+  } finally {
+    await server.close();
+  }
+}

@@ -1,0 +1,16 @@
+import { z } from "zod";
+
+export type JsonSchema = Record<string, unknown>;
+
+/**
+ * JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1 and MCP tool schemas) from a zod schema.
+ * `io: "input"` describes what a client may send (defaults optional); "output" what we answer.
+ */
+export function toJsonSchema(schema: z.ZodType, io: "input" | "output" = "output"): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    io,
+    target: "draft-2020-12",
+    unrepresentable: "any",
+  }) as JsonSchema;
+  return rest;
+}
