@@ -31,14 +31,20 @@ export function normalizeHostname(input: string): string | null {
   return ascii;
 }
 
-export async function registerDomain(db: DbOrTx, accountId: string, input: string) {
+/** The normalised hostname, or 400 VALIDATION_ERROR naming the `domain` field. */
+export function requireHostname(input: string, field = "domain"): string {
   const hostname = normalizeHostname(input);
   if (!hostname) {
-    throw new ApiError("VALIDATION_ERROR", "domain must be a hostname such as example.com.", {
-      field: "domain",
-      issues: [{ field: "domain", message: "Not a valid hostname." }],
+    throw new ApiError("VALIDATION_ERROR", `${field} must be a hostname such as example.com.`, {
+      field,
+      issues: [{ field, message: "Not a valid hostname." }],
     });
   }
+  return hostname;
+}
+
+export async function registerDomain(db: DbOrTx, accountId: string, input: string) {
+  const hostname = requireHostname(input);
   const [row] = await db
     .insert(domains)
     .values({ accountId, hostname, verificationToken: `aeo-verify-${randomBytes(16).toString("hex")}` })
@@ -58,13 +64,7 @@ export async function listDomains(db: DbOrTx, accountId: string) {
 
 /** The registered domain row, or 403 FORBIDDEN_SCOPE: data endpoints only serve the account's domains. */
 export async function requireRegisteredDomain(db: DbOrTx, accountId: string, input: string) {
-  const hostname = normalizeHostname(input);
-  if (!hostname) {
-    throw new ApiError("VALIDATION_ERROR", "domain must be a hostname such as example.com.", {
-      field: "domain",
-      issues: [{ field: "domain", message: "Not a valid hostname." }],
-    });
-  }
+  const hostname = requireHostname(input);
   const [row] = await db
     .select()
     .from(domains)
