@@ -1,6 +1,7 @@
 // Playwright's web server: a fresh database (a new PGlite folder, or DATABASE_URL as CI made it),
 // seeded accounts whose credentials the specs read, then the production build on E2E_PORT.
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -8,9 +9,14 @@ import { createAccount } from "@/lib/accounts/accounts";
 import { registerDomain } from "@/lib/accounts/domains";
 import { migrateDatabase, openDatabase } from "@/lib/db/client";
 import { rotateKeyPair } from "@/lib/keys/keys";
+import { startSiteFixture } from "@/test/fixtures/site/server";
 
 const port = process.env.E2E_PORT ?? "3210";
 const env: NodeJS.ProcessEnv = { ...process.env };
+// The dashboard spec signs in (next-auth needs a secret) and audits the fixture site on loopback.
+env.AUTH_SECRET ??= randomBytes(32).toString("base64url");
+env.AUTH_TRUST_HOST ??= "true";
+env.ALLOW_PRIVATE_TARGETS ??= "loopback";
 if (!process.env.DATABASE_URL) {
   env.PGLITE_DATA_DIR = path.join(mkdtempSync(path.join(os.tmpdir(), "e2e-pglite-")), "db");
 }
@@ -22,6 +28,8 @@ for (const [name, extra] of [
   ["main", 1000],
   ["other", 0],
   ["limited", 0],
+  // e2e/api/newman.spec.ts runs the Postman collection with it: every tool once (refunded when the job fails).
+  ["newman", 5000],
 ] as const) {
   const { account, user } = await createAccount(handle.db, {
     ownerEmail: `e2e-${name}-${Date.now()}@example.com`,
@@ -43,10 +51,16 @@ await handle.close();
 mkdirSync("reports", { recursive: true });
 writeFileSync("reports/e2e-accounts.json", JSON.stringify(accounts, null, 2));
 
+// The planted fixture website the dashboard spec audits; its address is written per server port.
+const fixture = await startSiteFixture();
+writeFileSync(`reports/e2e-fixture-${port}.json`, JSON.stringify({ url: fixture.url }, null, 2));
+
 const nextBin = path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
 const server = spawn(process.execPath, [nextBin, "start", "-p", port, "-H", "127.0.0.1"], {
   stdio: "inherit",
   env,
 });
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
-server.on("exit", (code) => process.exit(code ?? 0));
+server.on("exit", (code) => {
+  void fixture.close().finally(() => process.exit(code ?? 0));
+});

@@ -1,7 +1,7 @@
 // npm start: build if the sources changed, migrate, make sure the demo account exists, then serve.
 import { spawn, spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ensureDemoAccount } from "@/lib/accounts/demo";
 import { migrateDatabase, openDatabase, pgliteDataDir } from "@/lib/db/client";
@@ -10,7 +10,20 @@ const root = process.cwd();
 const port = process.env.PORT ?? "3000";
 const host = process.env.HOST ?? "localhost";
 const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
-const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+
+// next-auth signs sessions with AUTH_SECRET: without one, generate it once and keep it in .data/auth-secret
+// (owner-only) so that sessions survive restarts.
+if (!env.AUTH_SECRET) {
+  const secretFile = path.join(root, ".data", "auth-secret");
+  if (!existsSync(secretFile)) {
+    mkdirSync(path.dirname(secretFile), { recursive: true });
+    writeFileSync(secretFile, randomBytes(32).toString("base64url"), { mode: 0o600 });
+  }
+  env.AUTH_SECRET = readFileSync(secretFile, "utf8").trim();
+}
+// Local runs answer on localhost; behind a proxy set AUTH_URL (or AUTH_TRUST_HOST) yourself.
+env.AUTH_TRUST_HOST ??= "true";
 
 /** A fingerprint of everything the build depends on, so `npm start` rebuilds only when needed. */
 function sourceStamp(): string {
@@ -31,6 +44,7 @@ function sourceStamp(): string {
     "package-lock.json",
     "next.config.ts",
     "instrumentation.ts",
+    "auth.ts",
     "postcss.config.mjs",
     "tsconfig.json",
   ]) {
@@ -39,10 +53,11 @@ function sourceStamp(): string {
   return hash.digest("hex");
 }
 
-const stampFile = path.join(root, ".next", "source-stamp");
+const distDir = path.join(root, process.env.NEXT_DIST_DIR ?? ".next");
+const stampFile = path.join(distDir, "source-stamp");
 const stamp = sourceStamp();
 if (
-  !existsSync(path.join(root, ".next", "BUILD_ID")) ||
+  !existsSync(path.join(distDir, "BUILD_ID")) ||
   !existsSync(stampFile) ||
   readFileSync(stampFile, "utf8") !== stamp
 ) {

@@ -1,0 +1,108 @@
+"use client";
+
+import Link from "next/link";
+import { useActionState } from "react";
+import type { AuthFormState } from "./actions";
+
+export function AuthForm({
+  mode,
+  action,
+  next,
+}: {
+  mode: "login" | "signup";
+  action: (prev: AuthFormState, form: FormData) => Promise<AuthFormState>;
+  next?: string;
+}) {
+  const [state, formAction, pending] = useActionState(action, {});
+  const signup = mode === "signup";
+  const emailError = state.field === "email" ? state.error : undefined;
+  const passwordError = state.field === "password" ? state.error : undefined;
+  const formError = state.error && !emailError && !passwordError ? state.error : undefined;
+  return (
+    <form action={formAction} className="space-y-4" noValidate={false}>
+      {next ? <input type="hidden" name="next" value={next} /> : null}
+      {signup ? (
+        <div>
+          <label htmlFor="name" className="field-label">
+            Name <span className="font-normal text-slate-600">(optional)</span>
+          </label>
+          <input
+            id="name"
+            name="name"
+            type="text"
+            autoComplete="name"
+            className="field-input"
+            maxLength={100}
+          />
+        </div>
+      ) : null}
+      <div>
+        <label htmlFor="email" className="field-label">
+          Email
+        </label>
+        <input
+          id="email"
+          name="email"
+          type="email"
+          required
+          autoComplete="email"
+          className="field-input"
+          aria-invalid={emailError ? true : undefined}
+          aria-describedby={emailError ? "email-error" : undefined}
+        />
+        {emailError ? (
+          <p id="email-error" className="field-error">
+            {emailError}
+          </p>
+        ) : null}
+      </div>
+      <div>
+        <label htmlFor="password" className="field-label">
+          Password
+        </label>
+        <input
+          id="password"
+          name="password"
+          type="password"
+          required
+          minLength={signup ? 10 : undefined}
+          autoComplete={signup ? "new-password" : "current-password"}
+          className="field-input"
+          aria-invalid={passwordError ? true : undefined}
+          aria-describedby={signup ? "password-hint" : undefined}
+        />
+        {signup ? (
+          <p id="password-hint" className={passwordError ? "field-error" : "mt-1 text-sm text-slate-600"}>
+            {passwordError ?? "At least 10 characters."}
+          </p>
+        ) : null}
+      </div>
+      {formError ? (
+        <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800">
+          {formError}
+        </p>
+      ) : null}
+      <button type="submit" className="btn-primary w-full" disabled={pending}>
+        {pending ? "Please wait…" : signup ? "Create account" : "Sign in"}
+      </button>
+      <p className="text-center text-sm text-slate-700">
+        {signup ? (
+          <>
+            Already have an account?{" "}
+            <Link className="link" href={next ? `/login?next=${encodeURIComponent(next)}` : "/login"}>
+              Sign in
+            </Link>
+          </>
+        ) : (
+          <>
+            New here?{" "}
+            <Link className="link" href={next ? `/signup?next=${encodeURIComponent(next)}` : "/signup"}>
+              Create an account
+            </Link>{" "}
+            with 100 free credits.
+          </>
+        )}
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,136 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { LazyBotChart } from "@/components/charts/lazy";
+import { DomainFilter } from "@/components/dashboard/domain-filter";
+import { Card, PageHeader } from "@/components/ui/card";
+import { listDomains } from "@/lib/accounts/domains";
+import { getBotPurposeSeries } from "@/lib/dashboard/bot-series";
+import { formatNumber } from "@/lib/dashboard/format";
+import { intParam } from "@/lib/dashboard/params";
+import { requireActor } from "@/lib/dashboard/session";
+import { getBotStats } from "@/lib/tracking/stats";
+
+export const metadata: Metadata = { title: "Bots" };
+
+export default async function BotsPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ domain?: string; days?: string }>;
+}) {
+  const { db, actor } = await requireActor();
+  const sp = await searchParams;
+  const domains = await listDomains(db, actor.accountId);
+  if (domains.length === 0) {
+    return (
+      <>
+        <PageHeader title="Bots" />
+        <Card>
+          <p className="text-sm text-slate-700">
+            Register a domain first:{" "}
+            <Link href="/dashboard/domains" className="link">
+              Domains
+            </Link>
+            .
+          </p>
+        </Card>
+      </>
+    );
+  }
+  const row = domains.find((d) => d.hostname === sp.domain) ?? domains[0]!;
+  const days = intParam(sp.days, 1, 90, 30);
+  const [stats, series] = await Promise.all([
+    getBotStats(db, actor.accountId, row.hostname),
+    getBotPurposeSeries(db, row.id, days),
+  ]);
+  const figures = [
+    ["Total visits", stats.totalVisits],
+    ["AI bot visits", stats.aiBotVisits],
+    ["Last 30 days", stats.visitsLast30Days],
+    ["Unique bots", stats.uniqueBots],
+  ] as const;
+  return (
+    <>
+      <PageHeader title="Bots" description="Search-engine and AI crawler visits your site reported to us." />
+      <DomainFilter
+        domains={domains.map((d) => d.hostname)}
+        domain={row.hostname}
+        days={days}
+        dayOptions={[7, 30, 90]}
+      />
+      <div className="grid gap-4 sm:grid-cols-4">
+        {figures.map(([label, value]) => (
+          <Card key={label}>
+            <p className="text-sm text-slate-600">{label}</p>
+            <p className="mt-1 text-2xl font-semibold text-slate-900">{formatNumber(value)}</p>
+          </Card>
+        ))}
+      </div>
+      <Card title={`Visits by bot purpose, last ${days} days`} className="mt-4">
+        {series.purposes.length === 0 ? (
+          <p className="text-sm text-slate-700">
+            No bot visits in this period. Send visits with the tracking snippet on the Domains page.
+          </p>
+        ) : (
+          <LazyBotChart data={series.days} series={series.purposes} />
+        )}
+      </Card>
+      <div className="mt-4 grid gap-4 lg:grid-cols-2">
+        <Card title="Top bots (all time)">
+          {stats.topBots.length === 0 ? (
+            <p className="text-sm text-slate-700">None yet.</p>
+          ) : (
+            <table className="data-table">
+              <thead>
+                <tr>
+                  <th scope="col">Bot</th>
+                  <th scope="col" className="text-right">
+                    Visits
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {stats.topBots.map((b) => (
+                  <tr key={b.name}>
+                    <td>
+                      {b.name}
+                      {b.isAIBot ? (
+                        <span className="ml-2 rounded-full bg-indigo-50 px-2 py-0.5 text-xs font-semibold text-indigo-800 ring-1 ring-inset ring-indigo-600/30">
+                          AI
+                        </span>
+                      ) : null}
+                    </td>
+                    <td className="text-right">{formatNumber(b.count)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </Card>
+        <Card title="Top pages (all time)">
+          {stats.topPages.length === 0 ? (
+            <p className="text-sm text-slate-700">None yet.</p>
+          ) : (
+            <table className="data-table">
+              <thead>
+                <tr>
+                  <th scope="col">Path</th>
+                  <th scope="col" className="text-right">
+                    Visits
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {stats.topPages.map((p) => (
+                  <tr key={p.url}>
+                    <td className="break-all font-mono text-xs">{p.url}</td>
+                    <td className="text-right">{formatNumber(p.count)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </Card>
+      </div>
+    </>
+  );
+}

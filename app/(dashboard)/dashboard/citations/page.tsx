@@ -1,0 +1,91 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { LazyCitationChart } from "@/components/charts/lazy";
+import { DomainFilter } from "@/components/dashboard/domain-filter";
+import { Card, PageHeader } from "@/components/ui/card";
+import { listDomains } from "@/lib/accounts/domains";
+import { formatDateTime } from "@/lib/dashboard/format";
+import { intParam } from "@/lib/dashboard/params";
+import { requireActor } from "@/lib/dashboard/session";
+import { getCitations } from "@/lib/tracking/citations-query";
+
+export const metadata: Metadata = { title: "Citations" };
+
+export default async function CitationsPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ domain?: string; days?: string; limit?: string }>;
+}) {
+  const { db, actor } = await requireActor();
+  const sp = await searchParams;
+  const domains = await listDomains(db, actor.accountId);
+  if (domains.length === 0) {
+    return (
+      <>
+        <PageHeader title="Citations" />
+        <Card>
+          <p className="text-sm text-slate-700">
+            Register a domain first:{" "}
+            <Link href="/dashboard/domains" className="link">
+              Domains
+            </Link>
+            .
+          </p>
+        </Card>
+      </>
+    );
+  }
+  const domain = (domains.find((d) => d.hostname === sp.domain) ?? domains[0]!).hostname;
+  const days = intParam(sp.days, 1, 90, 30);
+  const limit = intParam(sp.limit, 1, 200, 50);
+  const report = await getCitations(db, actor.accountId, { domain, days, limit });
+  return (
+    <>
+      <PageHeader
+        title="Citations"
+        description="Visits by AI engines' user-triggered fetchers and people referred by AI answers: pages the engines cite."
+      />
+      <DomainFilter
+        domains={domains.map((d) => d.hostname)}
+        domain={domain}
+        days={days}
+        dayOptions={[7, 30, 60, 90]}
+        limit={limit}
+      />
+      <Card title={`${report.total} citations in the last ${report.periodDays} days, by engine`}>
+        {report.byBot.length === 0 ? (
+          <p className="text-sm text-slate-700">No citations in this period.</p>
+        ) : (
+          <LazyCitationChart data={report.byBot} />
+        )}
+      </Card>
+      <Card title="Most recent citations" className="mt-4">
+        {report.citations.length === 0 ? (
+          <p className="text-sm text-slate-700">None yet.</p>
+        ) : (
+          <div className="overflow-x-auto">
+            <table className="data-table">
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Engine</th>
+                  <th scope="col">Path</th>
+                </tr>
+              </thead>
+              <tbody>
+                {report.citations.map((c, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: citations have no id; the list is replaced, never reordered
+                  <tr key={`${c.timestamp}-${i}`}>
+                    <td className="whitespace-nowrap">{formatDateTime(c.timestamp)}</td>
+                    <td>{c.bot}</td>
+                    <td className="break-all font-mono text-xs">{c.path}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,93 @@
+import type { Metadata } from "next";
+import { AddDomainForm } from "@/components/dashboard/add-domain-form";
+import { VerifyDomain } from "@/components/dashboard/verify-domain";
+import { Card, PageHeader } from "@/components/ui/card";
+import { CopyButton } from "@/components/ui/copy-button";
+import { canManageKeys } from "@/lib/accounts/accounts";
+import { domainView, listDomains } from "@/lib/accounts/domains";
+import { formatDateTime } from "@/lib/dashboard/format";
+import { requestOrigin } from "@/lib/dashboard/origin";
+import { requireActor } from "@/lib/dashboard/session";
+import { trackingSnippets } from "@/lib/dashboard/snippets";
+
+export const metadata: Metadata = { title: "Domains" };
+
+export default async function DomainsPage() {
+  const { db, actor } = await requireActor();
+  const [domains, origin] = await Promise.all([listDomains(db, actor.accountId), requestOrigin()]);
+  const manager = canManageKeys(actor.role);
+  return (
+    <>
+      <PageHeader
+        title="Domains"
+        description="Bot statistics and citations are served only for domains registered on the account."
+      />
+      <Card title="Add a domain">
+        {manager ? (
+          <AddDomainForm />
+        ) : (
+          <p className="text-sm text-slate-700">Only an owner or admin can add domains.</p>
+        )}
+      </Card>
+      <div className="mt-4 space-y-4">
+        {domains.length === 0 ? (
+          <p className="text-sm text-slate-700">No domains yet.</p>
+        ) : (
+          domains.map((d) => (
+            <Card
+              key={d.id}
+              title={d.hostname}
+              action={
+                <span
+                  className={`text-sm font-medium ${d.verifiedAt ? "text-emerald-800" : "text-amber-900"}`}
+                >
+                  {d.verifiedAt ? `Verified (${d.verificationMethod ?? "ok"})` : "Not verified"}
+                </span>
+              }
+            >
+              <p className="text-sm text-slate-600">Added {formatDateTime(d.createdAt)}</p>
+              {!d.verifiedAt ? (
+                <div className="mt-3 text-sm text-slate-800">
+                  <p className="font-medium">Verify ownership with one of:</p>
+                  <ul className="mt-1 list-disc space-y-1 pl-6">
+                    <li>
+                      a DNS TXT record{" "}
+                      <code className="break-all font-mono">{domainView(d).verification.dnsTxt.name}</code>{" "}
+                      with the value <code className="break-all font-mono">{d.verificationToken}</code>
+                    </li>
+                    <li>
+                      a file at{" "}
+                      <code className="break-all font-mono">{domainView(d).verification.file.url}</code>{" "}
+                      containing the same value
+                    </li>
+                  </ul>
+                  {manager ? <VerifyDomain domain={d.hostname} /> : null}
+                </div>
+              ) : null}
+              <details className="mt-3">
+                <summary className="cursor-pointer text-sm font-medium text-slate-900">
+                  Tracking snippets
+                </summary>
+                <p className="mt-2 text-sm text-slate-700">
+                  Send bot and AI-referred visits from your server (keep the secret there). Visits count from
+                  the first minute, verified or not.
+                </p>
+                {trackingSnippets(origin, d.hostname).map((s) => (
+                  <div key={s.title} className="mt-3">
+                    <div className="flex items-center justify-between gap-2">
+                      <h3 className="text-sm font-semibold text-slate-900">{s.title}</h3>
+                      <CopyButton text={s.code} label={`Copy ${s.title}`} />
+                    </div>
+                    <pre className="mt-1 max-h-80 overflow-auto rounded bg-slate-900 p-3 text-xs text-slate-100">
+                      {s.code}
+                    </pre>
+                  </div>
+                ))}
+              </details>
+            </Card>
+          ))
+        )}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,39 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { JobView } from "@/components/dashboard/job-view";
+import { PageHeader } from "@/components/ui/card";
+import { formatDateTime } from "@/lib/dashboard/format";
+import { requireActor } from "@/lib/dashboard/session";
+import { getJob } from "@/lib/jobs/queries";
+import { toJobView } from "@/lib/jobs/view";
+
+export const metadata: Metadata = { title: "Job" };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export default async function JobPage({ params }: { params: Promise<{ jobId: string }> }) {
+  const { jobId } = await params;
+  const { db, actor } = await requireActor();
+  const job = UUID.test(jobId) ? await getJob(db, actor.accountId, jobId) : null;
+  if (!job) notFound();
+  const view = toJobView(job);
+  const input = job.input as Record<string, unknown>;
+  return (
+    <>
+      <p className="mb-2 text-sm">
+        <Link href="/dashboard/jobs" className="link">
+          ← All jobs
+        </Link>
+      </p>
+      <PageHeader
+        title={`Job ${job.id.slice(0, 8)}`}
+        description={`Created ${formatDateTime(view.createdAt)} · expires ${formatDateTime(view.expiresAt)}`}
+      />
+      <p className="mb-4 break-all text-sm text-slate-700">
+        Input: <code className="font-mono">{JSON.stringify(input)}</code>
+      </p>
+      <JobView jobId={job.id} initial={view} />
+    </>
+  );
+}

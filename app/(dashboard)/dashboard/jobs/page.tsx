@@ -1,0 +1,114 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { Card, PageHeader, StatusBadge } from "@/components/ui/card";
+import { formatDateTime } from "@/lib/dashboard/format";
+import { requireActor } from "@/lib/dashboard/session";
+import { JOB_STATUSES, type JobStatus } from "@/lib/db/schema";
+import { listJobs } from "@/lib/jobs/list";
+import { TOOL_NAMES, type ToolName } from "@/lib/tools/types";
+
+export const metadata: Metadata = { title: "Jobs" };
+
+type Search = { status?: string; tool?: string; cursor?: string };
+
+export default async function JobsPage({ searchParams }: { searchParams: Promise<Search> }) {
+  const { db, actor } = await requireActor();
+  const sp = await searchParams;
+  const status = (JOB_STATUSES as readonly string[]).includes(sp.status ?? "")
+    ? (sp.status as JobStatus)
+    : undefined;
+  const tool = (TOOL_NAMES as readonly string[]).includes(sp.tool ?? "") ? (sp.tool as ToolName) : undefined;
+  const cursor = sp.cursor && sp.cursor.length <= 200 ? sp.cursor : undefined;
+  const page = await listJobs(db, actor.accountId, { status, tool, limit: 25, cursor }).catch(() =>
+    listJobs(db, actor.accountId, { status, tool, limit: 25 }),
+  );
+  const qs = (extra: Record<string, string | undefined>) => {
+    const p = new URLSearchParams();
+    for (const [k, v] of Object.entries({ status, tool, ...extra })) if (v) p.set(k, v);
+    const s = p.toString();
+    return s ? `?${s}` : "";
+  };
+  return (
+    <>
+      <PageHeader
+        title="Jobs"
+        description="Tool runs of the last 7 days, newest first. Results are kept for 7 days."
+      />
+      <Card>
+        <form method="get" className="mb-4 flex flex-wrap items-end gap-3">
+          <div>
+            <label htmlFor="status" className="field-label">
+              Status
+            </label>
+            <select id="status" name="status" defaultValue={status ?? ""} className="field-input">
+              <option value="">Any</option>
+              {JOB_STATUSES.map((s) => (
+                <option key={s}>{s}</option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <label htmlFor="tool" className="field-label">
+              Tool
+            </label>
+            <select id="tool" name="tool" defaultValue={tool ?? ""} className="field-input">
+              <option value="">Any</option>
+              {TOOL_NAMES.map((t) => (
+                <option key={t}>{t}</option>
+              ))}
+            </select>
+          </div>
+          <button type="submit" className="btn-secondary py-2">
+            Filter
+          </button>
+        </form>
+        {page.jobs.length === 0 ? (
+          <p className="text-sm text-slate-700">No jobs match.</p>
+        ) : (
+          <div className="overflow-x-auto">
+            <table className="data-table">
+              <thead>
+                <tr>
+                  <th scope="col">Tool</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Finished</th>
+                  <th scope="col" className="text-right">
+                    Credits
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.jobs.map((j) => (
+                  <tr key={j.jobId}>
+                    <td>
+                      <Link href={`/dashboard/jobs/${j.jobId}`} className="link">
+                        {j.tool}
+                      </Link>
+                    </td>
+                    <td>
+                      <StatusBadge status={j.status} />
+                    </td>
+                    <td className="whitespace-nowrap">{formatDateTime(j.createdAt)}</td>
+                    <td className="whitespace-nowrap">{formatDateTime(j.completedAt)}</td>
+                    <td className="text-right">
+                      {j.creditsCharged}
+                      {j.creditsRefunded ? " (refunded)" : ""}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {page.nextCursor ? (
+          <p className="mt-4">
+            <Link className="link" href={`/dashboard/jobs${qs({ cursor: page.nextCursor })}`}>
+              Older jobs →
+            </Link>
+          </p>
+        ) : null}
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,59 @@
+import type { Metadata } from "next";
+import { RotateKey } from "@/components/dashboard/rotate-key";
+import { Card, PageHeader } from "@/components/ui/card";
+import { canManageKeys } from "@/lib/accounts/accounts";
+import { formatDateTime } from "@/lib/dashboard/format";
+import { requestOrigin } from "@/lib/dashboard/origin";
+import { requireActor } from "@/lib/dashboard/session";
+import { getActiveKey } from "@/lib/keys/keys";
+
+export const metadata: Metadata = { title: "API keys" };
+
+export default async function KeysPage() {
+  const { db, actor } = await requireActor();
+  const key = await getActiveKey(db, actor.accountId);
+  const origin = await requestOrigin();
+  return (
+    <>
+      <PageHeader
+        title="API keys"
+        description="One active key pair per account. Send both headers with every /api/v1 request and with the MCP endpoint."
+      />
+      <Card title="Active key">
+        {key ? (
+          <dl className="grid gap-3 text-sm sm:grid-cols-3">
+            <div>
+              <dt className="text-slate-600">Key id (x-api-key)</dt>
+              <dd className="mt-1 break-all font-mono text-slate-900" data-testid="active-key-id">
+                {key.keyId}
+              </dd>
+            </div>
+            <div>
+              <dt className="text-slate-600">Created</dt>
+              <dd className="mt-1 text-slate-900">{formatDateTime(key.createdAt)}</dd>
+            </div>
+            <div>
+              <dt className="text-slate-600">Last used</dt>
+              <dd className="mt-1 text-slate-900">
+                {key.lastUsedAt ? formatDateTime(key.lastUsedAt) : "Never"}
+              </dd>
+            </div>
+          </dl>
+        ) : (
+          <p className="text-sm text-slate-700">This account has no active key yet.</p>
+        )}
+        <p className="mt-4 text-sm text-slate-600">
+          The secret (x-api-secret) is shown only when a key is created. Keep it out of client-side code and
+          public repositories.
+        </p>
+        <div className="mt-4">
+          {canManageKeys(actor.role) ? (
+            <RotateKey origin={origin} hasKey={Boolean(key)} />
+          ) : (
+            <p className="text-sm text-slate-700">Only an owner or admin can rotate the key.</p>
+          )}
+        </div>
+      </Card>
+    </>
+  );
+}

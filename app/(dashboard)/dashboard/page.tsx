@@ -1,0 +1,118 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { SpendBars } from "@/components/charts/spend-bars";
+import { Card, PageHeader, StatusBadge } from "@/components/ui/card";
+import { getCreditAccount } from "@/lib/credits/credits";
+import { formatDateTime, formatNumber } from "@/lib/dashboard/format";
+import { getSpendSeries } from "@/lib/dashboard/overview";
+import { requireActor } from "@/lib/dashboard/session";
+import { listJobs } from "@/lib/jobs/list";
+
+export const metadata: Metadata = { title: "Overview" };
+
+export default async function OverviewPage() {
+  const { db, actor } = await requireActor();
+  const [credits, series, recent] = await Promise.all([
+    getCreditAccount(db, actor.accountId),
+    getSpendSeries(db, actor.accountId, 30),
+    listJobs(db, actor.accountId, { limit: 5 }),
+  ]);
+  const spent30 = series.reduce((s, d) => s + d.spent - d.refunded, 0);
+  return (
+    <>
+      <PageHeader title="Overview" description={`${actor.accountName} · signed in as ${actor.role}`}>
+        <Link href="/dashboard/tools" className="btn-primary">
+          Launch a tool
+        </Link>
+      </PageHeader>
+      <div className="grid gap-4 sm:grid-cols-3">
+        <Card>
+          <p className="text-sm text-slate-600">Credit balance</p>
+          <p className="mt-1 text-3xl font-semibold text-slate-900" data-testid="credit-balance">
+            {formatNumber(credits.balance)}
+          </p>
+        </Card>
+        <Card>
+          <p className="text-sm text-slate-600">Used in total</p>
+          <p className="mt-1 text-3xl font-semibold text-slate-900">{formatNumber(credits.totalUsed)}</p>
+        </Card>
+        <Card>
+          <p className="text-sm text-slate-600">Net spend, last 30 days</p>
+          <p className="mt-1 text-3xl font-semibold text-slate-900">{formatNumber(spent30)}</p>
+        </Card>
+      </div>
+      <Card title="Spend over the last 30 days" className="mt-4">
+        <SpendBars data={series} />
+      </Card>
+      <div className="mt-4 grid gap-4 lg:grid-cols-2">
+        <Card title="Recent transactions">
+          {credits.recentTransactions.length === 0 ? (
+            <p className="text-sm text-slate-600">No transactions yet.</p>
+          ) : (
+            <div className="overflow-x-auto">
+              <table className="data-table">
+                <thead>
+                  <tr>
+                    <th scope="col">When</th>
+                    <th scope="col">Description</th>
+                    <th scope="col" className="text-right">
+                      Amount
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {credits.recentTransactions.slice(0, 10).map((t, i) => (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: ledger rows reach the page without ids; the list is static
+                    <tr key={`${t.createdAt}-${i}`}>
+                      <td className="whitespace-nowrap">{formatDateTime(t.createdAt)}</td>
+                      <td>
+                        <span className="sr-only">{t.type}: </span>
+                        {t.description}
+                      </td>
+                      <td
+                        className={`text-right font-mono ${t.amount < 0 ? "text-red-700" : "text-emerald-800"}`}
+                      >
+                        {t.amount > 0 ? "+" : ""}
+                        {t.amount}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </Card>
+        <Card
+          title="Recent jobs"
+          action={
+            <Link href="/dashboard/jobs" className="link text-sm">
+              All jobs
+            </Link>
+          }
+        >
+          {recent.jobs.length === 0 ? (
+            <p className="text-sm text-slate-600">
+              No jobs yet.{" "}
+              <Link href="/dashboard/tools" className="link">
+                Launch a tool
+              </Link>
+              .
+            </p>
+          ) : (
+            <ul className="divide-y divide-slate-100">
+              {recent.jobs.map((j) => (
+                <li key={j.jobId} className="flex items-center justify-between gap-2 py-2 text-sm">
+                  <Link href={`/dashboard/jobs/${j.jobId}`} className="link">
+                    {j.tool}
+                  </Link>
+                  <span className="text-slate-600">{formatDateTime(j.createdAt)}</span>
+                  <StatusBadge status={j.status} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </Card>
+      </div>
+    </>
+  );
+}

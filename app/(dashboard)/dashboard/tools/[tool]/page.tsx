@@ -1,0 +1,31 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { ToolLauncher } from "@/components/dashboard/tool-launcher";
+import { PageHeader } from "@/components/ui/card";
+import { getCreditAccount } from "@/lib/credits/credits";
+import { requireActor } from "@/lib/dashboard/session";
+import { findToolInfo } from "@/lib/dashboard/tool-catalog";
+
+export async function generateMetadata({ params }: { params: Promise<{ tool: string }> }): Promise<Metadata> {
+  return { title: findToolInfo((await params).tool)?.title ?? "Tool" };
+}
+
+export default async function ToolPage({ params }: { params: Promise<{ tool: string }> }) {
+  const { tool } = await params;
+  const info = findToolInfo(tool);
+  if (!info) notFound();
+  const { db, actor } = await requireActor();
+  const { balance } = await getCreditAccount(db, actor.accountId);
+  return (
+    <>
+      <p className="mb-2 text-sm">
+        <Link href="/dashboard/tools" className="link">
+          ← All tools
+        </Link>
+      </p>
+      <PageHeader title={info.title} description={info.description} />
+      <ToolLauncher tool={info.name} balance={balance} />
+    </>
+  );
+}

@@ -1,0 +1,71 @@
+import Link from "next/link";
+import { NavLinks } from "@/components/dashboard/nav-links";
+import { QueryProvider } from "@/components/dashboard/providers";
+import { listMemberships } from "@/lib/dashboard/members";
+import { requireActor } from "@/lib/dashboard/session";
+import { signOutAction } from "../(auth)/actions";
+import { switchAccountAction } from "./dashboard/actions";
+
+// Every page below re-checks the session itself (requireActor); this is the frame and the first gate.
+export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
+  const { db, actor } = await requireActor();
+  const memberships = await listMemberships(db, actor.userId);
+  return (
+    <div className="min-h-screen bg-slate-50">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded-md focus:bg-white focus:px-4 focus:py-2 focus:text-indigo-800 focus:shadow"
+      >
+        Skip to content
+      </a>
+      <header className="border-b border-slate-200 bg-white">
+        <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-3 px-4 py-3 sm:px-6">
+          <Link href="/dashboard" className="text-lg font-semibold text-slate-900">
+            Findable
+          </Link>
+          <div className="flex flex-wrap items-center gap-3 text-sm text-slate-700">
+            {memberships.length > 1 ? (
+              <form action={switchAccountAction} className="flex items-center gap-2">
+                <label htmlFor="account-switch" className="sr-only">
+                  Account
+                </label>
+                <select
+                  id="account-switch"
+                  name="accountId"
+                  defaultValue={actor.accountId}
+                  className="rounded-md border border-slate-300 px-2 py-1 text-sm"
+                >
+                  {memberships.map((m) => (
+                    <option key={m.accountId} value={m.accountId}>
+                      {m.name} ({m.role})
+                    </option>
+                  ))}
+                </select>
+                <button type="submit" className="btn-secondary">
+                  Switch
+                </button>
+              </form>
+            ) : (
+              <span>
+                {actor.accountName} · <span className="font-medium">{actor.role}</span>
+              </span>
+            )}
+            <form action={signOutAction}>
+              <button type="submit" className="btn-secondary">
+                Sign out
+              </button>
+            </form>
+          </div>
+        </div>
+      </header>
+      <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-6 sm:px-6 md:flex-row">
+        <nav aria-label="Dashboard" className="md:w-44 md:shrink-0">
+          <NavLinks />
+        </nav>
+        <main id="main" className="min-w-0 flex-1">
+          <QueryProvider>{children}</QueryProvider>
+        </main>
+      </div>
+    </div>
+  );
+}

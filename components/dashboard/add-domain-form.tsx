@@ -1,0 +1,38 @@
+"use client";
+
+import { useActionState } from "react";
+import { type ActionState, addDomainAction } from "@/app/(dashboard)/dashboard/actions";
+
+export function AddDomainForm() {
+  const [state, action, pending] = useActionState<ActionState, FormData>(addDomainAction, {});
+  return (
+    <form action={action} className="flex flex-wrap items-end gap-3">
+      <div className="min-w-60 flex-1">
+        <label htmlFor="domain" className="field-label">
+          Domain
+        </label>
+        <input
+          id="domain"
+          name="domain"
+          required
+          placeholder="example.com"
+          className="field-input"
+          aria-invalid={state.error ? true : undefined}
+          aria-describedby={state.error ? "domain-error" : undefined}
+        />
+      </div>
+      <button type="submit" className="btn-primary" disabled={pending}>
+        {pending ? "Adding…" : "Add domain"}
+      </button>
+      <p className="w-full text-sm" aria-live="polite">
+        {state.error ? (
+          <span id="domain-error" className="text-red-700">
+            {state.error}
+          </span>
+        ) : state.ok ? (
+          <span className="text-emerald-800">Domain added.</span>
+        ) : null}
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,89 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { ResultView } from "@/components/results/result-view";
+import { StatusBadge } from "@/components/ui/card";
+import type { JobView as Job } from "@/lib/jobs/view";
+
+const UNFINISHED = new Set(["pending", "processing"]);
+
+async function fetchJob(jobId: string): Promise<Job> {
+  const res = await fetch(`/api/dashboard/jobs/${jobId}`, { cache: "no-store" });
+  if (!res.ok)
+    throw new Error(res.status === 404 ? "Job not found (jobs are kept for 7 days)." : `HTTP ${res.status}`);
+  return res.json();
+}
+
+/** Polls the job until it completes or fails, then shows its result view. */
+export function JobView({ jobId, initial }: { jobId: string; initial?: Job }) {
+  const { data: job, error } = useQuery({
+    queryKey: ["job", jobId],
+    queryFn: () => fetchJob(jobId),
+    initialData: initial,
+    refetchInterval: (q) => (q.state.data && !UNFINISHED.has(q.state.data.status) ? false : 1500),
+  });
+  if (error && !job)
+    return (
+      <p role="alert" className="text-sm text-red-800">
+        {error.message}
+      </p>
+    );
+  if (!job) {
+    return (
+      <p role="status" className="text-sm text-slate-700">
+        Loading the job…
+      </p>
+    );
+  }
+  const running = UNFINISHED.has(job.status);
+  return (
+    <section
+      aria-labelledby="job-heading"
+      className="space-y-4"
+      data-testid="job-view"
+      data-status={job.status}
+    >
+      <div className="flex flex-wrap items-center gap-3">
+        <h2 id="job-heading" className="text-lg font-semibold text-slate-900">
+          {job.tool} job
+        </h2>
+        <StatusBadge status={job.status} />
+        <span className="text-sm text-slate-600">
+          {job.creditsCharged} credits{job.creditsRefunded ? " · refunded" : ""}
+        </span>
+      </div>
+      {running ? (
+        <div role="status" className="space-y-2">
+          <p className="text-sm text-slate-700">
+            {job.status === "pending"
+              ? "Queued: waiting for a worker…"
+              : "Running: this usually takes a few seconds…"}
+          </p>
+          <div className="h-2 w-full overflow-hidden rounded bg-slate-200" aria-hidden="true">
+            <div className="h-full w-1/3 animate-pulse rounded bg-indigo-600" />
+          </div>
+        </div>
+      ) : null}
+      {job.status === "failed" ? (
+        <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-900">
+          <p className="font-semibold">The job failed{job.error ? ` (${job.error.code})` : ""}.</p>
+          {job.error ? <p className="mt-1">{job.error.message}</p> : null}
+          <p className="mt-1">
+            {job.creditsRefunded
+              ? `The ${job.creditsCharged} credits were refunded.`
+              : "No credits were kept."}
+          </p>
+        </div>
+      ) : null}
+      {job.status === "completed" ? <ResultView tool={job.tool} result={job.result} /> : null}
+      {job.status === "completed" ? (
+        <details className="rounded-lg border border-slate-200 bg-white p-3">
+          <summary className="cursor-pointer text-sm font-medium text-slate-900">Raw JSON</summary>
+          <pre className="mt-2 max-h-[32rem] overflow-auto rounded bg-slate-900 p-3 text-xs text-slate-100">
+            {JSON.stringify(job.result, null, 2)}
+          </pre>
+        </details>
+      ) : null}
+    </section>
+  );
+}

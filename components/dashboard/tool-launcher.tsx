@@ -1,0 +1,239 @@
+"use client";
+
+import Link from "next/link";
+import { useState, useTransition } from "react";
+import { launchToolAction } from "@/app/(dashboard)/dashboard/actions";
+import { JobView } from "@/components/dashboard/job-view";
+import { type FieldSpec, findToolInfo, formToInput } from "@/lib/dashboard/tool-catalog";
+
+type Values = Record<string, string | string[] | boolean>;
+
+function initialValues(fields: FieldSpec[]): Values {
+  const v: Values = {};
+  for (const f of fields) {
+    if (f.kind === "select") v[f.name] = f.default;
+    else if (f.kind === "checkboxes") v[f.name] = [...f.options];
+    else if (f.kind === "checkbox") v[f.name] = false;
+    else v[f.name] = "";
+  }
+  return v;
+}
+
+export function ToolLauncher({ tool, balance: startBalance }: { tool: string; balance: number }) {
+  const info = findToolInfo(tool);
+  const [values, setValues] = useState<Values>(() => initialValues(info?.fields ?? []));
+  const [issues, setIssues] = useState<Record<string, string>>({});
+  const [message, setMessage] = useState<string | null>(null);
+  const [balance, setBalance] = useState(startBalance);
+  const [launched, setLaunched] = useState<{ jobId: string; charged: number } | null>(null);
+  const [pending, start] = useTransition();
+  if (!info) return null;
+
+  const body = formToInput(info, values);
+  const cost = info.cost(body);
+  const set = (name: string, value: string | string[] | boolean) =>
+    setValues((v) => ({ ...v, [name]: value }));
+
+  const submit = (e: React.FormEvent) => {
+    e.preventDefault();
+    setMessage(null);
+    // The tool's own schema first, in the browser; the server validates again with the same schema.
+    if (info.clientSchema) {
+      const parsed = info.clientSchema.safeParse(body);
+      if (!parsed.success) {
+        setIssues(
+          Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0] ?? "body"), i.message])),
+        );
+        setMessage("Check the highlighted fields.");
+        return;
+      }
+    }
+    setIssues({});
+    start(async () => {
+      const res = await launchToolAction(info.name, body);
+      if (res.ok) {
+        setBalance(res.balance);
+        setLaunched({ jobId: res.jobId, charged: res.creditsCharged });
+      } else {
+        setIssues(Object.fromEntries(res.issues.map((i) => [i.field.split(".")[0] ?? i.field, i.message])));
+        setMessage(res.message);
+      }
+    });
+  };
+
+  return (
+    <div className="space-y-6">
+      <form
+        onSubmit={submit}
+        noValidate
+        className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-5"
+      >
+        {info.unavailable ? (
+          <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-950" data-testid="unavailable-note">
+            This tool is not available on this server yet — the job will be refunded. You can launch it to
+            test your integration: it fails with TOOL_UNAVAILABLE and the credits come back.
+          </p>
+        ) : null}
+        {info.fields.map((f) => (
+          <Field
+            key={f.name}
+            field={f}
+            value={values[f.name]}
+            error={issues[f.name]}
+            onChange={(v) => set(f.name, v)}
+          />
+        ))}
+        <div className="flex flex-wrap items-center gap-4 border-t border-slate-200 pt-4">
+          <button type="submit" className="btn-primary" disabled={pending}>
+            {pending ? "Launching…" : `Launch for ${cost} credits`}
+          </button>
+          <p className="text-sm text-slate-700" aria-live="polite">
+            Cost <strong data-testid="tool-cost">{cost}</strong> credits · balance{" "}
+            <strong data-testid="tool-balance">{balance}</strong>
+            {launched ? "" : <> · after launch {balance - cost}</>}
+          </p>
+        </div>
+        {message ? (
+          <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800">
+            {message}
+          </p>
+        ) : null}
+        {launched ? (
+          <p role="status" className="rounded-md bg-emerald-50 p-3 text-sm text-emerald-900">
+            Job launched: {launched.charged} credits charged, balance now {balance}.{" "}
+            <Link className="link" href={`/dashboard/jobs/${launched.jobId}`}>
+              Open the job
+            </Link>
+          </p>
+        ) : null}
+      </form>
+      {launched ? <JobView key={launched.jobId} jobId={launched.jobId} /> : null}
+    </div>
+  );
+}
+
+function Field({
+  field,
+  value,
+  error,
+  onChange,
+}: {
+  field: FieldSpec;
+  value: string | string[] | boolean | undefined;
+  error?: string;
+  onChange: (v: string | string[] | boolean) => void;
+}) {
+  const id = `field-${field.name}`;
+  const errorId = `${id}-error`;
+  const errorEl = error ? (
+    <p id={errorId} className="field-error">
+      {error}
+    </p>
+  ) : null;
+  const common = {
+    id,
+    name: field.name,
+    "aria-invalid": error ? true : undefined,
+    "aria-describedby": error
+      ? errorId
+      : field.kind === "list" || ("hint" in field && field.hint)
+        ? `${id}-hint`
+        : undefined,
+  };
+  switch (field.kind) {
+    case "checkbox":
+      return (
+        <div className="flex items-center gap-2">
+          <input
+            id={id}
+            type="checkbox"
+            checked={value === true}
+            onChange={(e) => onChange(e.target.checked)}
+            className="size-4"
+          />
+          <label htmlFor={id} className="text-sm text-slate-900">
+            {field.label}
+          </label>
+        </div>
+      );
+    case "checkboxes": {
+      const list = Array.isArray(value) ? value : [];
+      return (
+        <fieldset>
+          <legend className="field-label">{field.label}</legend>
+          <div className="mt-1 flex flex-wrap gap-4">
+            {field.options.map((o) => (
+              <label key={o} className="flex items-center gap-2 text-sm text-slate-900">
+                <input
+                  type="checkbox"
+                  className="size-4"
+                  checked={list.includes(o)}
+                  onChange={(e) => onChange(e.target.checked ? [...list, o] : list.filter((x) => x !== o))}
+                />
+                {o}
+              </label>
+            ))}
+          </div>
+          {errorEl}
+        </fieldset>
+      );
+    }
+    case "select":
+      return (
+        <div>
+          <label htmlFor={id} className="field-label">
+            {field.label}
+          </label>
+          <select
+            {...common}
+            value={String(value ?? "")}
+            onChange={(e) => onChange(e.target.value)}
+            className="field-input"
+          >
+            {field.options.map((o) => (
+              <option key={o}>{o}</option>
+            ))}
+          </select>
+          {errorEl}
+        </div>
+      );
+    default: {
+      const multiline = field.kind === "textarea" || field.kind === "list";
+      return (
+        <div>
+          <label htmlFor={id} className="field-label">
+            {field.label}
+            {field.required ? null : <span className="font-normal text-slate-600"> (optional)</span>}
+          </label>
+          {multiline ? (
+            <textarea
+              {...common}
+              rows={field.kind === "list" ? 4 : 3}
+              value={String(value ?? "")}
+              placeholder={field.placeholder}
+              onChange={(e) => onChange(e.target.value)}
+              className="field-input"
+            />
+          ) : (
+            <input
+              {...common}
+              type={field.kind === "url" ? "url" : "text"}
+              inputMode={field.kind === "url" ? "url" : undefined}
+              value={String(value ?? "")}
+              placeholder={field.placeholder}
+              required={field.required}
+              onChange={(e) => onChange(e.target.value)}
+              className="field-input"
+            />
+          )}
+          {"hint" in field && field.hint ? (
+            <p id={`${id}-hint`} className="mt-1 text-sm text-slate-600">
+              {field.hint}
+            </p>
+          ) : null}
+          {errorEl}
+        </div>
+      );
+    }
+  }
+}

@@ -1,0 +1,70 @@
+"use client";
+
+import type { AuditResult } from "@/lib/tools/audits/schema";
+import { Checklist, ScoreCard } from "./checklist";
+
+export function AuditResultView({ result }: { result: AuditResult }) {
+  return (
+    <div className="space-y-4" data-testid="audit-result">
+      <p className="break-all text-sm text-slate-700">
+        Audit of <span className="font-mono">{result.finalUrl}</span>
+        {result.finalUrl !== result.url ? <> (asked for {result.url})</> : null}
+      </p>
+      <div className="grid gap-3 sm:grid-cols-4">
+        <ScoreCard
+          label="Score"
+          score={result.score}
+          note={result.scoreCappedBy.length ? `Capped by ${result.scoreCappedBy.join(", ")}` : undefined}
+        />
+        <ScoreCard label="Passed" score={result.summary.pass} />
+        <ScoreCard label="Warnings" score={result.summary.warn} />
+        <ScoreCard label="Failed" score={result.summary.fail} />
+      </div>
+      <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white p-3">
+        <table className="data-table">
+          <caption className="mb-2 text-left text-sm font-semibold text-slate-900">
+            Scores by category
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Category</th>
+              <th scope="col" className="text-right">
+                Score
+              </th>
+              <th scope="col" className="text-right">
+                Pass
+              </th>
+              <th scope="col" className="text-right">
+                Warn
+              </th>
+              <th scope="col" className="text-right">
+                Fail
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {result.categories.map((c) => (
+              <tr key={c.id}>
+                <th scope="row" className="font-medium">
+                  {c.id}
+                </th>
+                <td className="text-right">{c.score}</td>
+                <td className="text-right">{c.counts.pass}</td>
+                <td className="text-right">{c.counts.warn}</td>
+                <td className="text-right">{c.counts.fail}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <h3 className="text-base font-semibold text-slate-900">Checklist</h3>
+      <Checklist checks={result.checks} label="Audit checks" />
+      <p className="text-sm text-slate-700">
+        Security headers grade <strong>{result.security.grade}</strong> ({result.security.score}) · HTTP{" "}
+        {result.http.status} in {result.http.elapsedMs} ms · robots.txt {result.robots.mode} ·{" "}
+        {result.sitemaps.urlCount} sitemap URLs · llms.txt{" "}
+        {result.llmsTxt.found ? (result.llmsTxt.valid ? "valid" : "invalid") : "missing"}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,27 @@
+"use client";
+
+import type { AuditResult } from "@/lib/tools/audits/schema";
+import type { FaqGeneratorResult } from "@/lib/tools/faq-generator/schema";
+import type { LlmsTxtResult } from "@/lib/tools/llms-txt/schema";
+import type { SeoAeoGeoResult } from "@/lib/tools/seo-aeo-geo-audit/schema";
+import { AuditResultView } from "./audit-result";
+import { FaqResultView } from "./faq-result";
+import { LlmsTxtResultView } from "./llms-txt-result";
+import { SeoAeoGeoResultView } from "./seo-aeo-geo-result";
+
+/** The human-readable view of a completed job's result; tools without a view show only the raw JSON toggle. */
+export function ResultView({ tool, result }: { tool: string; result: unknown }) {
+  if (!result || typeof result !== "object") return null;
+  switch (tool) {
+    case "audits":
+      return <AuditResultView result={result as AuditResult} />;
+    case "seo-aeo-geo-audit":
+      return <SeoAeoGeoResultView result={result as SeoAeoGeoResult} />;
+    case "faq-generator":
+      return <FaqResultView result={result as FaqGeneratorResult} />;
+    case "llms-txt":
+      return <LlmsTxtResultView result={result as LlmsTxtResult} />;
+    default:
+      return null;
+  }
+}

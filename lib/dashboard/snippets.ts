@@ -1,0 +1,90 @@
+// The tracking snippets of docs/tracking.md, with this server's address and the customer's domain filled in.
+
+export function trackingSnippets(origin: string, domain: string): { title: string; code: string }[] {
+  const endpoint = `${origin}/api/v1/tracking/events`;
+  return [
+    {
+      title: "Test with curl",
+      code: `curl -s -X POST ${endpoint} -H "x-api-key: $KEY" -H "x-api-secret: $SECRET" \\
+  -H "content-type: application/json" -d '{"events":[
+    {"domain":"${domain}","path":"/","userAgent":"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; +https://openai.com/gptbot)",
+     "ip":"20.171.207.10","status":200,"timestamp":"'$(date -u +%Y-%m-%dT%H:%M:%SZ)'"}]}'`,
+    },
+    {
+      title: "Next.js (proxy.ts)",
+      code: `import { type NextFetchEvent, type NextRequest, NextResponse } from "next/server";
+
+const ENDPOINT = "${endpoint}";
+let buffer: object[] = [];
+let firstAt = 0;
+
+export function proxy(req: NextRequest, event: NextFetchEvent) {
+  buffer.push({
+    domain: req.nextUrl.hostname,
+    path: req.nextUrl.pathname + req.nextUrl.search,
+    userAgent: req.headers.get("user-agent") ?? "",
+    ip: req.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || undefined,
+    referrer: req.headers.get("referer") ?? undefined,
+    timestamp: new Date().toISOString(),
+  });
+  if (buffer.length === 1) firstAt = Date.now();
+  if (buffer.length >= 500 || Date.now() - firstAt > 10_000) {
+    const events = buffer;
+    buffer = [];
+    event.waitUntil(
+      fetch(ENDPOINT, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-api-key": process.env.FINDABLE_KEY!,
+          "x-api-secret": process.env.FINDABLE_SECRET!,
+        },
+        body: JSON.stringify({ events }),
+      }).catch(() => {}),
+    );
+  }
+  return NextResponse.next();
+}
+
+export const config = { matcher: ["/((?!_next/static|_next/image|favicon.ico).*)"] };`,
+    },
+    {
+      title: "Express",
+      code: `const ENDPOINT = "${endpoint}";
+let buffer = [];
+
+function flush() {
+  if (buffer.length === 0) return;
+  const events = buffer.splice(0, 1000);
+  fetch(ENDPOINT, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "x-api-key": process.env.FINDABLE_KEY,
+      "x-api-secret": process.env.FINDABLE_SECRET,
+    },
+    body: JSON.stringify({ events }),
+  }).catch(() => {
+    if (buffer.length < 5000) buffer.unshift(...events); // sent again later: ingest is idempotent
+  });
+}
+setInterval(flush, 10_000).unref();
+
+app.use((req, res, next) => {
+  res.on("finish", () => {
+    buffer.push({
+      domain: req.hostname,
+      path: req.originalUrl,
+      userAgent: req.get("user-agent") || "",
+      ip: req.ip,
+      referrer: req.get("referer") || undefined,
+      status: res.statusCode,
+      timestamp: new Date().toISOString(),
+    });
+    if (buffer.length >= 1000) flush();
+  });
+  next();
+});`,
+    },
+  ];
+}
