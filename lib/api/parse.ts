@@ -11,25 +11,34 @@ export function zodIssues(error: z.ZodError, prefix = ""): FieldIssue[] {
   });
 }
 
-/** Reads the body as text, refusing more than 1 MB without buffering it all. */
-async function readBody(req: Request): Promise<string> {
-  const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
-  if (!req.body) return "";
-  const reader = req.body.getReader();
+/** Reads a stream whole, refusing (with `onTooLarge`'s error) as soon as it passes `max` bytes. */
+export async function readStreamCapped(
+  stream: ReadableStream<Uint8Array>,
+  max: number,
+  onTooLarge: () => Error,
+): Promise<Buffer> {
+  const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel();
-      throw tooLarge();
+    if (size > max) {
+      await reader.cancel().catch(() => {});
+      throw onTooLarge();
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
+}
+
+/** Reads the body as text, refusing more than 1 MB without buffering it all. */
+async function readBody(req: Request): Promise<string> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  if (!req.body) return "";
+  return (await readStreamCapped(req.body, MAX_BODY_BYTES, tooLarge)).toString("utf8");
 }
 
 const tooLarge = () =>

@@ -1,4 +1,5 @@
 import { validationError } from "@/lib/api/errors";
+import { readStreamCapped } from "@/lib/api/parse";
 
 /** Largest access log taken in one request, after decompression. */
 export const MAX_LOG_BYTES = 10 * 1024 * 1024;
@@ -42,7 +43,7 @@ export async function readLogUpload(req: Request, maxBytes = MAX_LOG_BYTES): Pro
   }
   if (Number(req.headers.get("content-length") ?? "0") > maxBytes) throw tooLarge(maxBytes);
   if (!req.body) return new Uint8Array();
-  const raw = await readCapped(req.body, maxBytes, () => tooLarge(maxBytes));
+  const raw = await readStreamCapped(req.body, maxBytes, () => tooLarge(maxBytes));
   const gzipped =
     encoding !== "identity" ||
     GZIP_TYPES.test(type) ||
@@ -52,28 +53,11 @@ export async function readLogUpload(req: Request, maxBytes = MAX_LOG_BYTES): Pro
     .stream()
     .pipeThrough(new DecompressionStream("gzip"));
   try {
-    return await readCapped(inflated, maxBytes, () => tooLarge(maxBytes));
+    return await readStreamCapped(inflated, maxBytes, () => tooLarge(maxBytes));
   } catch (err) {
     if (err instanceof Error && err.name === "ApiError") throw err;
     throw validationError("The body is not valid gzip.", [{ field: "body", message: "Corrupt gzip data." }], {
       reason: "malformed_gzip",
     });
   }
-}
-
-async function readCapped(stream: ReadableStream<Uint8Array>, max: number, onTooLarge: () => Error) {
-  const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => {});
-      throw onTooLarge();
-    }
-    chunks.push(value);
-  }
-  return new Uint8Array(Buffer.concat(chunks));
 }

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { LazyBotChart } from "@/components/charts/lazy";
 import { DomainFilter } from "@/components/dashboard/domain-filter";
+import { NoDomains } from "@/components/dashboard/no-domains";
 import { Card, PageHeader } from "@/components/ui/card";
 import { listDomains } from "@/lib/accounts/domains";
 import { getBotPurposeSeries } from "@/lib/dashboard/bot-series";
@@ -20,22 +20,7 @@ export default async function BotsPage({
   const { db, actor } = await requireActor();
   const sp = await searchParams;
   const domains = await listDomains(db, actor.accountId);
-  if (domains.length === 0) {
-    return (
-      <>
-        <PageHeader title="Bots" />
-        <Card>
-          <p className="text-sm text-slate-700">
-            Register a domain first:{" "}
-            <Link href="/dashboard/domains" className="link">
-              Domains
-            </Link>
-            .
-          </p>
-        </Card>
-      </>
-    );
-  }
+  if (domains.length === 0) return <NoDomains title="Bots" />;
   const row = domains.find((d) => d.hostname === sp.domain) ?? domains[0]!;
   const days = intParam(sp.days, 1, 90, 30);
   const [stats, series] = await Promise.all([
