@@ -84,6 +84,23 @@ const COLUMNS = [
  */
 export async function recordVisits(db: DbOrTx, rows: NewVisit[]): Promise<number> {
   if (rows.length === 0) return 0;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await insertVisits(db, rows);
+    } catch (err) {
+      // Should concurrent batches still deadlock (visits and rollup rows are locked in one statement), Postgres
+      // aborts one of them whole; the statement is atomic, so running it again is safe.
+      if (attempt >= 3 || !isDeadlock(err)) throw err;
+    }
+  }
+}
+
+function isDeadlock(err: unknown): boolean {
+  const code = (err as { code?: string })?.code ?? (err as { cause?: { code?: string } })?.cause?.code;
+  return code === "40P01";
+}
+
+async function insertVisits(db: DbOrTx, rows: NewVisit[]): Promise<number> {
   const payload = JSON.stringify(
     rows.map((r) =>
       COLUMNS.map((c) => (c === "occurredAt" ? (r.occurredAt as Date).toISOString() : (r[c] ?? null))),
@@ -105,6 +122,9 @@ export async function recordVisits(db: DbOrTx, rows: NewVisit[]): Promise<number
                bot_purpose, coalesce(is_ai_bot::boolean, false), verification, citation_engine, citation_reason,
                event_key, coalesce(is_demo::boolean, false)
         from input
+        -- Unique-key inserts lock in insertion order: every batch inserts in key order, so two batches
+        -- sharing events wait for each other instead of deadlocking.
+        order by domain_id, event_key
         on conflict (domain_id, event_key) do nothing
         returning domain_id, (occurred_at at time zone 'UTC')::date as day, path, bot_name, bot_purpose, is_ai_bot,
                   citation_engine
