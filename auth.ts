@@ -2,14 +2,19 @@
 // Sessions are JWTs (Credentials requires it); the adapter stores OAuth users and their links. The active
 // account and role are not in the token: lib/dashboard reads them from memberships on every request.
 import { DrizzleAdapter } from "@auth/drizzle-adapter";
-import NextAuth, { type NextAuthConfig } from "next-auth";
+import NextAuth, { CredentialsSignin, type NextAuthConfig } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import GitHub from "next-auth/providers/github";
 import Google from "next-auth/providers/google";
 import { createAccount } from "@/lib/accounts/accounts";
-import { verifyCredentials } from "@/lib/dashboard/signup";
+import { SignInThrottledError, verifyCredentials } from "@/lib/dashboard/signup";
 import { getDb } from "@/lib/db/client";
 import { authAccounts, authSessions, authVerificationTokens, users } from "@/lib/db/schema";
+
+/** Sign-in refused because the address had too many attempts (next-auth passes its `code` through). */
+export class SignInThrottled extends CredentialsSignin {
+  code = "rate_limited";
+}
 
 /** OAuth providers whose id and secret are configured. */
 export function oauthProviders(): ("github" | "google")[] {
@@ -28,7 +33,10 @@ export const { handlers, auth, signIn, signOut } = NextAuth(async () => {
         password: { label: "Password", type: "password" },
       },
       async authorize(credentials) {
-        const user = await verifyCredentials(db, credentials);
+        const user = await verifyCredentials(db, credentials).catch((err) => {
+          if (err instanceof SignInThrottledError) throw new SignInThrottled();
+          throw err;
+        });
         return user ? { id: user.id, email: user.email, name: user.name } : null;
       },
     }),

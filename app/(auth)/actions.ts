@@ -2,7 +2,7 @@
 // Sign-in, sign-up and sign-out. Server actions are protected against CSRF by Next's Origin check;
 // next-auth's own POST routes (OAuth, sign-out) by its CSRF token.
 import { AuthError } from "next-auth";
-import { signIn, signOut } from "@/auth";
+import { SignInThrottled, signIn, signOut } from "@/auth";
 import { FormError } from "@/lib/dashboard/errors";
 import { signUp } from "@/lib/dashboard/signup";
 import { getDb } from "@/lib/db/client";
@@ -26,6 +26,9 @@ export async function signInAction(_prev: AuthFormState, form: FormData): Promis
       redirectTo: safeNext(form.get("next")),
     });
   } catch (err) {
+    if (err instanceof SignInThrottled || (err as { code?: string }).code === "rate_limited") {
+      return { error: "Too many sign-in attempts for this address. Wait 15 minutes, then try again." };
+    }
     if (err instanceof AuthError) return { error: "Wrong email or password." };
     throw err;
   }

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "@/lib/db/client";
+import type { DbOrTx } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
 
 export const DEFAULT_RATE_LIMIT = Number(process.env.RATE_LIMIT_PER_MINUTE ?? 60);
@@ -19,15 +19,20 @@ export interface RateLimitState {
  * Counts one request against `bucket` in the database, so every instance shares the window.
  * One statement: the window starts at the bucket's first request and restarts after 60 s.
  */
-export async function hitRateLimit(db: Db, bucket: string, limit: number): Promise<RateLimitState> {
+export async function hitRateLimit(
+  db: DbOrTx,
+  bucket: string,
+  limit: number,
+  windowSeconds = WINDOW_SECONDS,
+): Promise<RateLimitState> {
   const rows = await db.execute<{ count: number; reset: number }>(sql`
     insert into rate_limit_windows as w (bucket, window_start, count)
     values (${bucket}, now(), 1)
     on conflict (bucket) do update set
-      window_start = case when w.window_start <= now() - make_interval(secs => ${WINDOW_SECONDS}) then now() else w.window_start end,
-      count = case when w.window_start <= now() - make_interval(secs => ${WINDOW_SECONDS}) then 1 else w.count + 1 end
+      window_start = case when w.window_start <= now() - make_interval(secs => ${windowSeconds}) then now() else w.window_start end,
+      count = case when w.window_start <= now() - make_interval(secs => ${windowSeconds}) then 1 else w.count + 1 end
     returning count,
-      greatest(0, ceil(extract(epoch from (window_start + make_interval(secs => ${WINDOW_SECONDS}) - now()))))::int as reset`);
+      greatest(0, ceil(extract(epoch from (window_start + make_interval(secs => ${windowSeconds}) - now()))))::int as reset`);
   const row = rowsOf<{ count: number; reset: number }>(rows)[0];
   if (!row) throw new Error("rate limit upsert returned no row");
   const count = Number(row.count);
@@ -52,6 +57,6 @@ export function rateLimitHeaders(state: RateLimitState): Record<string, string> 
 }
 
 /** Drops windows that ended long ago (IP buckets would otherwise accumulate). */
-export async function purgeRateLimitWindows(db: Db): Promise<void> {
+export async function purgeRateLimitWindows(db: DbOrTx): Promise<void> {
   await db.execute(sql`delete from rate_limit_windows where window_start < now() - interval '1 hour'`);
 }

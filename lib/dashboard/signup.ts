@@ -2,6 +2,7 @@ import bcrypt from "bcryptjs";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { createAccount } from "@/lib/accounts/accounts";
+import { hitRateLimit } from "@/lib/api/rate-limit";
 import type { Db, DbOrTx } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
 import { FormError } from "./errors";
@@ -70,10 +71,32 @@ const getDummyHash = () => {
   return dummyHash;
 };
 
-/** The user for these credentials, or null. Unknown emails and OAuth-only users still pay one bcrypt compare. */
+/** Sign-in attempts allowed per email address in a 15-minute window, whatever their outcome. */
+export const SIGN_IN_ATTEMPTS = 10;
+export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
+
+/** Too many sign-in attempts for one email address: password guessing is throttled before any bcrypt work. */
+export class SignInThrottledError extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super(`Too many sign-in attempts. Try again in ${Math.ceil(retryAfterSeconds / 60)} minutes.`);
+    this.name = "SignInThrottledError";
+  }
+}
+
+/**
+ * The user for these credentials, or null. Unknown emails and OAuth-only users still pay one bcrypt compare.
+ * Throws SignInThrottledError past SIGN_IN_ATTEMPTS for the address (counted in the database, so on every instance).
+ */
 export async function verifyCredentials(db: DbOrTx, raw: unknown) {
   const parsed = credentialsSchema.safeParse(raw);
   if (!parsed.success) return null;
+  const attempts = await hitRateLimit(
+    db,
+    `sign-in:${parsed.data.email.toLowerCase()}`,
+    SIGN_IN_ATTEMPTS,
+    SIGN_IN_WINDOW_SECONDS,
+  );
+  if (!attempts.allowed) throw new SignInThrottledError(attempts.reset);
   const user = await findUserByEmail(db, parsed.data.email);
   const ok = await bcrypt.compare(parsed.data.password, user?.passwordHash ?? (await getDummyHash()));
   return ok && user?.passwordHash ? user : null;
