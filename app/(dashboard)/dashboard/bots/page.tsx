@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import type { ReactNode } from "react";
 import { LazyBotChart } from "@/components/charts/lazy";
 import { DomainFilter } from "@/components/dashboard/domain-filter";
 import { NoDomains } from "@/components/dashboard/no-domains";
@@ -61,61 +62,66 @@ export default async function BotsPage({
       </Card>
       <div className="mt-4 grid gap-4 lg:grid-cols-2">
         <Card title="Top bots (all time)">
-          {stats.topBots.length === 0 ? (
-            <p className="text-sm text-slate-700">None yet.</p>
-          ) : (
-            <table className="data-table">
-              <thead>
-                <tr>
-                  <th scope="col">Bot</th>
-                  <th scope="col" className="text-right">
-                    Visits
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {stats.topBots.map((b) => (
-                  <tr key={b.name}>
-                    <td>
-                      {b.name}
-                      {b.isAIBot ? (
-                        <span className="ml-2 rounded-full bg-indigo-50 px-2 py-0.5 text-xs font-semibold text-indigo-800 ring-1 ring-inset ring-indigo-600/30">
-                          AI
-                        </span>
-                      ) : null}
-                    </td>
-                    <td className="text-right">{formatNumber(b.count)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
+          <CountTable
+            label="Bot"
+            rows={stats.topBots.map((b) => ({
+              key: b.name,
+              name: (
+                <>
+                  {b.name}
+                  {b.isAIBot ? (
+                    <span className="ml-2 rounded-full bg-indigo-50 px-2 py-0.5 text-xs font-semibold text-indigo-800 ring-1 ring-inset ring-indigo-600/30">
+                      AI
+                    </span>
+                  ) : null}
+                </>
+              ),
+              count: b.count,
+            }))}
+          />
         </Card>
         <Card title="Top pages (all time)">
-          {stats.topPages.length === 0 ? (
-            <p className="text-sm text-slate-700">None yet.</p>
-          ) : (
-            <table className="data-table">
-              <thead>
-                <tr>
-                  <th scope="col">Path</th>
-                  <th scope="col" className="text-right">
-                    Visits
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {stats.topPages.map((p) => (
-                  <tr key={p.url}>
-                    <td className="break-all font-mono text-xs">{p.url}</td>
-                    <td className="text-right">{formatNumber(p.count)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
+          <CountTable
+            label="Path"
+            rows={stats.topPages.map((p) => ({
+              key: p.url,
+              name: <span className="break-all font-mono text-xs">{p.url}</span>,
+              count: p.count,
+            }))}
+          />
         </Card>
       </div>
     </>
+  );
+}
+
+/** A two-column table of names and visit counts, or "None yet." */
+function CountTable({
+  label,
+  rows,
+}: {
+  label: string;
+  rows: { key: string; name: ReactNode; count: number }[];
+}) {
+  if (rows.length === 0) return <p className="text-sm text-slate-700">None yet.</p>;
+  return (
+    <table className="data-table">
+      <thead>
+        <tr>
+          <th scope="col">{label}</th>
+          <th scope="col" className="text-right">
+            Visits
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr key={r.key}>
+            <td>{r.name}</td>
+            <td className="text-right">{formatNumber(r.count)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
