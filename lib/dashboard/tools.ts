@@ -19,7 +19,7 @@ export const isToolName = (name: string): name is ToolName =>
 
 /**
  * Launches a tool for the actor's account exactly as POST /api/v1/<tool> does: the tool's own zod input
- * schema, its availability check, then createJob (charge and pending job in one transaction).
+ * schema, then createJob (availability check, charge and pending job in one transaction).
  * Any member may launch tools.
  */
 export async function launchTool(
@@ -38,13 +38,10 @@ export async function launchTool(
     }));
     return { ok: false, message: "Check the highlighted fields.", issues };
   }
-  const availability = tool.availability?.(parsed.data);
-  if (availability && !availability.ok) return { ok: false, message: availability.reason, issues: [] };
   try {
-    const { job } = await createJob(db, { accountId: actor.accountId, tool, input: parsed.data });
-    const { getCreditAccount } = await import("@/lib/credits/credits");
-    const { balance } = await getCreditAccount(db, actor.accountId);
-    return { ok: true, jobId: job.id, creditsCharged: job.creditsCharged, balance };
+    const { job, balance } = await createJob(db, { accountId: actor.accountId, tool, input: parsed.data });
+    // No idempotency key here, so this is never a replay and the charge's balance is always known.
+    return { ok: true, jobId: job.id, creditsCharged: job.creditsCharged, balance: balance! };
   } catch (err) {
     if (err instanceof ApiError && err.code === "INSUFFICIENT_CREDITS") {
       return {

@@ -73,19 +73,28 @@ const isUniqueViolation = (err: unknown) =>
   (err as { cause?: { code?: string } })?.cause?.code === "23505";
 
 /**
- * Charges the tool's cost and inserts the pending job, its spend ledger row and its idempotency
+ * Refuses a tool that cannot run here, then charges the tool's cost and inserts the pending job, its spend ledger row and its idempotency
  * record in one transaction: no charge without a job, no job without its charge.
  * A replay of the same Idempotency-Key and request returns the original job and charges nothing.
  */
-export async function createJob(db: Db, input: CreateJobInput): Promise<{ job: Job; replayed: boolean }> {
+export async function createJob(
+  db: Db,
+  input: CreateJobInput,
+): Promise<{ job: Job; replayed: boolean; balance: number | null }> {
   const { accountId, tool, idempotency } = input;
   if (idempotency) {
     const original = await findReplay(db, accountId, idempotency);
-    if (original) return { job: original, replayed: true };
+    if (original) return { job: original, replayed: true, balance: null };
+  }
+  // Every way in (REST, MCP, dashboard) passes here, so a tool that cannot run on this server is refused
+  // before any charge, whoever asks.
+  const availability = tool.availability?.(input.input);
+  if (availability && !availability.ok) {
+    throw new ApiError("VALIDATION_ERROR", availability.reason, { reason: "tool_not_available_here" });
   }
   const cost = tool.cost(input.input);
   try {
-    const job = await db.transaction(async (tx) => {
+    const { job, balance } = await db.transaction(async (tx) => {
       const { balance } = await takeCredits(tx, accountId, cost);
       const [row] = await tx
         .insert(jobs)
@@ -100,15 +109,15 @@ export async function createJob(db: Db, input: CreateJobInput): Promise<{ job: J
           jobId: row!.id,
         });
       }
-      return row!;
+      return { job: row!, balance };
     });
     jobEvents.emit("created", job.id);
-    return { job, replayed: false };
+    return { job, replayed: false, balance };
   } catch (err) {
     // A concurrent request with the same key won the race; answer as its replay.
     if (idempotency && isUniqueViolation(err)) {
       const original = await findReplay(db, accountId, idempotency);
-      if (original) return { job: original, replayed: true };
+      if (original) return { job: original, replayed: true, balance: null };
     }
     throw err;
   }

@@ -18,10 +18,6 @@ export function toolRoute(name: string) {
       const key = readIdempotencyKey(req);
       const raw = await readJson(req);
       const input = parseValue(tool.input, raw);
-      const availability = tool.availability?.(input);
-      if (availability && !availability.ok) {
-        throw new ApiError("VALIDATION_ERROR", availability.reason, { reason: "tool_not_available_here" });
-      }
       const { job, replayed } = await createJob(db, {
         accountId: auth.accountId,
         tool,

@@ -1,6 +1,6 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { ApiError, notFound } from "@/lib/api/errors";
+import { notFound } from "@/lib/api/errors";
 import { parseValue, requireUuid } from "@/lib/api/parse";
 import { getCreditAccount } from "@/lib/credits/credits";
 import type { Db } from "@/lib/db/client";
@@ -65,10 +65,6 @@ function billedTool(tool: AnyTool): McpToolDef {
     },
     async run(ctx, args) {
       const input = parseValue(tool.input, args);
-      const availability = tool.availability?.(input);
-      if (availability && !availability.ok) {
-        throw new ApiError("VALIDATION_ERROR", availability.reason, { reason: "tool_not_available_here" });
-      }
       const { job } = await createJob(ctx.db, { accountId: ctx.accountId, tool, input });
       return {
         jobId: job.id,

@@ -122,6 +122,21 @@ describe("state transitions", () => {
     expect(await balanceOf(handle.db, acct.accountId)).toBe(before);
   });
 
+  test("a tool that cannot run here is refused before any charge, whoever creates the job", async () => {
+    const before = await balanceOf(handle.db, acct.accountId);
+    const unavailable = {
+      ...sleepTool,
+      availability: () => ({
+        ok: false as const,
+        reason: "No provider for Gemini is configured on this server.",
+      }),
+    };
+    await expect(
+      createJob(handle.db, { accountId: acct.accountId, tool: unavailable as never, input: { ms: 0 } }),
+    ).rejects.toMatchObject({ code: "VALIDATION_ERROR", details: { reason: "tool_not_available_here" } });
+    expect(await balanceOf(handle.db, acct.accountId)).toBe(before);
+  });
+
   test("pending past the queue timeout → failed with QUEUE_TIMEOUT and refunded", async () => {
     const job = await newJob();
     await handle.db
