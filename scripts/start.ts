@@ -76,6 +76,7 @@ await handle.close();
 
 const base = `http://${host}:${port}`;
 console.log(`
+Node ${process.version}
 Database: ${handle.driver === "pglite" ? `embedded PGlite at ${pgliteDataDir()}` : "PostgreSQL (DATABASE_URL)"}
 Demo account ${demo.created ? "created" : "ready"}: ${demo.email}, domain ${demo.domain}
   x-api-key:    ${demo.apiKey}
