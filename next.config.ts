@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { HSTS_VALUE, STATIC_SECURITY_HEADERS } from "./lib/security/headers";
 
 const nextConfig: NextConfig = {
   // PGlite ships WASM and data files that must be loaded from node_modules, not bundled.
@@ -8,6 +9,11 @@ const nextConfig: NextConfig = {
   distDir: process.env.NEXT_DIST_DIR ?? ".next",
   // Type checking is its own step of `npm test` (tsc --noEmit over app, lib, tests and scripts).
   typescript: { ignoreBuildErrors: true },
+  async headers() {
+    const hsts =
+      process.env.NODE_ENV === "production" ? [{ key: "Strict-Transport-Security", value: HSTS_VALUE }] : [];
+    return [{ source: "/:path*", headers: [...STATIC_SECURITY_HEADERS, ...hsts] }];
+  },
 };
 
 export default nextConfig;

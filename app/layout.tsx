@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { connection } from "next/server";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -6,7 +7,9 @@ export const metadata: Metadata = {
   description: "Audits, bot analytics and AI-engine citations for your websites, by API, MCP and dashboard.",
 };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  // Every page renders per request, so Next can put the request's CSP nonce (set by proxy.ts) on its scripts.
+  await connection();
   return (
     <html lang="en">
       <body className="min-h-screen bg-white font-sans text-slate-900 antialiased">{children}</body>
