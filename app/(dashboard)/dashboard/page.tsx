@@ -2,10 +2,10 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { SpendBars } from "@/components/charts/spend-bars";
 import { Card, PageHeader, StatusBadge } from "@/components/ui/card";
+import { requireActor } from "@/lib/auth/session";
 import { getCreditAccount } from "@/lib/credits/credits";
 import { formatDateTime, formatNumber } from "@/lib/dashboard/format";
 import { getSpendSeries } from "@/lib/dashboard/overview";
-import { requireActor } from "@/lib/dashboard/session";
 import { listJobs } from "@/lib/jobs/list";
 
 export const metadata: Metadata = { title: "Overview" };

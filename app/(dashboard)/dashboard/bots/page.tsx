@@ -5,10 +5,10 @@ import { DomainFilter } from "@/components/dashboard/domain-filter";
 import { NoDomains } from "@/components/dashboard/no-domains";
 import { Card, PageHeader } from "@/components/ui/card";
 import { listDomains } from "@/lib/accounts/domains";
+import { requireActor } from "@/lib/auth/session";
 import { getBotPurposeSeries } from "@/lib/dashboard/bot-series";
 import { formatNumber } from "@/lib/dashboard/format";
 import { intParam } from "@/lib/dashboard/params";
-import { requireActor } from "@/lib/dashboard/session";
 import { getBotStats } from "@/lib/tracking/stats";
 
 export const metadata: Metadata = { title: "Bots" };

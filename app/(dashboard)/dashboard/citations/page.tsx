@@ -4,9 +4,9 @@ import { DomainFilter } from "@/components/dashboard/domain-filter";
 import { NoDomains } from "@/components/dashboard/no-domains";
 import { Card, PageHeader } from "@/components/ui/card";
 import { listDomains } from "@/lib/accounts/domains";
+import { requireActor } from "@/lib/auth/session";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { intParam } from "@/lib/dashboard/params";
-import { requireActor } from "@/lib/dashboard/session";
 import { getCitations } from "@/lib/tracking/citations-query";
 
 export const metadata: Metadata = { title: "Citations" };

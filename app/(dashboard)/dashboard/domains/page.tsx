@@ -5,9 +5,9 @@ import { Card, PageHeader } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { canManageKeys } from "@/lib/accounts/accounts";
 import { domainView, listDomains } from "@/lib/accounts/domains";
+import { requireActor } from "@/lib/auth/session";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { requestOrigin } from "@/lib/dashboard/origin";
-import { requireActor } from "@/lib/dashboard/session";
 import { trackingSnippets } from "@/lib/dashboard/snippets";
 
 export const metadata: Metadata = { title: "Domains" };

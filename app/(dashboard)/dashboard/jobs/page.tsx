@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Card, PageHeader, StatusBadge } from "@/components/ui/card";
+import { requireActor } from "@/lib/auth/session";
 import { formatDateTime } from "@/lib/dashboard/format";
-import { requireActor } from "@/lib/dashboard/session";
 import { JOB_STATUSES, type JobStatus } from "@/lib/db/schema";
 import { listJobs } from "@/lib/jobs/list";
 import { TOOL_NAMES, type ToolName } from "@/lib/tools/types";

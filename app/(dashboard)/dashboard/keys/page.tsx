@@ -2,9 +2,9 @@ import type { Metadata } from "next";
 import { RotateKey } from "@/components/dashboard/rotate-key";
 import { Card, PageHeader } from "@/components/ui/card";
 import { canManageKeys } from "@/lib/accounts/accounts";
+import { requireActor } from "@/lib/auth/session";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { requestOrigin } from "@/lib/dashboard/origin";
-import { requireActor } from "@/lib/dashboard/session";
 import { getActiveKey } from "@/lib/keys/keys";
 
 export const metadata: Metadata = { title: "API keys" };

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { InviteForm } from "@/components/dashboard/invite-form";
 import { Card, PageHeader } from "@/components/ui/card";
 import { canManageKeys, getMembers } from "@/lib/accounts/accounts";
-import { requireActor } from "@/lib/dashboard/session";
+import { requireActor } from "@/lib/auth/session";
 
 export const metadata: Metadata = { title: "Members" };
 
