@@ -3,7 +3,7 @@
 
 /** Origins the service is configured to be reached at, besides the request's own Host. */
 export function configuredOrigins(
-  env: { AUTH_URL?: string; PUBLIC_BASE_URL?: string } = process.env,
+  env: Record<string, string | undefined> = process.env,
 ): string[] {
   const origins: string[] = [];
   for (const value of [env.AUTH_URL, env.PUBLIC_BASE_URL]) {
