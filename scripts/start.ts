@@ -4,7 +4,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { migrateDatabase, openDatabase, pgliteDataDir } from "@/lib/db/client";
-import { ensureDemoWorkspace } from "@/lib/tracking/demo-workspace";
+import { ensureDemoWorkspace } from "@/lib/tracking/demo/demo-workspace";
 
 const root = process.cwd();
 const port = process.env.PORT ?? "3000";

@@ -6,9 +6,9 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { DEMO_DOMAIN } from "@/lib/accounts/demo";
 import type { DbHandle } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
-import { getCitations } from "@/lib/tracking/citations-query";
-import { ensureDemoWorkspace } from "@/lib/tracking/demo-workspace";
-import { getBotStats } from "@/lib/tracking/stats";
+import { ensureDemoWorkspace } from "@/lib/tracking/demo/demo-workspace";
+import { getCitations } from "@/lib/tracking/reports/citations-query";
+import { getBotStats } from "@/lib/tracking/reports/stats";
 import { createTestDb } from "../db";
 
 let handle: DbHandle;

@@ -9,7 +9,7 @@ import { requireActor } from "@/lib/auth/session";
 import { getBotPurposeSeries } from "@/lib/dashboard/bot-series";
 import { formatNumber } from "@/lib/dashboard/format";
 import { intParam } from "@/lib/dashboard/params";
-import { getBotStats } from "@/lib/tracking/stats";
+import { getBotStats } from "@/lib/tracking/reports/stats";
 
 export const metadata: Metadata = { title: "Bots" };
 

@@ -7,7 +7,7 @@ import { listDomains } from "@/lib/accounts/domains";
 import { requireActor } from "@/lib/auth/session";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { intParam } from "@/lib/dashboard/params";
-import { getCitations } from "@/lib/tracking/citations-query";
+import { getCitations } from "@/lib/tracking/reports/citations-query";
 
 export const metadata: Metadata = { title: "Citations" };
 
