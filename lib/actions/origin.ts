@@ -2,9 +2,7 @@
 // action; this states the rule in our code so it holds (and is tested) whatever the framework does.
 
 /** Origins the service is configured to be reached at, besides the request's own Host. */
-export function configuredOrigins(
-  env: Record<string, string | undefined> = process.env,
-): string[] {
+export function configuredOrigins(env: Record<string, string | undefined> = process.env): string[] {
   const origins: string[] = [];
   for (const value of [env.AUTH_URL, env.PUBLIC_BASE_URL]) {
     if (!value) continue;
