@@ -95,6 +95,27 @@ function withoutPending(found: string[]): string[] {
   });
 }
 
+/** Every path from a "use client" file through runtime imports to lib/db. */
+function clientPathsToDb(graph: ReadonlyMap<string, SourceFile>): string[] {
+  const found: string[] = [];
+  for (const entry of graph.values()) {
+    if (entry.directive !== "use client") continue;
+    // A "use server" module is only a reference on the client, so the walk stops there.
+    const seen = new Set<string>([entry.file]);
+    const queue: string[][] = [[entry.file]];
+    while (queue.length > 0) {
+      const trail = queue.shift()!;
+      for (const i of graph.get(trail.at(-1)!)?.imports ?? []) {
+        if (i.typeOnly || seen.has(i.target)) continue;
+        seen.add(i.target);
+        if (under(i.target, "lib/db")) found.push([...trail, i.target].join(" -> "));
+        else if (graph.get(i.target)?.directive !== "use server") queue.push([...trail, i.target]);
+      }
+    }
+  }
+  return found;
+}
+
 describe("layer order", () => {
   test("lib never imports app/ or the root auth.ts", () => {
     expect(violations((from, to) => under(from, "lib") && (under(to, "app") || to === "auth.ts"))).toEqual(
@@ -114,29 +135,7 @@ describe("layer order", () => {
   });
 
   test("client code (a 'use client' file and what it loads) never reaches lib/db", () => {
-    const found: string[] = [];
-    for (const entry of files.values()) {
-      if (entry.directive !== "use client") continue;
-      // Walk the runtime imports; a "use server" module is only a reference on the client, so the walk stops there.
-      const seen = new Set<string>([entry.file]);
-      const queue: string[][] = [[entry.file]];
-      while (queue.length > 0) {
-        const trail = queue.shift()!;
-        const node = files.get(trail.at(-1)!);
-        if (!node) continue;
-        for (const i of node.imports) {
-          if (i.typeOnly || seen.has(i.target)) continue;
-          seen.add(i.target);
-          if (under(i.target, "lib/db")) {
-            found.push([...trail, i.target].join(" -> "));
-            continue;
-          }
-          if (files.get(i.target)?.directive === "use server") continue;
-          queue.push([...trail, i.target]);
-        }
-      }
-    }
-    expect(found).toEqual([]);
+    expect(clientPathsToDb(files)).toEqual([]);
   });
 
   test("client components import server actions from lib/actions, never from app/", () => {
@@ -178,6 +177,31 @@ describe("layer order", () => {
       }
     }
     expect(cycles.sort()).toEqual([]);
+  });
+});
+
+describe("the checks themselves", () => {
+  test("a client component reaching lib/db through a helper is caught; types and server actions are not", () => {
+    const file = (name: string, directive: SourceFile["directive"], imports: [string, boolean?][]) =>
+      [
+        name,
+        {
+          file: name,
+          directive,
+          imports: imports.map(([target, typeOnly]) => ({ target, typeOnly: !!typeOnly })),
+        },
+      ] as const;
+    const graph = new Map<string, SourceFile>([
+      file("components/a.tsx", "use client", [
+        ["lib/helper.ts"],
+        ["lib/types.ts", true],
+        ["lib/actions/x.ts"],
+      ]),
+      file("lib/helper.ts", null, [["lib/db/client.ts"]]),
+      file("lib/types.ts", null, [["lib/db/schema/index.ts"]]),
+      file("lib/actions/x.ts", "use server", [["lib/db/client.ts"]]),
+    ]);
+    expect(clientPathsToDb(graph)).toEqual(["components/a.tsx -> lib/helper.ts -> lib/db/client.ts"]);
   });
 });
 
