@@ -11,12 +11,12 @@ import { createAccount } from "@/lib/accounts/accounts";
 import { registerDomain } from "@/lib/accounts/domains";
 import { migrateDatabase, openDatabase, setDbHandle } from "@/lib/db/client";
 import { rotateKeyPair } from "@/lib/keys/keys";
-import { getCitations } from "@/lib/tracking/citations-query";
-import { classifyUserAgent } from "@/lib/tracking/classify";
-import { ingestEvents } from "@/lib/tracking/ingest";
-import { trackingReadCache } from "@/lib/tracking/read-cache";
-import { generateSampleVisits, SAMPLE_BOT_USER_AGENTS } from "@/lib/tracking/sample-traffic";
-import { getBotStats } from "@/lib/tracking/stats";
+import { classifyUserAgent } from "@/lib/tracking/catalog/classify";
+import { generateSampleVisits, SAMPLE_BOT_USER_AGENTS } from "@/lib/tracking/demo/sample-traffic";
+import { ingestEvents } from "@/lib/tracking/ingest/ingest-visits";
+import { getCitations } from "@/lib/tracking/reports/citations-query";
+import { trackingReadCache } from "@/lib/tracking/reports/read-cache";
+import { getBotStats } from "@/lib/tracking/reports/stats";
 
 const BASE =
   process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";

@@ -1,4 +1,4 @@
-// Downloads the IP ranges crawler operators publish and rewrites lib/tracking/data/<source>.json.
+// Downloads the IP ranges crawler operators publish and rewrites lib/tracking/catalog/data/<source>.json.
 //
 //   npx tsx scripts/refresh-bot-ranges.ts                  # every source
 //   npx tsx scripts/refresh-bot-ranges.ts --only openai-gptbot,bing-bingbot
@@ -7,8 +7,8 @@
 // A source that fails (network, HTTP error, not JSON, no usable prefix) keeps its previous file; the script
 // then exits with status 1 so CI notices. Rebuild after refreshing: the files are bundled at build time.
 import path from "node:path";
-import { refreshRangeFiles } from "@/lib/tracking/ip-ranges/refresh";
-import { RANGE_SOURCES } from "@/lib/tracking/ip-ranges/sources";
+import { refreshRangeFiles } from "@/lib/tracking/catalog/ip-ranges/refresh";
+import { RANGE_SOURCES } from "@/lib/tracking/catalog/ip-ranges/sources";
 
 function readOption(args: string[], name: string): string | undefined {
   const index = args.indexOf(name);
@@ -33,7 +33,7 @@ async function main(): Promise<number> {
     return 2;
   }
   const sources = only ? RANGE_SOURCES.filter((s) => only.includes(s.key)) : RANGE_SOURCES;
-  const dataDir = readOption(args, "--data-dir") ?? path.join(process.cwd(), "lib/tracking/data");
+  const dataDir = readOption(args, "--data-dir") ?? path.join(process.cwd(), "lib/tracking/catalog/data");
 
   const outcomes = await refreshRangeFiles({ dataDir, sources });
   let failed = 0;

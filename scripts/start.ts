@@ -3,8 +3,8 @@ import { spawn, spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { ensureDemoAccount } from "@/lib/accounts/demo";
 import { migrateDatabase, openDatabase, pgliteDataDir } from "@/lib/db/client";
+import { ensureDemoWorkspace } from "@/lib/tracking/demo/demo-workspace";
 
 const root = process.cwd();
 const port = process.env.PORT ?? "3000";
@@ -71,7 +71,7 @@ const handle = await openDatabase();
 await migrateDatabase(handle);
 const credentialsFile =
   process.env.DEMO_CREDENTIALS_FILE ?? path.join(path.dirname(pgliteDataDir()), "demo-credentials.json");
-const demo = await ensureDemoAccount(handle.db, credentialsFile);
+const demo = await ensureDemoWorkspace(handle.db, credentialsFile);
 await handle.close();
 
 const base = `http://${host}:${port}`;

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useActionState } from "react";
-import type { AuthFormState } from "./actions";
+import type { AuthFormState } from "@/lib/actions/state";
 
 export function AuthForm({
   mode,

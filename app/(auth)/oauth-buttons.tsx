@@ -1,5 +1,5 @@
 import { oauthProviders } from "@/auth";
-import { oauthSignInAction } from "./actions";
+import { oauthSignInAction } from "@/lib/actions/oauth-sign-in";
 
 const LABELS = { github: "Continue with GitHub", google: "Continue with Google" } as const;
 

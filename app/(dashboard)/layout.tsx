@@ -1,10 +1,10 @@
 import Link from "next/link";
 import { NavLinks } from "@/components/dashboard/nav-links";
 import { QueryProvider } from "@/components/dashboard/providers";
+import { signOutAction } from "@/lib/actions/sign-out";
+import { switchAccountAction } from "@/lib/actions/switch-account";
+import { requireActor } from "@/lib/auth/session";
 import { listMemberships } from "@/lib/dashboard/members";
-import { requireActor } from "@/lib/dashboard/session";
-import { signOutAction } from "../(auth)/actions";
-import { switchAccountAction } from "./dashboard/actions";
 
 // Every page below re-checks the session itself (requireActor); this is the frame and the first gate.
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {

@@ -1,7 +1,8 @@
 "use client";
 
 import { useActionState } from "react";
-import { type ActionState, addDomainAction } from "@/app/(dashboard)/dashboard/actions";
+import { addDomainAction } from "@/lib/actions/add-domain";
+import type { ActionState } from "@/lib/actions/state";
 
 export function AddDomainForm() {
   const [state, action, pending] = useActionState<ActionState, FormData>(addDomainAction, {});

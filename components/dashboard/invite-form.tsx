@@ -1,8 +1,9 @@
 "use client";
 
 import { useActionState } from "react";
-import { createInviteAction, type InviteState } from "@/app/(dashboard)/dashboard/actions";
 import { CopyButton } from "@/components/ui/copy-button";
+import { createInviteAction } from "@/lib/actions/create-invite";
+import type { InviteState } from "@/lib/actions/state";
 
 export function InviteForm({ canInviteOwner }: { canInviteOwner: boolean }) {
   const [state, action, pending] = useActionState<InviteState, FormData>(createInviteAction, {});

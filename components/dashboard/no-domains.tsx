@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { Card, PageHeader } from "@/components/ui/card";
+import { EmptyState } from "@/components/ui/empty-state";
 
 /** What a domain-based page shows before the account has a domain. */
 export function NoDomains({ title }: { title: string }) {
@@ -7,13 +8,13 @@ export function NoDomains({ title }: { title: string }) {
     <>
       <PageHeader title={title} />
       <Card>
-        <p className="text-sm text-slate-700">
+        <EmptyState>
           Register a domain first:{" "}
           <Link href="/dashboard/domains" className="link">
             Domains
           </Link>
           .
-        </p>
+        </EmptyState>
       </Card>
     </>
   );

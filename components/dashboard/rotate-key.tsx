@@ -2,8 +2,8 @@
 
 import { useRouter } from "next/navigation";
 import { useRef, useState, useTransition } from "react";
-import { rotateKeyAction } from "@/app/(dashboard)/dashboard/actions";
 import { CopyButton } from "@/components/ui/copy-button";
+import { rotateKeyAction } from "@/lib/actions/rotate-key";
 
 /** Rotate with a confirmation dialog; the new secret is shown once, with a copy button and a curl example. */
 export function RotateKey({ origin, hasKey }: { origin: string; hasKey: boolean }) {

@@ -2,8 +2,8 @@
 
 import Link from "next/link";
 import { useState, useTransition } from "react";
-import { launchToolAction } from "@/app/(dashboard)/dashboard/actions";
 import { JobView } from "@/components/dashboard/job-view";
+import { launchToolAction } from "@/lib/actions/launch-tool";
 import { type FieldSpec, findToolInfo, formToInput } from "@/lib/dashboard/tool-catalog";
 
 type Values = Record<string, string | string[] | boolean>;

@@ -1,7 +1,8 @@
 "use client";
 
 import { useActionState } from "react";
-import { type VerifyState, verifyDomainAction } from "@/app/(dashboard)/dashboard/actions";
+import type { VerifyState } from "@/lib/actions/state";
+import { verifyDomainAction } from "@/lib/actions/verify-domain";
 
 export function VerifyDomain({ domain }: { domain: string }) {
   const [state, action, pending] = useActionState<VerifyState, FormData>(verifyDomainAction, {});

@@ -4,7 +4,6 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { accounts } from "@/lib/db/schema";
 import { authenticateKey, rotateKeyPair } from "@/lib/keys/keys";
-import { seedDemoTraffic } from "@/lib/tracking/demo-traffic";
 import { createAccount } from "./accounts";
 import { registerDomain } from "./domains";
 
@@ -20,13 +19,14 @@ export interface DemoCredentials {
 }
 
 /**
- * The demo account for a local run: created once, with a registered domain. Its secret is kept in a
+ * The demo account for a local run: created once, with a registered domain (its traffic is tracking's to
+ * seed: see lib/tracking's demo workspace). Its secret is kept in a
  * local file beside the embedded database (the database keeps only its hash) so a restart can print it again.
  */
 export async function ensureDemoAccount(
   db: Db,
   credentialsFile: string,
-): Promise<DemoCredentials & { created: boolean }> {
+): Promise<DemoCredentials & { created: boolean; domainId: string }> {
   const saved: DemoCredentials | null = existsSync(credentialsFile)
     ? (JSON.parse(readFileSync(credentialsFile, "utf8")) as DemoCredentials)
     : null;
@@ -37,9 +37,8 @@ export async function ensureDemoAccount(
     created = true;
   }
   const demoDomain = await registerDomain(db, demo.id, DEMO_DOMAIN);
-  await seedDemoTraffic(db, demoDomain.id);
   if (saved && saved.accountId === demo.id && (await authenticateKey(db, saved.apiKey, saved.apiSecret))) {
-    return { ...saved, created };
+    return { ...saved, created, domainId: demoDomain.id };
   }
   // First start, or the demo key was rotated elsewhere: issue a pair and remember it.
   const key = await rotateKeyPair(db, demo.id);
@@ -52,5 +51,5 @@ export async function ensureDemoAccount(
   };
   mkdirSync(path.dirname(credentialsFile), { recursive: true });
   writeFileSync(credentialsFile, `${JSON.stringify(creds, null, 2)}\n`, { mode: 0o600 });
-  return { ...creds, created };
+  return { ...creds, created, domainId: demoDomain.id };
 }

@@ -1,35 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { domainToASCII } from "node:url";
 import { and, asc, eq } from "drizzle-orm";
 import { ApiError } from "@/lib/api/errors";
 import type { DbOrTx } from "@/lib/db/client";
 import { domains } from "@/lib/db/schema";
+import { normalizeHostname } from "@/lib/hostname";
 
-const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
-
-/**
- * Normalises a customer-supplied domain to its ASCII hostname, or returns null.
- * Accepts "Example.com", "example.com." and a pasted URL ("https://example.com/x"); refuses IPs and bare words.
- */
-export function normalizeHostname(input: string): string | null {
-  let value = input.trim().toLowerCase();
-  if (!value || value.length > 2048) return null;
-  if (/^[a-z][a-z0-9+.-]*:\/\//.test(value)) {
-    try {
-      value = new URL(value).hostname;
-    } catch {
-      return null;
-    }
-  }
-  value = value.replace(/\.$/, "");
-  const ascii = domainToASCII(value);
-  if (!ascii || ascii.length > 253) return null;
-  const labels = ascii.split(".");
-  if (labels.length < 2 || !labels.every((l) => LABEL.test(l))) return null;
-  // A numeric top-level label means an IP address, not a domain.
-  if (/^[0-9]+$/.test(labels[labels.length - 1]!)) return null;
-  return ascii;
-}
+// Callers outside accounts that have not moved to lib/hostname yet.
+export { normalizeHostname };
 
 /** The normalised hostname, or 400 VALIDATION_ERROR naming the `domain` field. */
 export function requireHostname(input: string, field = "domain"): string {

@@ -1,6 +1,6 @@
 import { FetchError } from "@/lib/fetch/errors";
 import type { FetchErrorCode, GuardedFetch, GuardedFetchOptions } from "@/lib/fetch/types";
-import { BOT_TOKENS, type BotToken } from "./bot-tokens";
+import { BOT_TOKENS, type BotToken } from "@/lib/tracking/catalog/robots-tokens";
 
 /** RFC 9309 §2.5: crawlers must parse at least 500 KiB; what follows is ignored. */
 export const ROBOTS_MAX_BYTES = 500 * 1024;

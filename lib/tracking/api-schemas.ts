@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { normalizeHostname } from "@/lib/accounts/domains";
 import { queryInt } from "@/lib/api/parse";
-import { MAX_EVENTS_PER_BATCH } from "./event-schema";
+import { normalizeHostname } from "@/lib/hostname";
+import { MAX_EVENTS_PER_BATCH } from "./ingest/event-schema";
 
 /** The request and response shapes of the domains and tracking endpoints (routes, OpenAPI and MCP share them). */
 

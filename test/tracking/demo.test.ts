@@ -3,11 +3,12 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { DEMO_DOMAIN, ensureDemoAccount } from "@/lib/accounts/demo";
+import { DEMO_DOMAIN } from "@/lib/accounts/demo";
 import type { DbHandle } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
-import { getCitations } from "@/lib/tracking/citations-query";
-import { getBotStats } from "@/lib/tracking/stats";
+import { ensureDemoWorkspace } from "@/lib/tracking/demo/demo-workspace";
+import { getCitations } from "@/lib/tracking/reports/citations-query";
+import { getBotStats } from "@/lib/tracking/reports/stats";
 import { createTestDb } from "../db";
 
 let handle: DbHandle;
@@ -31,7 +32,7 @@ const count = async () =>
 
 test("the demo account gets demo traffic once, flagged as demo data, with something to chart", async () => {
   const file = path.join(dir, "creds.json");
-  const demo = await ensureDemoAccount(handle.db, file);
+  const demo = await ensureDemoWorkspace(handle.db, file);
   const first = await count();
   expect(first.all).toBeGreaterThan(2000);
   expect(first.demo).toBe(first.all);
@@ -49,6 +50,6 @@ test("the demo account gets demo traffic once, flagged as demo data, with someth
   expect(citations.total).toBeGreaterThan(0);
   expect(citations.citations.length).toBe(50);
 
-  await ensureDemoAccount(handle.db, file);
+  await ensureDemoWorkspace(handle.db, file);
   expect(await count()).toEqual(first);
 });

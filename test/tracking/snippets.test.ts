@@ -2,7 +2,7 @@ import { gzipSync } from "node:zlib";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { DbHandle } from "@/lib/db/client";
-import { trackingReadCache } from "@/lib/tracking/read-cache";
+import { trackingReadCache } from "@/lib/tracking/reports/read-cache";
 import { createTestAccount, type TestAccount } from "../accounts";
 import { startTestApi, type TestApi } from "../api-server";
 import { createTestDb } from "../db";

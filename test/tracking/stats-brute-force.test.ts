@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { DbHandle } from "@/lib/db/client";
-import { analyzeVisit } from "@/lib/tracking/analyze-visit";
-import { eventKey, trackingEventSchema } from "@/lib/tracking/event-schema";
-import { trackingReadCache, utcDay } from "@/lib/tracking/read-cache";
-import { pageOf } from "@/lib/tracking/record-visits";
-import { generateSampleVisits, seededRandom } from "@/lib/tracking/sample-traffic";
+import { generateSampleVisits, seededRandom } from "@/lib/tracking/demo/sample-traffic";
+import { analyzeVisit } from "@/lib/tracking/ingest/analyze-visit";
+import { eventKey, trackingEventSchema } from "@/lib/tracking/ingest/event-schema";
+import { pageOf } from "@/lib/tracking/ingest/record-visits";
+import { trackingReadCache, utcDay } from "@/lib/tracking/reports/read-cache";
 import { createTestAccount, type TestAccount } from "../accounts";
 import { startTestApi, type TestApi } from "../api-server";
 import { createTestDb } from "../db";

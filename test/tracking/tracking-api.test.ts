@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { DbHandle } from "@/lib/db/client";
 import { visits } from "@/lib/db/schema";
-import { trackingReadCache } from "@/lib/tracking/read-cache";
+import { trackingReadCache } from "@/lib/tracking/reports/read-cache";
 import { createTestAccount, type TestAccount } from "../accounts";
 import { startTestApi, type TestApi } from "../api-server";
 import { createTestDb } from "../db";

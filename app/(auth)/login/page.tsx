@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { currentActor } from "@/lib/dashboard/session";
-import { signInAction } from "../actions";
+import { signInAction } from "@/lib/actions/sign-in";
+import { currentActor } from "@/lib/auth/session";
 import { AuthForm } from "../auth-form";
 import { OAuthButtons } from "../oauth-buttons";
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { currentActor } from "@/lib/dashboard/session";
-import { signUpAction } from "../actions";
+import { signUpAction } from "@/lib/actions/sign-up";
+import { currentActor } from "@/lib/auth/session";
 import { AuthForm } from "../auth-form";
 import { OAuthButtons } from "../oauth-buttons";
 

@@ -2,10 +2,12 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { SpendBars } from "@/components/charts/spend-bars";
 import { Card, PageHeader, StatusBadge } from "@/components/ui/card";
+import { DataTable } from "@/components/ui/data-table";
+import { EmptyState } from "@/components/ui/empty-state";
+import { requireActor } from "@/lib/auth/session";
 import { getCreditAccount } from "@/lib/credits/credits";
 import { formatDateTime, formatNumber } from "@/lib/dashboard/format";
 import { getSpendSeries } from "@/lib/dashboard/overview";
-import { requireActor } from "@/lib/dashboard/session";
 import { listJobs } from "@/lib/jobs/list";
 
 export const metadata: Metadata = { title: "Overview" };
@@ -46,41 +48,30 @@ export default async function OverviewPage() {
       </Card>
       <div className="mt-4 grid gap-4 lg:grid-cols-2">
         <Card title="Recent transactions">
-          {credits.recentTransactions.length === 0 ? (
-            <p className="text-sm text-slate-600">No transactions yet.</p>
-          ) : (
-            <div className="overflow-x-auto">
-              <table className="data-table">
-                <thead>
-                  <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">Description</th>
-                    <th scope="col" className="text-right">
-                      Amount
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {credits.recentTransactions.slice(0, 10).map((t, i) => (
-                    // biome-ignore lint/suspicious/noArrayIndexKey: ledger rows reach the page without ids; the list is static
-                    <tr key={`${t.createdAt}-${i}`}>
-                      <td className="whitespace-nowrap">{formatDateTime(t.createdAt)}</td>
-                      <td>
-                        <span className="sr-only">{t.type}: </span>
-                        {t.description}
-                      </td>
-                      <td
-                        className={`text-right font-mono ${t.amount < 0 ? "text-red-700" : "text-emerald-800"}`}
-                      >
-                        {t.amount > 0 ? "+" : ""}
-                        {t.amount}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          <DataTable
+            columns={[
+              { header: "When", cell: (t) => formatDateTime(t.createdAt), className: "whitespace-nowrap" },
+              {
+                header: "Description",
+                cell: (t) => (
+                  <>
+                    <span className="sr-only">{t.type}: </span>
+                    {t.description}
+                  </>
+                ),
+              },
+              {
+                header: "Amount",
+                cell: (t) => `${t.amount > 0 ? "+" : ""}${t.amount}`,
+                align: "right",
+                className: (t) => `font-mono ${t.amount < 0 ? "text-red-700" : "text-emerald-800"}`,
+              },
+            ]}
+            rows={credits.recentTransactions.slice(0, 10)}
+            // Ledger rows reach the page without ids; the list is static.
+            rowKey={(t, i) => `${t.createdAt}-${i}`}
+            empty="No transactions yet."
+          />
         </Card>
         <Card
           title="Recent jobs"
@@ -91,13 +82,13 @@ export default async function OverviewPage() {
           }
         >
           {recent.jobs.length === 0 ? (
-            <p className="text-sm text-slate-600">
+            <EmptyState>
               No jobs yet.{" "}
               <Link href="/dashboard/tools" className="link">
                 Launch a tool
               </Link>
               .
-            </p>
+            </EmptyState>
           ) : (
             <ul className="divide-y divide-slate-100">
               {recent.jobs.map((j) => (

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { auth } from "@/auth";
+import { acceptInviteAction } from "@/lib/actions/accept-invite";
 import { findOpenInvite } from "@/lib/dashboard/invites";
 import { getDb } from "@/lib/db/client";
-import { acceptInviteAction } from "../../../(dashboard)/dashboard/actions";
 
 export const metadata: Metadata = { title: "Invitation" };
 

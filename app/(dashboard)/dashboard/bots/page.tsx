@@ -1,17 +1,24 @@
 import type { Metadata } from "next";
-import type { ReactNode } from "react";
 import { LazyBotChart } from "@/components/charts/lazy";
 import { DomainFilter } from "@/components/dashboard/domain-filter";
 import { NoDomains } from "@/components/dashboard/no-domains";
 import { Card, PageHeader } from "@/components/ui/card";
+import { type Column, DataTable } from "@/components/ui/data-table";
+import { EmptyState } from "@/components/ui/empty-state";
 import { listDomains } from "@/lib/accounts/domains";
+import { requireActor } from "@/lib/auth/session";
 import { getBotPurposeSeries } from "@/lib/dashboard/bot-series";
 import { formatNumber } from "@/lib/dashboard/format";
 import { intParam } from "@/lib/dashboard/params";
-import { requireActor } from "@/lib/dashboard/session";
-import { getBotStats } from "@/lib/tracking/stats";
+import { getBotStats } from "@/lib/tracking/reports/stats";
 
 export const metadata: Metadata = { title: "Bots" };
+
+const VISITS: Column<{ count: number }> = {
+  header: "Visits",
+  cell: (row) => formatNumber(row.count),
+  align: "right",
+};
 
 export default async function BotsPage({
   searchParams,
@@ -53,75 +60,49 @@ export default async function BotsPage({
       </div>
       <Card title={`Visits by bot purpose, last ${days} days`} className="mt-4">
         {series.purposes.length === 0 ? (
-          <p className="text-sm text-slate-700">
+          <EmptyState>
             No bot visits in this period. Send visits with the tracking snippet on the Domains page.
-          </p>
+          </EmptyState>
         ) : (
           <LazyBotChart data={series.days} series={series.purposes} />
         )}
       </Card>
       <div className="mt-4 grid gap-4 lg:grid-cols-2">
         <Card title="Top bots (all time)">
-          <CountTable
-            label="Bot"
-            rows={stats.topBots.map((b) => ({
-              key: b.name,
-              name: (
-                <>
-                  {b.name}
-                  {b.isAIBot ? (
-                    <span className="ml-2 rounded-full bg-indigo-50 px-2 py-0.5 text-xs font-semibold text-indigo-800 ring-1 ring-inset ring-indigo-600/30">
-                      AI
-                    </span>
-                  ) : null}
-                </>
-              ),
-              count: b.count,
-            }))}
+          <DataTable
+            columns={[
+              {
+                header: "Bot",
+                cell: (b) => (
+                  <>
+                    {b.name}
+                    {b.isAIBot ? (
+                      <span className="ml-2 rounded-full bg-indigo-50 px-2 py-0.5 text-xs font-semibold text-indigo-800 ring-1 ring-inset ring-indigo-600/30">
+                        AI
+                      </span>
+                    ) : null}
+                  </>
+                ),
+              },
+              VISITS,
+            ]}
+            rows={stats.topBots}
+            rowKey={(b) => b.name}
+            empty="None yet."
           />
         </Card>
         <Card title="Top pages (all time)">
-          <CountTable
-            label="Path"
-            rows={stats.topPages.map((p) => ({
-              key: p.url,
-              name: <span className="break-all font-mono text-xs">{p.url}</span>,
-              count: p.count,
-            }))}
+          <DataTable
+            columns={[
+              { header: "Path", cell: (p) => p.url, className: "break-all font-mono text-xs" },
+              VISITS,
+            ]}
+            rows={stats.topPages}
+            rowKey={(p) => p.url}
+            empty="None yet."
           />
         </Card>
       </div>
     </>
-  );
-}
-
-/** A two-column table of names and visit counts, or "None yet." */
-function CountTable({
-  label,
-  rows,
-}: {
-  label: string;
-  rows: { key: string; name: ReactNode; count: number }[];
-}) {
-  if (rows.length === 0) return <p className="text-sm text-slate-700">None yet.</p>;
-  return (
-    <table className="data-table">
-      <thead>
-        <tr>
-          <th scope="col">{label}</th>
-          <th scope="col" className="text-right">
-            Visits
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((r) => (
-          <tr key={r.key}>
-            <td>{r.name}</td>
-            <td className="text-right">{formatNumber(r.count)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
   );
 }

@@ -3,11 +3,13 @@ import { LazyCitationChart } from "@/components/charts/lazy";
 import { DomainFilter } from "@/components/dashboard/domain-filter";
 import { NoDomains } from "@/components/dashboard/no-domains";
 import { Card, PageHeader } from "@/components/ui/card";
+import { DataTable } from "@/components/ui/data-table";
+import { EmptyState } from "@/components/ui/empty-state";
 import { listDomains } from "@/lib/accounts/domains";
+import { requireActor } from "@/lib/auth/session";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { intParam } from "@/lib/dashboard/params";
-import { requireActor } from "@/lib/dashboard/session";
-import { getCitations } from "@/lib/tracking/citations-query";
+import { getCitations } from "@/lib/tracking/reports/citations-query";
 
 export const metadata: Metadata = { title: "Citations" };
 
@@ -39,37 +41,23 @@ export default async function CitationsPage({
       />
       <Card title={`${report.total} citations in the last ${report.periodDays} days, by engine`}>
         {report.byBot.length === 0 ? (
-          <p className="text-sm text-slate-700">No citations in this period.</p>
+          <EmptyState>No citations in this period.</EmptyState>
         ) : (
           <LazyCitationChart data={report.byBot} />
         )}
       </Card>
       <Card title="Most recent citations" className="mt-4">
-        {report.citations.length === 0 ? (
-          <p className="text-sm text-slate-700">None yet.</p>
-        ) : (
-          <div className="overflow-x-auto">
-            <table className="data-table">
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Engine</th>
-                  <th scope="col">Path</th>
-                </tr>
-              </thead>
-              <tbody>
-                {report.citations.map((c, i) => (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: citations have no id; the list is replaced, never reordered
-                  <tr key={`${c.timestamp}-${i}`}>
-                    <td className="whitespace-nowrap">{formatDateTime(c.timestamp)}</td>
-                    <td>{c.bot}</td>
-                    <td className="break-all font-mono text-xs">{c.path}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <DataTable
+          columns={[
+            { header: "When", cell: (c) => formatDateTime(c.timestamp), className: "whitespace-nowrap" },
+            { header: "Engine", cell: (c) => c.bot },
+            { header: "Path", cell: (c) => c.path, className: "break-all font-mono text-xs" },
+          ]}
+          rows={report.citations}
+          // Citations have no id; the list is replaced, never reordered.
+          rowKey={(c, i) => `${c.timestamp}-${i}`}
+          empty="None yet."
+        />
       </Card>
     </>
   );

@@ -3,11 +3,12 @@ import { AddDomainForm } from "@/components/dashboard/add-domain-form";
 import { VerifyDomain } from "@/components/dashboard/verify-domain";
 import { Card, PageHeader } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
+import { EmptyState } from "@/components/ui/empty-state";
 import { canManageKeys } from "@/lib/accounts/accounts";
 import { domainView, listDomains } from "@/lib/accounts/domains";
+import { requireActor } from "@/lib/auth/session";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { requestOrigin } from "@/lib/dashboard/origin";
-import { requireActor } from "@/lib/dashboard/session";
 import { trackingSnippets } from "@/lib/dashboard/snippets";
 
 export const metadata: Metadata = { title: "Domains" };
@@ -23,15 +24,11 @@ export default async function DomainsPage() {
         description="Bot statistics and citations are served only for domains registered on the account."
       />
       <Card title="Add a domain">
-        {manager ? (
-          <AddDomainForm />
-        ) : (
-          <p className="text-sm text-slate-700">Only an owner or admin can add domains.</p>
-        )}
+        {manager ? <AddDomainForm /> : <EmptyState>Only an owner or admin can add domains.</EmptyState>}
       </Card>
       <div className="mt-4 space-y-4">
         {domains.length === 0 ? (
-          <p className="text-sm text-slate-700">No domains yet.</p>
+          <EmptyState>No domains yet.</EmptyState>
         ) : (
           domains.map((d) => (
             <Card

@@ -1,8 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Card, PageHeader, StatusBadge } from "@/components/ui/card";
+import { DataTable } from "@/components/ui/data-table";
+import { requireActor } from "@/lib/auth/session";
 import { formatDateTime } from "@/lib/dashboard/format";
-import { requireActor } from "@/lib/dashboard/session";
 import { JOB_STATUSES, type JobStatus } from "@/lib/db/schema";
 import { listJobs } from "@/lib/jobs/list";
 import { TOOL_NAMES, type ToolName } from "@/lib/tools/types";
@@ -62,45 +63,33 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
             Filter
           </button>
         </form>
-        {page.jobs.length === 0 ? (
-          <p className="text-sm text-slate-700">No jobs match.</p>
-        ) : (
-          <div className="overflow-x-auto">
-            <table className="data-table">
-              <thead>
-                <tr>
-                  <th scope="col">Tool</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Finished</th>
-                  <th scope="col" className="text-right">
-                    Credits
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.jobs.map((j) => (
-                  <tr key={j.jobId}>
-                    <td>
-                      <Link href={`/dashboard/jobs/${j.jobId}`} className="link">
-                        {j.tool}
-                      </Link>
-                    </td>
-                    <td>
-                      <StatusBadge status={j.status} />
-                    </td>
-                    <td className="whitespace-nowrap">{formatDateTime(j.createdAt)}</td>
-                    <td className="whitespace-nowrap">{formatDateTime(j.completedAt)}</td>
-                    <td className="text-right">
-                      {j.creditsCharged}
-                      {j.creditsRefunded ? " (refunded)" : ""}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <DataTable
+          columns={[
+            {
+              header: "Tool",
+              cell: (j) => (
+                <Link href={`/dashboard/jobs/${j.jobId}`} className="link">
+                  {j.tool}
+                </Link>
+              ),
+            },
+            { header: "Status", cell: (j) => <StatusBadge status={j.status} /> },
+            { header: "Created", cell: (j) => formatDateTime(j.createdAt), className: "whitespace-nowrap" },
+            {
+              header: "Finished",
+              cell: (j) => formatDateTime(j.completedAt),
+              className: "whitespace-nowrap",
+            },
+            {
+              header: "Credits",
+              cell: (j) => `${j.creditsCharged}${j.creditsRefunded ? " (refunded)" : ""}`,
+              align: "right",
+            },
+          ]}
+          rows={page.jobs}
+          rowKey={(j) => j.jobId}
+          empty="No jobs match."
+        />
         {page.nextCursor ? (
           <p className="mt-4">
             <Link className="link" href={`/dashboard/jobs${qs({ cursor: page.nextCursor })}`}>

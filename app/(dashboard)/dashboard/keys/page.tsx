@@ -1,10 +1,11 @@
 import type { Metadata } from "next";
 import { RotateKey } from "@/components/dashboard/rotate-key";
 import { Card, PageHeader } from "@/components/ui/card";
+import { EmptyState } from "@/components/ui/empty-state";
 import { canManageKeys } from "@/lib/accounts/accounts";
+import { requireActor } from "@/lib/auth/session";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { requestOrigin } from "@/lib/dashboard/origin";
-import { requireActor } from "@/lib/dashboard/session";
 import { getActiveKey } from "@/lib/keys/keys";
 
 export const metadata: Metadata = { title: "API keys" };
@@ -40,7 +41,7 @@ export default async function KeysPage() {
             </div>
           </dl>
         ) : (
-          <p className="text-sm text-slate-700">This account has no active key yet.</p>
+          <EmptyState>This account has no active key yet.</EmptyState>
         )}
         <p className="mt-4 text-sm text-slate-600">
           The secret (x-api-secret) is shown only when a key is created. Keep it out of client-side code and
@@ -50,7 +51,7 @@ export default async function KeysPage() {
           {canManageKeys(actor.role) ? (
             <RotateKey origin={origin} hasKey={Boolean(key)} />
           ) : (
-            <p className="text-sm text-slate-700">Only an owner or admin can rotate the key.</p>
+            <EmptyState>Only an owner or admin can rotate the key.</EmptyState>
           )}
         </div>
       </Card>

@@ -3,8 +3,8 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { JobView } from "@/components/dashboard/job-view";
 import { PageHeader } from "@/components/ui/card";
+import { requireActor } from "@/lib/auth/session";
 import { formatDateTime } from "@/lib/dashboard/format";
-import { requireActor } from "@/lib/dashboard/session";
 import { getJob } from "@/lib/jobs/queries";
 import { toJobView } from "@/lib/jobs/view";
 

@@ -3,8 +3,8 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ToolLauncher } from "@/components/dashboard/tool-launcher";
 import { PageHeader } from "@/components/ui/card";
+import { requireActor } from "@/lib/auth/session";
 import { getCreditAccount } from "@/lib/credits/credits";
-import { requireActor } from "@/lib/dashboard/session";
 import { findToolInfo } from "@/lib/dashboard/tool-catalog";
 
 export async function generateMetadata({ params }: { params: Promise<{ tool: string }> }): Promise<Metadata> {

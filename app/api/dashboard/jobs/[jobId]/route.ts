@@ -1,6 +1,6 @@
 // GET /api/dashboard/jobs/:jobId: the signed-in user's job for the dashboard's poller (session auth).
 import { NextResponse } from "next/server";
-import { currentActor } from "@/lib/dashboard/session";
+import { currentActor } from "@/lib/auth/session";
 import { getJob } from "@/lib/jobs/queries";
 import { toJobView } from "@/lib/jobs/view";
 

@@ -1,24 +1,6 @@
+// AI referrers: the hosts, Android apps and utm_source values that mark a visitor arriving from an AI
+// engine's answer. Part of the bot catalogue, beside the user agents and IP ranges.
 import type { AiEngine } from "./bots";
-import { classifyUserAgent, type UserAgentClass } from "./classify";
-import type { IpVerification } from "./ip-ranges/verify";
-
-export type CitationReason = "user_fetch" | "referral" | "utm";
-
-export interface Citation {
-  engine: AiEngine;
-  reason: CitationReason;
-}
-
-export interface VisitForCitation {
-  /** The request path, query string included (that is where utm_source lives). */
-  path: string;
-  userAgent?: string | null;
-  referrer?: string | null;
-  /** Pass it when already computed, to skip classifying again. */
-  classification?: UserAgentClass;
-  /** When given and "unverified", a user-fetch claim from outside the operator's ranges is not believed. */
-  ipVerification?: IpVerification;
-}
 
 interface HostRule {
   host: string;
@@ -107,25 +89,4 @@ export function engineFromUtm(path: string): AiEngine | null {
   if (!source) return null;
   const asHost = source.replace(/^https?:\/\//, "").split("/")[0] ?? "";
   return engineForHost(asHost, "/") ?? UTM_SOURCES[source] ?? UTM_SOURCES[asHost.split(".")[0] ?? ""] ?? null;
-}
-
-/**
- * Whether a visit cites the page, and for which engine: an AI engine's user-triggered fetcher reading it
- * (someone asked that engine a question), or a person arriving from an AI engine's answer (its referrer, or
- * failing that a utm_source the engine put on the link). Crawls for training or indexing are not citations,
- * and neither is any other bot, whatever its referrer says.
- */
-export function detectCitation(visit: VisitForCitation): Citation | null {
-  const classification = visit.classification ?? classifyUserAgent(visit.userAgent);
-  if (classification.kind === "bot") {
-    const { bot } = classification;
-    if (bot.purpose !== "ai_user_fetch" || !bot.engine) return null;
-    if (visit.ipVerification === "unverified") return null;
-    return { engine: bot.engine, reason: "user_fetch" };
-  }
-  const referred = engineFromReferrer(visit.referrer);
-  if (referred) return { engine: referred, reason: "referral" };
-  const tagged = engineFromUtm(visit.path);
-  if (tagged) return { engine: tagged, reason: "utm" };
-  return null;
 }

@@ -1,4 +1,4 @@
-import { parseIp } from "./ip-ranges/cidr";
+import { parseIp } from "../catalog/ip-ranges/cidr";
 
 /** One request from an access log in common or combined log format. */
 export interface LogEntry {

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
+import { engineFromReferrer, engineFromUtm } from "../catalog/ai-referrers";
 import { analyzeVisit } from "./analyze-visit";
-import { detectCitation, engineFromReferrer, engineFromUtm } from "./citations";
+import { detectCitation } from "./detect-citation";
 
 const CHROME =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { eventKey, makeTrackingEventSchema, normaliseHostname, validateEvents } from "./event-schema";
+import { eventKey, makeTrackingEventSchema, validateEvents } from "./event-schema";
 
 const NOW = Date.parse("2026-11-22T12:00:00Z");
 const now = () => NOW;
@@ -189,15 +189,4 @@ describe("eventKey", () => {
     const computed = eventKey(parse(VALID));
     expect(eventKey(parse({ ...VALID, id: computed.slice("sha256:".length) }))).not.toBe(computed);
   });
-});
-
-describe("normaliseHostname", () => {
-  test.each([
-    ["Example.COM", "example.com"],
-    ["example.com.", "example.com"],
-    ["localhost", "localhost"],
-    ["under_score.example", null],
-    ["", null],
-    ["a b.com", null],
-  ])("%s → %s", (input, expected) => expect(normaliseHostname(input)).toBe(expected));
 });

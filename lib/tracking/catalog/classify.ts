@@ -1,8 +1,8 @@
 import crawlerUserAgents from "crawler-user-agents";
 import { isbotMatch } from "isbot";
+import { LruCache } from "../lru-cache";
 import { deriveBotName } from "./bot-name";
 import { type AiEngine, BOT_DEFINITIONS, type BotDefinition, type BotPurpose } from "./bots";
-import { LruCache } from "./lru-cache";
 import { createAnchoredMatcher } from "./pattern-index";
 
 export interface ClassifiedBot {

@@ -2,9 +2,9 @@
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
-import { auth } from "@/auth";
+import { type Actor, getActor } from "@/lib/dashboard/members";
 import { type Db, getDb } from "@/lib/db/client";
-import { type Actor, getActor } from "./members";
+import { auth } from "./config";
 
 export const ACCOUNT_COOKIE = "dash_account";
 

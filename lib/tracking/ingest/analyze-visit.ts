@@ -1,6 +1,6 @@
-import { type Citation, detectCitation } from "./citations";
-import { classifyUserAgent, type UserAgentClass } from "./classify";
-import { type IpVerification, verifyBotIp } from "./ip-ranges/verify";
+import { classifyUserAgent, type UserAgentClass } from "../catalog/classify";
+import { type IpVerification, verifyBotIp } from "../catalog/ip-ranges/verify";
+import { type Citation, detectCitation } from "./detect-citation";
 
 export interface VisitInput {
   path: string;

@@ -1,7 +1,7 @@
 import crawlerUserAgents from "crawler-user-agents";
 import { describe, expect, test } from "vitest";
+import { LruCache } from "../lru-cache";
 import { BOT_DEFINITIONS } from "./bots";
-import { LruCache } from "./lru-cache";
 import { createAnchoredMatcher, extractAnchors } from "./pattern-index";
 
 describe("extractAnchors", () => {

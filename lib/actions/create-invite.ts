@@ -1,0 +1,27 @@
+"use server";
+import { z } from "zod";
+import { createInvite } from "@/lib/dashboard/invites";
+import { ROLES } from "@/lib/db/schema";
+import { formFields } from "./client";
+import { actorAction } from "./safe-action";
+import { type InviteState, toActionState } from "./state";
+
+// An unknown role falls back to the least one; the address is checked by createInvite.
+const createInviteInput = z.object({
+  email: z.string().default(""),
+  role: z.enum(ROLES).catch("member"),
+});
+
+const invite = actorAction(
+  { input: createInviteInput, role: "admin", refused: toActionState },
+  async ({ db, actor, input }): Promise<InviteState> => {
+    const { token, expiresAt } = await createInvite(db, actor, input);
+    // A path: the page prefixes its own origin, so the link matches the address the owner uses.
+    return { ok: true, link: `/invite/${token}`, expiresAt: expiresAt.toISOString() };
+  },
+);
+
+/** Creates an invitation link to the active account (owner or admin). */
+export async function createInviteAction(_prev: InviteState, form: FormData): Promise<InviteState> {
+  return invite(formFields(form));
+}

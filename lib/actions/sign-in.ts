@@ -1,0 +1,41 @@
+"use server";
+// next-auth's own POST routes (OAuth callbacks, sign-out) carry its CSRF token; these actions go through the
+// action client's origin check.
+import { AuthError } from "next-auth";
+import { z } from "zod";
+import { SignInThrottled, signIn } from "@/lib/auth/config";
+import { formFields } from "./client";
+import { publicAction } from "./safe-action";
+import { safeNext } from "./safe-next";
+import type { AuthFormState } from "./state";
+
+const signInInput = z.object({
+  email: z.string().default(""),
+  password: z.string().default(""),
+  next: z.unknown(),
+});
+
+const signInWithPassword = publicAction(
+  { input: signInInput, refused: (err): AuthFormState => ({ error: err.message, field: err.field }) },
+  async (input): Promise<AuthFormState> => {
+    try {
+      await signIn("credentials", {
+        email: input.email,
+        password: input.password,
+        redirectTo: safeNext(input.next),
+      });
+    } catch (err) {
+      if (err instanceof SignInThrottled || (err as { code?: string }).code === "rate_limited") {
+        return { error: "Too many sign-in attempts for this address. Wait 15 minutes, then try again." };
+      }
+      if (err instanceof AuthError) return { error: "Wrong email or password." };
+      throw err;
+    }
+    return {};
+  },
+);
+
+/** Email and password sign-in. */
+export async function signInAction(_prev: AuthFormState, form: FormData): Promise<AuthFormState> {
+  return signInWithPassword(formFields(form));
+}

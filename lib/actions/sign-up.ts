@@ -1,0 +1,35 @@
+"use server";
+import { z } from "zod";
+import { signIn } from "@/lib/auth/config";
+import { signUp } from "@/lib/dashboard/signup";
+import { getDb } from "@/lib/db/client";
+import { formFields } from "./client";
+import { publicAction } from "./safe-action";
+import { safeNext } from "./safe-next";
+import type { AuthFormState } from "./state";
+
+// Address, password and name rules are signUp's, which names the field it refuses.
+const signUpInput = z.object({
+  email: z.string().default(""),
+  password: z.string().default(""),
+  name: z.string().default(""),
+  next: z.unknown(),
+});
+
+const createUser = publicAction(
+  { input: signUpInput, refused: (err): AuthFormState => ({ error: err.message, field: err.field }) },
+  async (input): Promise<AuthFormState> => {
+    await signUp(await getDb(), { email: input.email, password: input.password, name: input.name });
+    await signIn("credentials", {
+      email: input.email,
+      password: input.password,
+      redirectTo: safeNext(input.next),
+    });
+    return {};
+  },
+);
+
+/** Creates the user and their account, then signs them in. */
+export async function signUpAction(_prev: AuthFormState, form: FormData): Promise<AuthFormState> {
+  return createUser(formFields(form));
+}

@@ -1,0 +1,27 @@
+// What the dashboard's forms get back from their server actions. Types and one mapper, safe for client code.
+import { type ForbiddenError, FormError } from "@/lib/dashboard/errors";
+
+export interface ActionState {
+  ok?: boolean;
+  error?: string;
+  field?: string;
+}
+
+export type VerifyState = ActionState & { checks?: { method: string; ok: boolean; detail: string }[] };
+
+export type InviteState = ActionState & { link?: string; expiresAt?: string };
+
+export type RotateResult =
+  | { ok: true; keyId: string; secret: string; createdAt: string }
+  | { ok: false; error: string };
+
+export interface AuthFormState {
+  error?: string;
+  field?: string;
+}
+
+/** A refusal the form shows next to its field (a form value) or above the form (a role). */
+export function toActionState(err: ForbiddenError | FormError): ActionState {
+  if (err instanceof FormError) return { error: err.message, field: err.field };
+  return { error: err.message };
+}

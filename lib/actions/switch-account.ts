@@ -1,0 +1,27 @@
+"use server";
+import { cookies } from "next/headers";
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import { ACCOUNT_COOKIE } from "@/lib/auth/session";
+import { getActor } from "@/lib/dashboard/members";
+import { formFields } from "./client";
+import { actorAction } from "./safe-action";
+
+const switchAccountInput = z.object({ accountId: z.string().default("") });
+
+const switchAccount = actorAction(
+  { input: switchAccountInput, role: "member", refused: () => undefined },
+  async ({ db, actor, input }) => {
+    // Only an account the user belongs to can become active.
+    const next = await getActor(db, actor.userId, input.accountId);
+    if (next?.accountId === input.accountId) {
+      (await cookies()).set(ACCOUNT_COOKIE, input.accountId, { httpOnly: true, sameSite: "lax", path: "/" });
+    }
+  },
+);
+
+/** Makes another of the user's accounts the active one. */
+export async function switchAccountAction(form: FormData): Promise<void> {
+  await switchAccount(formFields(form));
+  redirect("/dashboard");
+}

@@ -1,0 +1,30 @@
+"use server";
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { ApiError } from "@/lib/api/errors";
+import { verifyDomainAs } from "@/lib/dashboard/domains";
+import { formFields } from "./client";
+import { actorAction } from "./safe-action";
+import { toActionState, type VerifyState } from "./state";
+
+const verifyDomainInput = z.object({ domain: z.string().default("") });
+
+const verifyDomain = actorAction(
+  { input: verifyDomainInput, role: "admin", refused: toActionState },
+  async ({ db, actor, input }): Promise<VerifyState> => {
+    try {
+      const result = await verifyDomainAs(db, actor, input.domain);
+      revalidatePath("/dashboard/domains");
+      return { ok: result.verified, checks: result.checks };
+    } catch (err) {
+      // An unknown or foreign domain: the service's message is phrased for the customer.
+      if (err instanceof ApiError) return { error: err.message };
+      throw err;
+    }
+  },
+);
+
+/** Checks the domain's DNS record and well-known file (owner or admin). */
+export async function verifyDomainAction(_prev: VerifyState, form: FormData): Promise<VerifyState> {
+  return verifyDomain(formFields(form));
+}

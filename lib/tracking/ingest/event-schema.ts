@@ -1,0 +1,183 @@
+import { createHash } from "node:crypto";
+import ipaddr from "ipaddr.js";
+import { z } from "zod";
+import { normalizeHostname } from "@/lib/hostname";
+
+export const MAX_EVENTS_PER_BATCH = 1000;
+const MAX_FUTURE_MS = 5 * 60 * 1000;
+const MAX_AGE_MS = 90 * 24 * 60 * 60 * 1000;
+
+/** "/a?b" stays; "https://host/a?b#c" becomes "/a?b". Null when it is neither. */
+export function pathFromUrlOrPath(input: string): string | null {
+  if (input.startsWith("/")) {
+    const hash = input.indexOf("#");
+    return hash === -1 ? input : input.slice(0, hash);
+  }
+  if (!/^https?:\/\//i.test(input)) return null;
+  try {
+    const url = new URL(input);
+    return `${url.pathname}${url.search}`;
+  } catch {
+    return null;
+  }
+}
+
+/** The canonical text of an address: IPv6 compressed and lower-case, IPv4-mapped IPv6 as IPv4. */
+export function normaliseIp(input: string): string | null {
+  const text = input.trim();
+  if (!ipaddr.isValid(text) || (!ipaddr.IPv4.isValidFourPartDecimal(text) && !text.includes(":")))
+    return null;
+  const address = ipaddr.parse(text);
+  if (address.kind() === "ipv6" && (address as ipaddr.IPv6).isIPv4MappedAddress()) {
+    return (address as ipaddr.IPv6).toIPv4Address().toString();
+  }
+  return address.toString();
+}
+
+const hostname = z
+  .string()
+  .max(253)
+  .transform((value, ctx) => {
+    const host = normalizeHostname(value, { acceptUrl: false, requireDomain: false });
+    if (!host) {
+      ctx.addIssue({ code: "custom", message: "must be a host name, like example.com" });
+      return z.NEVER;
+    }
+    return host;
+  });
+
+const requestPath = z
+  .string()
+  .min(1)
+  .max(2048)
+  .transform((value, ctx) => {
+    const path = pathFromUrlOrPath(value);
+    if (path === null) {
+      ctx.addIssue({ code: "custom", message: "must start with / (or be an absolute http(s) URL)" });
+      return z.NEVER;
+    }
+    return path;
+  });
+
+const ipAddress = z.string().transform((value, ctx) => {
+  const ip = normaliseIp(value);
+  if (!ip) {
+    ctx.addIssue({ code: "custom", message: "must be an IPv4 or IPv6 address" });
+    return z.NEVER;
+  }
+  return ip;
+});
+
+/** The schema of one ingest event; `now` is the clock the time window is judged by. */
+export function makeTrackingEventSchema(now: () => number = Date.now) {
+  return z.object({
+    id: z.string().min(1).max(128).optional(),
+    domain: hostname,
+    path: requestPath,
+    userAgent: z.string().max(1024),
+    ip: ipAddress.nullish().transform((v) => v ?? undefined),
+    referrer: z
+      .string()
+      .max(2048)
+      .nullish()
+      .transform((v) => (v ? v : undefined)),
+    status: z
+      .number()
+      .int()
+      .min(100)
+      .max(599)
+      .nullish()
+      .transform((v) => v ?? undefined),
+    timestamp: z.iso
+      .datetime({
+        offset: true,
+        message: "must be an ISO 8601 date-time with a time zone, like 2026-01-31T12:00:00Z",
+      })
+      .transform((value, ctx) => {
+        const date = new Date(value);
+        const at = now();
+        if (date.getTime() > at + MAX_FUTURE_MS) {
+          ctx.addIssue({ code: "custom", message: "is more than 5 minutes in the future" });
+          return z.NEVER;
+        }
+        if (date.getTime() < at - MAX_AGE_MS) {
+          ctx.addIssue({ code: "custom", message: "is more than 90 days old" });
+          return z.NEVER;
+        }
+        return date;
+      }),
+  });
+}
+
+export const trackingEventSchema = makeTrackingEventSchema();
+export type TrackingEvent = z.output<typeof trackingEventSchema>;
+export type TrackingEventInput = z.input<typeof trackingEventSchema>;
+
+/** The batch envelope; events are validated one by one afterwards, so one bad event rejects only itself. */
+export const trackingEventBatchSchema = z.object({
+  events: z.array(z.unknown()).min(1).max(MAX_EVENTS_PER_BATCH),
+});
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export interface AcceptedEvent {
+  index: number;
+  event: TrackingEvent;
+  key: string;
+}
+
+export interface RejectedEvent {
+  index: number;
+  errors: FieldError[];
+}
+
+export type ValidateEventsResult =
+  | { ok: true; accepted: AcceptedEvent[]; rejected: RejectedEvent[] }
+  | { ok: false; errors: FieldError[] };
+
+function toFieldErrors(error: z.ZodError): FieldError[] {
+  return error.issues.map((issue) => ({
+    field: issue.path.length > 0 ? issue.path.join(".") : "(event)",
+    message: issue.message,
+  }));
+}
+
+/**
+ * Validates a POSTed batch. A malformed envelope (not an object, no `events` array, more than 1000 events)
+ * fails as a whole; otherwise each event stands alone and the bad ones come back in `rejected` by index.
+ */
+export function validateEvents(body: unknown, options: { now?: () => number } = {}): ValidateEventsResult {
+  const envelope = trackingEventBatchSchema.safeParse(body);
+  if (!envelope.success) return { ok: false, errors: toFieldErrors(envelope.error) };
+  const schema = options.now ? makeTrackingEventSchema(options.now) : trackingEventSchema;
+  const accepted: AcceptedEvent[] = [];
+  const rejected: RejectedEvent[] = [];
+  envelope.data.events.forEach((raw, index) => {
+    const parsed = schema.safeParse(raw);
+    if (parsed.success) accepted.push({ index, event: parsed.data, key: eventKey(parsed.data) });
+    else rejected.push({ index, errors: toFieldErrors(parsed.error) });
+  });
+  return { ok: true, accepted, rejected };
+}
+
+/**
+ * The idempotency key of an event, so a retried batch never counts twice: the client's id when it sent one,
+ * otherwise a SHA-256 over the normalised fields. The two kinds are prefixed so they can never collide.
+ * Store it unique per domain: client ids are only unique within one client.
+ */
+export function eventKey(event: TrackingEvent): string {
+  if (event.id !== undefined) return `id:${event.id}`;
+  const fields = [
+    event.domain,
+    event.path,
+    event.userAgent,
+    event.ip ?? "",
+    event.referrer ?? "",
+    event.status ?? "",
+    event.timestamp.toISOString(),
+  ];
+  return `sha256:${createHash("sha256").update(JSON.stringify(fields)).digest("hex")}`;
+}

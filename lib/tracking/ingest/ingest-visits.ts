@@ -1,0 +1,147 @@
+import { listDomains, requireRegisteredDomain } from "@/lib/accounts/domains";
+import { ApiError, validationError } from "@/lib/api/errors";
+import type { Db } from "@/lib/db/client";
+import type { NewVisit } from "@/lib/db/schema";
+import type { EventsIngestResult, LogsIngestResult } from "../api-schemas";
+import { eventKey, type RejectedEvent, validateEvents } from "./event-schema";
+import { type LogSource, parseLogStream } from "./log-parser";
+import { prepareVisit, recordVisits } from "./record-visits";
+
+const LOG_BATCH = 1000;
+const MAX_REPORTED_LINES = 100;
+const MAX_FUTURE_MS = 5 * 60 * 1000;
+
+/** The registered domain an event's host belongs to: the hostname itself, or its www. twin. */
+function domainMatcher(rows: { id: string; hostname: string }[]) {
+  const byHost = new Map(rows.map((r) => [r.hostname, r.id]));
+  return (host: string) =>
+    byHost.get(host) ?? (host.startsWith("www.") ? byHost.get(host.slice(4)) : undefined);
+}
+
+/**
+ * POST /tracking/events: validates each event on its own, stores the new bot visits and citations of the
+ * account's domains with their rollups (one transaction, a handful of statements per batch), and reports
+ * what happened to every event. A batch whose valid events all name unregistered domains is 403.
+ */
+export async function ingestEvents(
+  db: Db,
+  accountId: string,
+  body: unknown,
+  options: { now?: () => number } = {},
+): Promise<EventsIngestResult> {
+  const validated = validateEvents(body, options);
+  if (!validated.ok) {
+    throw validationError(
+      `Invalid batch: ${validated.errors.map((e) => `${e.field}: ${e.message}`).join("; ")}`,
+      validated.errors.map((e) => ({ field: e.field === "(event)" ? "body" : e.field, message: e.message })),
+    );
+  }
+  const domainOf = domainMatcher(await listDomains(db, accountId));
+  const rejected: RejectedEvent[] = [...validated.rejected];
+  const rows: NewVisit[] = [];
+  const unregistered = new Set<string>();
+  let skipped = 0;
+  for (const { index, event, key } of validated.accepted) {
+    const domainId = domainOf(event.domain);
+    if (!domainId) {
+      unregistered.add(event.domain);
+      rejected.push({ index, errors: [{ field: "domain", message: "is not registered on this account" }] });
+      continue;
+    }
+    const row = prepareVisit(domainId, { ...event, occurredAt: event.timestamp }, key);
+    if (row) rows.push(row);
+    else skipped++;
+  }
+  if (
+    unregistered.size > 0 &&
+    unregistered.size === new Set(validated.accepted.map((a) => a.event.domain)).size
+  ) {
+    throw new ApiError("FORBIDDEN_SCOPE", "None of the events' domains is registered on this account.", {
+      domains: [...unregistered].sort(),
+    });
+  }
+  const inserted = await recordVisits(db, rows);
+  rejected.sort((a, b) => a.index - b.index);
+  const received = validated.accepted.length + validated.rejected.length;
+  return { received, accepted: inserted, duplicates: rows.length - inserted, skipped, rejected };
+}
+
+/**
+ * POST /tracking/logs: an access log (combined or common format) of one registered domain. Unreadable lines are
+ * reported (the first 100, and a count), never fatal. A line's key is a hash of its fields plus its occurrence
+ * number among identical lines of the upload, so uploading the same log twice records nothing new.
+ */
+export async function ingestLog(
+  db: Db,
+  accountId: string,
+  domain: string,
+  source: LogSource | (() => Promise<LogSource>),
+  options: { now?: () => number } = {},
+): Promise<LogsIngestResult> {
+  const row = await requireRegisteredDomain(db, accountId, domain);
+  // The body is read only once the domain is known to be the account's.
+  const log = typeof source === "function" ? await source() : source;
+  const now = (options.now ?? Date.now)();
+  const seen = new Map<string, number>();
+  const rejected: { line: number; reason: string }[] = [];
+  let rejectedCount = 0;
+  let lines = 0;
+  let accepted = 0;
+  let prepared = 0;
+  let skipped = 0;
+  let batch: NewVisit[] = [];
+  const reject = (line: number, reason: string) => {
+    rejectedCount++;
+    if (rejected.length < MAX_REPORTED_LINES) rejected.push({ line, reason });
+  };
+  const flush = async () => {
+    accepted += await recordVisits(db, batch);
+    prepared += batch.length;
+    batch = [];
+  };
+  for await (const result of parseLogStream(log)) {
+    lines++;
+    if (!result.ok) {
+      reject(result.error.line, result.error.reason);
+      continue;
+    }
+    const e = result.entry;
+    if (e.timestamp.getTime() > now + MAX_FUTURE_MS) {
+      reject(e.line, "timestamp is more than 5 minutes in the future");
+      continue;
+    }
+    const fields = {
+      domain: row.hostname,
+      path: e.path,
+      userAgent: e.userAgent ?? "",
+      ip: e.ip ?? undefined,
+      referrer: e.referrer ?? undefined,
+      status: e.status ?? undefined,
+      timestamp: e.timestamp,
+    };
+    const base = eventKey(fields);
+    const n = (seen.get(base) ?? 0) + 1;
+    seen.set(base, n);
+    const visit = prepareVisit(
+      row.id,
+      { ...fields, occurredAt: e.timestamp },
+      n === 1 ? base : `${base}#${n}`,
+    );
+    if (!visit) {
+      skipped++;
+      continue;
+    }
+    batch.push(visit);
+    if (batch.length >= LOG_BATCH) await flush();
+  }
+  await flush();
+  return {
+    domain: row.hostname,
+    lines,
+    accepted,
+    duplicates: prepared - accepted,
+    skipped,
+    rejectedCount,
+    rejected,
+  };
+}

@@ -1,0 +1,52 @@
+import { sql } from "drizzle-orm";
+import { requireRegisteredDomain } from "@/lib/accounts/domains";
+import type { Db } from "@/lib/db/client";
+import { rowsOf } from "@/lib/db/rows";
+import type { TrackingStats } from "../api-schemas";
+import { trackingReadCache, utcDay } from "./read-cache";
+
+const TOP = 10;
+
+/**
+ * GET /tracking/stats: bot visit statistics of a registered domain (403 FORBIDDEN_SCOPE otherwise), read
+ * from the rollups kept on ingest and cached about 2 minutes. Human visits are not bot visits: they count
+ * nowhere here (the AI-referred ones are citations).
+ */
+export async function getBotStats(db: Db, accountId: string, domain: string): Promise<TrackingStats> {
+  const row = await requireRegisteredDomain(db, accountId, domain);
+  return trackingReadCache.getOrLoad(`stats|${accountId}|${row.id}`, () =>
+    readBotStats(db, row.id, row.hostname, trackingReadCache.now()),
+  );
+}
+
+async function readBotStats(db: Db, domainId: string, hostname: string, now: number) {
+  const since30 = utcDay(now, 29);
+  const [totals] = rowsOf<{ total: string; ai: string; last30: string; bots: string }>(
+    await db.execute(sql`
+      select coalesce(sum(visits), 0)::text as total,
+             coalesce(sum(visits) filter (where is_ai_bot), 0)::text as ai,
+             coalesce(sum(visits) filter (where day >= ${since30}::date), 0)::text as last30,
+             count(distinct bot_name)::text as bots
+      from tracking_daily_bots where domain_id = ${domainId}`),
+  );
+  const bots = rowsOf<{ name: string; count: string; ai: boolean }>(
+    await db.execute(sql`
+      select bot_name as name, sum(visits)::text as count, bool_or(is_ai_bot) as ai
+      from tracking_daily_bots where domain_id = ${domainId}
+      group by bot_name order by sum(visits) desc, bot_name collate "C" asc limit ${TOP}`),
+  );
+  const pages = rowsOf<{ path: string; count: string }>(
+    await db.execute(sql`
+      select path, visits::text as count from tracking_page_counts where domain_id = ${domainId}
+      order by visits desc nulls last, path collate "C" asc limit ${TOP}`),
+  );
+  return {
+    domain: hostname,
+    totalVisits: Number(totals?.total ?? 0),
+    uniqueBots: Number(totals?.bots ?? 0),
+    aiBotVisits: Number(totals?.ai ?? 0),
+    visitsLast30Days: Number(totals?.last30 ?? 0),
+    topBots: bots.map((b) => ({ name: b.name, count: Number(b.count), isAIBot: Boolean(b.ai) })),
+    topPages: pages.map((p) => ({ url: p.path, count: Number(p.count) })),
+  };
+}
