@@ -101,7 +101,6 @@ export function errorFromStatus(
  * deadline is not started and the last error stands. The SDKs' own retries are off, so every attempt is counted.
  */
 export async function callWithRetries<T>(
-  engine: EngineName,
   run: (attempt: number) => Promise<T>,
   toEngineError: (err: unknown) => EngineError,
   opts: { signal?: AbortSignal; deadline?: number; policy?: Partial<RetryPolicy> } = {},

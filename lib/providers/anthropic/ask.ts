@@ -25,7 +25,6 @@ export async function askEngine(request: AskRequest): Promise<EngineAnswer> {
   let servedModel = model;
   for (let turn = 0; turn <= MAX_CONTINUATIONS; turn++) {
     const { value: message, attempts: used } = await callWithRetries(
-      ENGINE,
       () =>
         client.messages.create(
           {

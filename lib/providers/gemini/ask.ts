@@ -26,7 +26,6 @@ export async function askEngine(request: AskRequest): Promise<EngineAnswer> {
     httpOptions: { baseUrl, retryOptions: { attempts: 1 }, fetch: recordingFetch, timeout: 180_000 },
   });
   const { value: response, attempts } = await callWithRetries(
-    ENGINE,
     () =>
       ai.models.generateContent({
         model,

@@ -13,7 +13,6 @@ export async function askEngine(request: AskRequest): Promise<EngineAnswer> {
   // Retries are ours (callWithRetries) so that every attempt is bounded by the job's deadline and counted.
   const client = new OpenAI({ apiKey, baseURL: baseUrl, maxRetries: 0, timeout: 180_000 });
   const { value: response, attempts } = await callWithRetries(
-    ENGINE,
     () =>
       client.responses.create(
         { model, input: request.prompt, tools: [{ type: "web_search" }], store: false },

@@ -21,7 +21,6 @@ export async function askEngine(request: AskRequest): Promise<EngineAnswer> {
   if (!apiKey) throw notConfigured(ENGINE, PERPLEXITY_CONFIG.apiKeyEnv);
   const client = new OpenAI({ apiKey, baseURL: baseUrl, maxRetries: 0, timeout: 180_000 });
   const { value: completion, attempts } = await callWithRetries(
-    ENGINE,
     () =>
       client.chat.completions.create(
         { model, messages: [{ role: "user", content: request.prompt }] },
