@@ -96,16 +96,19 @@ export function extractMentionSentences(answer: string, analysis: MentionAnalysi
     while (b < bounds.length && bounds[b]![1] <= m.start) b++;
     if (b < bounds.length && !used.has(b)) used.add(b);
   }
+  // Sentences and matches are both in text order: one forward pointer keeps the masking linear.
+  let first = 0;
   for (const index of [...used].sort((x, y) => x - y)) {
     const [start, end] = bounds[index]!;
+    while (first < analysis.matches.length && analysis.matches[first]!.end <= start) first++;
     let out = "";
     let at = start;
-    for (const m of analysis.matches) {
-      if (m.end <= start || m.start >= end) continue;
+    for (let k = first; k < analysis.matches.length && analysis.matches[k]!.start < end; k++) {
+      const m = analysis.matches[k]!;
       out += `${text.slice(at, Math.max(at, m.start))}it`;
       at = Math.max(at, m.end);
     }
-    out += text.slice(at, end);
+    out += text.slice(Math.min(at, end), end);
     sentences.push(out.trim());
   }
   return sentences;
