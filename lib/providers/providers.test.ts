@@ -150,6 +150,41 @@ describe.each(["ChatGPT", "Claude", "Gemini", "Perplexity"] as const)("%s adapte
   });
 });
 
+describe("Claude turns", () => {
+  test("a turn paused during search is continued and both parts make the answer", async () => {
+    fakes.anthropic.enqueue(
+      { answer: { text: "Searching done. ", stopReason: "pause_turn", inputTokens: 10, outputTokens: 5 } },
+      { answer: { ...answer, inputTokens: 20, outputTokens: 7 } },
+    );
+    const before = fakes.anthropic.requests.length;
+    const result = await ENGINE_ADAPTERS.Claude({ prompt: "q", env: fakes.env });
+    const second = fakes.anthropic.requests[before + 1]!.body as { messages: { role: string }[] };
+
+    expect(fakes.anthropic.requests.length - before).toBe(2);
+    expect(second.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(result.answer).toBe(`Searching done. ${answer.text}`);
+    expect(result.usage).toEqual({ inputTokens: 30, outputTokens: 12 });
+    expect(result.attempts).toBe(2);
+  });
+});
+
+describe("cancellation", () => {
+  test("the job's signal stops a slow engine with ENGINE_TIMEOUT", async () => {
+    fakes.openai.enqueue({ answer, delayMs: 5_000 });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const started = performance.now();
+    const err = await ENGINE_ADAPTERS.ChatGPT({
+      prompt: "q",
+      env: fakes.env,
+      signal: controller.signal,
+    }).catch((e: unknown) => e);
+    expect((err as EngineError).code).toBe("ENGINE_TIMEOUT");
+    expect((err as EngineError).options.attempts).toBe(1);
+    expect(performance.now() - started).toBeLessThan(4_000);
+  });
+});
+
 describe("engine list", () => {
   test("names each engine, whether it is configured, its model and the variable to set", () => {
     const engines = listEngines({ OPENAI_API_KEY: "k", GEMINI_MODEL: "gemini-custom" });

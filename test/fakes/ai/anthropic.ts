@@ -104,7 +104,7 @@ function renderMessage(answer: ScriptedAnswer, req: RecordedRequest) {
       { type: "web_search_tool_result", tool_use_id: toolUseId, content: results },
       ...blocks,
     ],
-    stop_reason: "end_turn",
+    stop_reason: answer.stopReason ?? "end_turn",
     stop_sequence: null,
     usage: {
       input_tokens: answer.inputTokens ?? 2_140,

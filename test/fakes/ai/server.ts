@@ -18,11 +18,14 @@ export interface ScriptedAnswer {
   searchResults?: { url: string; title: string }[];
   inputTokens?: number;
   outputTokens?: number;
+  /** Anthropic only: `pause_turn` makes the adapter continue the turn. */
+  stopReason?: string;
 }
 
+/** `delayMs` holds the reply back, as a slow provider would. */
 export type ScriptedReply =
-  | { answer: ScriptedAnswer }
-  | { status: number; headers?: Record<string, string>; message?: string };
+  | { answer: ScriptedAnswer; delayMs?: number }
+  | { status: number; headers?: Record<string, string>; message?: string; delayMs?: number };
 
 export interface FakeProvider {
   /** Base URL to put in `<PROVIDER>_BASE_URL`. */
@@ -64,6 +67,8 @@ export async function startFakeProvider(format: ProviderFormat): Promise<FakePro
     const invalid = format.validate(recorded);
     const reply = invalid ??
       queue.shift() ?? { status: 500, message: "The fake has no scripted reply left." };
+    if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
+    if (res.destroyed || req.socket.destroyed) return;
     if ("answer" in reply) return send(res, 200, {}, format.render(reply.answer, recorded));
     send(
       res,
