@@ -62,3 +62,32 @@ export function findUnconfiguredEngines(
 }
 
 export { ENGINE_NAMES, type EngineName, type EnvRecord };
+
+export type EngineAvailability =
+  | { ok: true }
+  | { ok: false; reason: string; configured: EngineName[]; missing: { name: EngineName; envVar: string }[] };
+
+/**
+ * Whether every engine asked for can run here, checked before any charge. The refusal names what is missing,
+ * the variable that configures it, and the engines the caller can pass instead.
+ */
+export function checkEngineAvailability(
+  wanted: readonly EngineName[],
+  env: EnvRecord = process.env,
+): EngineAvailability {
+  const missing = findUnconfiguredEngines(wanted, env);
+  if (missing.length === 0) return { ok: true };
+  const configured = listConfiguredEngines(env);
+  const names = missing.map((m) => `${m.name} (${m.envVar})`).join(", ");
+  const verb = missing.length === 1 ? "is" : "are";
+  const instead =
+    configured.length === 0
+      ? "No AI engine is configured on this service."
+      : `Configured engines: ${configured.join(", ")}; pass engines: ${JSON.stringify(configured)}.`;
+  return {
+    ok: false,
+    reason: `${names} ${verb} not configured on this service. ${instead}`,
+    configured,
+    missing,
+  };
+}

@@ -4,7 +4,7 @@ import type { FakeProvider } from "@/test/fakes/ai/server";
 import { ENGINE_ADAPTERS } from "./ask-engine";
 import { EngineError } from "./engine-retry";
 import type { EngineName } from "./engine-types";
-import { DEFAULT_MODELS, findUnconfiguredEngines, listEngines } from "./engines";
+import { checkEngineAvailability, DEFAULT_MODELS, findUnconfiguredEngines, listEngines } from "./engines";
 
 let fakes: FakeEngines;
 beforeAll(async () => {
@@ -202,6 +202,22 @@ describe("engine list", () => {
     expect(
       findUnconfiguredEngines(["ChatGPT", "Claude"], { OPENAI_API_KEY: "k", ANTHROPIC_API_KEY: " " }),
     ).toEqual([{ name: "Claude", envVar: "ANTHROPIC_API_KEY" }]);
+  });
+
+  test("availability names the missing engines, their variables and the engines to pass instead", () => {
+    expect(checkEngineAvailability(["ChatGPT"], { OPENAI_API_KEY: "k" })).toEqual({ ok: true });
+    const refused = checkEngineAvailability(["ChatGPT", "Perplexity", "Claude", "Gemini"], {
+      OPENAI_API_KEY: "k",
+      GEMINI_API_KEY: "g",
+    });
+    expect(refused).toMatchObject({ ok: false, configured: ["ChatGPT", "Gemini"] });
+    expect(refused.ok || refused.reason).toBe(
+      'Perplexity (PERPLEXITY_API_KEY), Claude (ANTHROPIC_API_KEY) are not configured on this service. Configured engines: ChatGPT, Gemini; pass engines: ["ChatGPT","Gemini"].',
+    );
+    const none = checkEngineAvailability(["Claude"], {});
+    expect(none.ok || none.reason).toBe(
+      "Claude (ANTHROPIC_API_KEY) is not configured on this service. No AI engine is configured on this service.",
+    );
   });
 
   test("an unconfigured engine fails before any request", async () => {
