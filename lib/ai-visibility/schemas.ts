@@ -1,8 +1,10 @@
 import { z } from "zod";
 import { ENGINE_NAMES } from "@/lib/providers/engine-types";
-import { SENTIMENTS } from "./sentiment";
 
 /** Result schemas of the two AI visibility tools. Free of server imports: usable by routes, OpenAPI and UI. */
+
+export const SENTIMENTS = ["positive", "neutral", "negative"] as const;
+export type Sentiment = (typeof SENTIMENTS)[number];
 
 export const engineName = z.enum(ENGINE_NAMES);
 export const sentiment = z.enum(SENTIMENTS);

@@ -1,7 +1,7 @@
 import winkSentiment from "wink-sentiment";
+import type { Sentiment } from "./schemas";
 
-export const SENTIMENTS = ["positive", "neutral", "negative"] as const;
-export type Sentiment = (typeof SENTIMENTS)[number];
+export type { Sentiment };
 
 /** Named in every result so a customer knows how the tone was judged. */
 export const SENTIMENT_METHOD =
