@@ -11,7 +11,13 @@
  * - Engine configuration (client-safe): `listEngines`, `checkEngineAvailability`, `DEFAULT_MODELS` in
  *   lib/providers/engines.ts.
  */
-export { purgeObservations, readVisibility, recordObservations, type VisibilityReport } from "./observations";
+export {
+  purgeObservations,
+  readLatestObservations,
+  readVisibility,
+  recordObservations,
+  type VisibilityReport,
+} from "./observations";
 export {
   type AiCitationCheckInput,
   type AiCitationCheckRun,

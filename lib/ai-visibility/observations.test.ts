@@ -4,7 +4,12 @@ import type { DbHandle } from "@/lib/db/client";
 import { jobs, visibilityObservations } from "@/lib/db/schema";
 import { createTestAccount } from "@/test/accounts";
 import { createTestDb } from "@/test/db";
-import { purgeObservations, readVisibility, recordObservations } from "./observations";
+import {
+  purgeObservations,
+  readLatestObservations,
+  readVisibility,
+  recordObservations,
+} from "./observations";
 import type { EngineResult } from "./schemas";
 
 let handle: DbHandle;
@@ -107,6 +112,13 @@ describe("visibility observations", () => {
 
     const oneDay = await readVisibility(db, { accountId, domain: "acme.com", days: 1, now });
     expect(oneDay.overall.checks).toBe(1);
+
+    const latest = await readLatestObservations(db, { accountId, domain: "acme.com", limit: 2 });
+    expect(latest.map((o) => [o.prompt, o.engine, o.position])).toEqual([
+      ["another", "ChatGPT", 0],
+      ["best tool?", "Claude", 2],
+    ]);
+    expect(latest[1]!.jobId).toBe(job!.id);
 
     // The job's purge clears the link, not the observation.
     await db.delete(jobs).where(eq(jobs.id, job!.id));

@@ -1,4 +1,4 @@
-import { and, eq, gte, lt, sql } from "drizzle-orm";
+import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import { visibilityObservations } from "@/lib/db/schema";
 import { ENGINE_NAMES, type EngineName } from "@/lib/providers/engine-types";
@@ -128,6 +128,32 @@ export async function readVisibility(
     overall: build(rows),
     engines: ENGINE_NAMES.map((engine) => ({ engine, ...build(rows.filter((r) => r.engine === engine)) })),
   };
+}
+
+/**
+ * The newest observations of a domain, newest first, for the dashboard's "latest answers" (the answer text itself
+ * lives in the job's result while the job is kept; `jobId` links there and is null once the job is purged).
+ */
+export async function readLatestObservations(
+  db: DbOrTx,
+  input: { accountId: string; domain: string; limit: number },
+) {
+  const t = visibilityObservations;
+  return db
+    .select({
+      jobId: t.jobId,
+      engine: t.engine,
+      prompt: t.prompt,
+      cited: t.cited,
+      mentioned: t.mentioned,
+      position: t.position,
+      sentiment: t.sentiment,
+      observedAt: t.observedAt,
+    })
+    .from(t)
+    .where(and(eq(t.accountId, input.accountId), eq(t.domain, input.domain)))
+    .orderBy(desc(t.observedAt), desc(t.id))
+    .limit(input.limit);
 }
 
 /** Deletes observations older than 13 months; returns how many went. */
