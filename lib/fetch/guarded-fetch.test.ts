@@ -234,6 +234,14 @@ describe("redirects are re-checked at every hop", () => {
     );
   });
 
+  test('redirect: "manual" returns the redirect itself, unfollowed, even towards a refused target', async () => {
+    const res = await local(`${site.url}/to-private`, { redirect: "manual" });
+    expect(res.status).toBe(302);
+    expect(res.headers.location).toEqual(["http://10.0.0.1/admin"]);
+    expect(res.redirects).toEqual([]);
+    expect(res.finalUrl).toBe(`${site.url}/to-private`);
+  });
+
   test("six redirects fail with TOO_MANY_REDIRECTS", async () => {
     await expectCode(local(`${site.url}/chain?n=6`), "TOO_MANY_REDIRECTS");
   });

@@ -108,7 +108,7 @@ export function createGuardedFetch(config: GuardedFetchConfig = {}): GuardedFetc
           signal: controller.signal,
         });
         const location = firstHeader(res.headers, "location");
-        if (REDIRECT_STATUSES.has(res.statusCode) && location) {
+        if (REDIRECT_STATUSES.has(res.statusCode) && location && opts.redirect !== "manual") {
           await res.body.dump();
           if (redirects.length >= opts.maxRedirects) {
             throw new FetchError(

@@ -10,6 +10,11 @@ export interface GuardedFetchOptions {
   maxBytes?: number;
   /** Redirect hops followed, each re-checked. Default 5. */
   maxRedirects?: number;
+  /**
+   * "manual" returns a redirect response as it is (its `location` header unread and unfollowed), for callers
+   * that only need to know where a link points. Default "follow".
+   */
+  redirect?: "follow" | "manual";
   signal?: AbortSignal;
 }
 

@@ -1,0 +1,76 @@
+/** The four AI answer engines, in the order the API lists them. */
+export const ENGINE_NAMES = ["ChatGPT", "Perplexity", "Claude", "Gemini"] as const;
+export type EngineName = (typeof ENGINE_NAMES)[number];
+
+/** Environment variables as a record, so callers and tests can pass their own instead of process.env. */
+export type EnvRecord = Record<string, string | undefined>;
+
+export interface EngineSource {
+  url: string;
+  title: string;
+}
+
+export interface EngineUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** One engine's answer to one prompt, read from the provider's own response. */
+export interface EngineAnswer {
+  engine: EngineName;
+  model: string;
+  answer: string;
+  /** The URLs the engine attached to its answer, in the order it gave them, without duplicates. */
+  sources: EngineSource[];
+  usage: EngineUsage;
+  /** HTTP attempts made, retries included (for operators). */
+  attempts: number;
+}
+
+export interface AskRequest {
+  prompt: string;
+  signal?: AbortSignal;
+  /** Epoch milliseconds after which no retry is started (the job's time limit). */
+  deadline?: number;
+  env?: EnvRecord;
+  retry?: Partial<RetryPolicy>;
+}
+
+export type AskEngine = (request: AskRequest) => Promise<EngineAnswer>;
+
+export interface RetryPolicy {
+  /** Attempts in all, the first included. */
+  maxAttempts: number;
+  /** First backoff; doubled on each retry, with jitter, when the provider sends no Retry-After. */
+  baseDelayMs: number;
+  /** No single wait is longer than this, Retry-After included. */
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 1_000, maxDelayMs: 30_000 };
+
+/** Static description of a provider, free of SDK imports so it can be read anywhere. */
+export interface ProviderConfig {
+  engine: EngineName;
+  provider: "openai" | "anthropic" | "gemini" | "perplexity";
+  apiKeyEnv: string;
+  baseUrlEnv: string;
+  modelEnv: string;
+  defaultBaseUrl: string;
+  defaultModel: string;
+}
+
+export interface ResolvedProvider {
+  apiKey: string;
+  baseUrl: string;
+  model: string;
+}
+
+/** The key, base URL and model the environment gives a provider; the key is empty when it is not configured. */
+export function resolveProvider(config: ProviderConfig, env: EnvRecord = process.env): ResolvedProvider {
+  return {
+    apiKey: env[config.apiKeyEnv]?.trim() ?? "",
+    baseUrl: env[config.baseUrlEnv]?.trim() || config.defaultBaseUrl,
+    model: env[config.modelEnv]?.trim() || config.defaultModel,
+  };
+}

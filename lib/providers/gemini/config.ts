@@ -1,0 +1,18 @@
+import type { ProviderConfig } from "../engine-types";
+
+/**
+ * Gemini through `generateContent` with the Google Search grounding tool. Default model `gemini-3.8-flash`, the
+ * model the official SDK's own examples use, which supports grounding; GEMINI_MODEL overrides it.
+ */
+export const GEMINI_CONFIG: ProviderConfig = {
+  engine: "Gemini",
+  provider: "gemini",
+  apiKeyEnv: "GEMINI_API_KEY",
+  baseUrlEnv: "GEMINI_BASE_URL",
+  modelEnv: "GEMINI_MODEL",
+  defaultBaseUrl: "https://generativelanguage.googleapis.com",
+  defaultModel: "gemini-3.8-flash",
+};
+
+/** Grounding chunk URIs point here and redirect to the real page. */
+export const GEMINI_REDIRECT_HOST = "vertexaisearch.cloud.google.com";

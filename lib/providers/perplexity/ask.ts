@@ -1,0 +1,62 @@
+import OpenAI from "openai";
+import { callWithRetries, EngineError } from "../engine-retry";
+import { type AskRequest, type EngineAnswer, resolveProvider } from "../engine-types";
+import { addSource, notConfigured, toEngineError } from "../sdk-errors";
+import { PERPLEXITY_CONFIG } from "./config";
+
+const ENGINE = "Perplexity";
+
+/** Fields Sonar adds to an OpenAI-shaped chat completion. */
+interface SonarExtras {
+  citations?: unknown;
+  search_results?: unknown;
+}
+
+/**
+ * Asks Perplexity (Sonar chat completions; Perplexity documents the OpenAI SDK pointed at its base URL as a
+ * supported client). Sources are `citations` in order, titled from `search_results`, then the other results.
+ */
+export async function askEngine(request: AskRequest): Promise<EngineAnswer> {
+  const { apiKey, baseUrl, model } = resolveProvider(PERPLEXITY_CONFIG, request.env);
+  if (!apiKey) throw notConfigured(ENGINE, PERPLEXITY_CONFIG.apiKeyEnv);
+  const client = new OpenAI({ apiKey, baseURL: baseUrl, maxRetries: 0, timeout: 180_000 });
+  const { value: completion, attempts } = await callWithRetries(
+    () =>
+      client.chat.completions.create(
+        { model, messages: [{ role: "user", content: request.prompt }] },
+        { signal: request.signal },
+      ),
+    (err) => toEngineError(ENGINE, err, request.signal),
+    { signal: request.signal, deadline: request.deadline, policy: request.retry },
+  );
+
+  const extras = completion as unknown as SonarExtras;
+  const results = Array.isArray(extras.search_results)
+    ? (extras.search_results as { url?: unknown; title?: unknown }[])
+    : [];
+  const titles = new Map<string, string>();
+  for (const r of results)
+    if (typeof r.url === "string" && typeof r.title === "string") titles.set(r.url, r.title);
+  const sources: EngineAnswer["sources"] = [];
+  const seen = new Set<string>();
+  for (const url of Array.isArray(extras.citations) ? extras.citations : []) {
+    addSource(sources, seen, url, typeof url === "string" ? titles.get(url) : "");
+  }
+  for (const r of results) addSource(sources, seen, r.url, r.title);
+
+  const answer = completion.choices?.[0]?.message?.content?.trim() ?? "";
+  if (!answer) {
+    throw new EngineError(ENGINE, "ENGINE_BAD_RESPONSE", "Perplexity returned no answer text.", { attempts });
+  }
+  return {
+    engine: ENGINE,
+    model: completion.model || model,
+    answer,
+    sources,
+    usage: {
+      inputTokens: completion.usage?.prompt_tokens ?? 0,
+      outputTokens: completion.usage?.completion_tokens ?? 0,
+    },
+    attempts,
+  };
+}
