@@ -67,7 +67,7 @@ if (
   writeFileSync(stampFile, stamp);
 }
 
-const handle = await openDatabase();
+const handle = await openDatabase({ command: "npm start (migrations)" });
 await migrateDatabase(handle);
 const credentialsFile =
   process.env.DEMO_CREDENTIALS_FILE ?? path.join(path.dirname(pgliteDataDir()), "demo-credentials.json");
@@ -77,7 +77,7 @@ await handle.close();
 const base = `http://${host}:${port}`;
 console.log(`
 Node ${process.version}
-Database: ${handle.driver === "pglite" ? `embedded PGlite at ${pgliteDataDir()}` : "PostgreSQL (DATABASE_URL)"}
+Database: ${handle.location}
 Demo account ${demo.created ? "created" : "ready"}: ${demo.email}, domain ${demo.domain}
   x-api-key:    ${demo.apiKey}
   x-api-secret: ${demo.apiSecret}

@@ -1,10 +1,10 @@
 // npm run worker: a separate job-runner process (scale the runners apart from the web servers).
-// With DATABASE_URL it shares the queue with every server; PGlite allows one process per data folder,
-// so on PGlite run either the server (with its in-process runner) or this worker, not both.
+// With DATABASE_URL it shares the queue with every server. On the embedded database it works through
+// the running server's socket, or holds the folder itself while no server runs.
 import { getDbHandle } from "@/lib/db/client";
 import { JobRunner } from "@/lib/jobs/runner";
 
-const handle = await getDbHandle();
+const handle = await getDbHandle({ command: "npm run worker" });
 const runner = new JobRunner(handle.db);
 runner.start();
 console.log(
