@@ -62,7 +62,12 @@ async function rawClient(queries: string[]) {
   socket.on("data", (d) => {
     received = Buffer.concat([received, d]);
   });
-  const readyCount = () => received.toString("latin1").match(/Z\0\0\0\x05/g)?.length ?? 0;
+  const ready = Buffer.from([0x5a, 0, 0, 0, 5]);
+  const readyCount = () => {
+    let n = 0;
+    for (let i = received.indexOf(ready); i >= 0; i = received.indexOf(ready, i + 1)) n++;
+    return n;
+  };
   socket.write(Buffer.concat([startup, params, ...queries.map((q) => message("Q", Buffer.from(`${q}\0`)))]));
   while (readyCount() < queries.length + 1) await sleep(10);
   return { socket, received: () => received.toString("latin1") };
