@@ -61,6 +61,9 @@ export function postgresOptions() {
     connect_timeout: envNumber("DATABASE_CONNECT_TIMEOUT_SECONDS", 3) || 3,
     idle_timeout: envNumber("DATABASE_IDLE_TIMEOUT_SECONDS", 60),
     max_lifetime: envNumber("DATABASE_MAX_LIFETIME_SECONDS", 30 * 60),
+    // postgres.js waits up to 20 s between reconnect attempts by default, and queries queue behind
+    // that wait: retry within a second so that requests fail (or succeed) promptly.
+    backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 1),
     connection: {
       statement_timeout: statementTimeout,
       // A transaction left open by a stalled client must not hold row locks for ever.
