@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import path from "node:path";
 import { ensureDemoAccount } from "@/lib/accounts/demo";
 import { migrateDatabase, openDatabase, pgliteDataDir } from "@/lib/db/client";
+import { DataDirBusyError } from "@/lib/db/data-dir";
 
 const root = process.cwd();
 const port = process.env.PORT ?? "3000";
@@ -67,7 +68,14 @@ if (
   writeFileSync(stampFile, stamp);
 }
 
-const handle = await openDatabase({ command: "npm start (migrations)" });
+const handle = await openDatabase({ command: "npm start (migrations)" }).catch((err: Error) => {
+  // The embedded folder is held by another command (admin CLI, worker) or served by another server.
+  if (err instanceof DataDirBusyError) {
+    console.error(err.message);
+    process.exit(1);
+  }
+  throw err;
+});
 await migrateDatabase(handle);
 const credentialsFile =
   process.env.DEMO_CREDENTIALS_FILE ?? path.join(path.dirname(pgliteDataDir()), "demo-credentials.json");
