@@ -18,6 +18,7 @@ console.log(
   JSON.stringify({
     worker: runner.id,
     driver: handle.driver,
+    database: handle.location,
     ...runner.options,
     started: new Date().toISOString(),
   }),

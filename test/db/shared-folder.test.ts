@@ -80,6 +80,17 @@ test("a grant made by the admin CLI while the server runs shows in GET /credits 
   expect(after.data.recentTransactions[0]).toMatchObject({ type: "grant", amount: 250, balanceAfter: 350 });
 }, 180_000);
 
+test("npm run worker works through the serving process and leaves it serving when stopped", async () => {
+  const worker = run("scripts/worker.ts", []);
+  const line = await worker.waitFor(/\{"worker".*\}/);
+  expect(JSON.parse(line[0]).database).toBe(
+    `embedded PGlite at ${dataDir}, through the server process ${server.child.pid}`,
+  );
+  worker.child.kill("SIGTERM");
+  expect((await worker.exited).code).toBe(0);
+  expect((await (await fetch(`${url}/api/v1/credits`, { headers })).json()).data.balance).toBe(350);
+}, 120_000);
+
 test("the data folder is owner-only and no file in it is writable by others", () => {
   expect(statSync(dataDir).mode & 0o777).toBe(0o700);
   const loose: string[] = [];
