@@ -78,6 +78,9 @@ export async function openPgliteFolder(dataDir: string, opts: OpenOptions): Prom
         cleanup();
       };
     }
+    // Under a permissive umask PGlite creates its files 0666; tighten the new ones now and then.
+    const sweep = setInterval(() => tightenModes(dataDir), 60_000);
+    sweep.unref();
     let closed = false;
     return {
       db,
@@ -86,6 +89,7 @@ export async function openPgliteFolder(dataDir: string, opts: OpenOptions): Prom
       close: async () => {
         if (closed) return;
         closed = true;
+        clearInterval(sweep);
         try {
           await stopServing();
           await pg.close();
