@@ -5,7 +5,8 @@ const state = globalThis as unknown as { __jobRunner?: JobRunner };
 
 /** Server start: migrations first, then the in-process job runner unless JOB_WORKER=off. */
 export async function startServerRuntime(): Promise<void> {
-  const { db } = await getDbHandle();
+  // This process owns an embedded database folder and shares it with the admin CLI and workers.
+  const { db } = await getDbHandle({ serve: true, command: "web server" });
   if (process.env.JOB_WORKER === "off" || state.__jobRunner) return;
   const runner = new JobRunner(db);
   state.__jobRunner = runner;

@@ -19,7 +19,8 @@ Commands:
       Revokes the active pair and prints the new key and secret (shown once).
   show --account <id|owner email>
 
-Uses DATABASE_URL when set, else the embedded database in PGLITE_DATA_DIR (default .data/pglite).`;
+Uses DATABASE_URL when set, else the embedded database in PGLITE_DATA_DIR (default .data/pglite):
+through the running server when there is one, else directly (the server waits until the command ends).`;
 
 class UsageError extends Error {}
 
@@ -138,8 +139,9 @@ async function main() {
     console.log(USAGE);
     return;
   }
-  const handle = await openDatabase();
+  let handle: Awaited<ReturnType<typeof openDatabase>> | undefined;
   try {
+    handle = await openDatabase({ command: "npm run admin" });
     await migrateDatabase(handle);
     const result = await run(
       handle.db,
@@ -156,7 +158,7 @@ async function main() {
     if (err instanceof UsageError) console.error(USAGE);
     process.exitCode = err instanceof UsageError || err instanceof ApiError ? 2 : 1;
   } finally {
-    await handle.close();
+    await handle?.close();
   }
 }
 

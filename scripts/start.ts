@@ -4,6 +4,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { migrateDatabase, openDatabase, pgliteDataDir } from "@/lib/db/client";
+import { DataDirBusyError } from "@/lib/db/data-dir";
 import { ensureDemoWorkspace } from "@/lib/tracking/demo/demo-workspace";
 
 const root = process.cwd();
@@ -67,7 +68,14 @@ if (
   writeFileSync(stampFile, stamp);
 }
 
-const handle = await openDatabase();
+const handle = await openDatabase({ command: "npm start (migrations)" }).catch((err: Error) => {
+  // The embedded folder is held by another command (admin CLI, worker) or served by another server.
+  if (err instanceof DataDirBusyError) {
+    console.error(err.message);
+    process.exit(1);
+  }
+  throw err;
+});
 await migrateDatabase(handle);
 const credentialsFile =
   process.env.DEMO_CREDENTIALS_FILE ?? path.join(path.dirname(pgliteDataDir()), "demo-credentials.json");
@@ -77,13 +85,23 @@ await handle.close();
 const base = `http://${host}:${port}`;
 console.log(`
 Node ${process.version}
-Database: ${handle.driver === "pglite" ? `embedded PGlite at ${pgliteDataDir()}` : "PostgreSQL (DATABASE_URL)"}
-Demo account ${demo.created ? "created" : "ready"}: ${demo.email}, domain ${demo.domain}
-  x-api-key:    ${demo.apiKey}
-  x-api-secret: ${demo.apiSecret}
-Try: curl -s ${base}/api/v1/credits -H "x-api-key: ${demo.apiKey}" -H "x-api-secret: ${demo.apiSecret}"
+Database: ${handle.location}
+${demoLines()}
 Serving on ${base}
 `);
+
+// The secret is printed once, when the demo account is created; later starts point at the owner-only file.
+function demoLines(): string {
+  if (!demo.created) {
+    return `Demo account ready: ${demo.email}, domain ${demo.domain}
+  x-api-key:    ${demo.apiKey}
+  x-api-secret: in ${credentialsFile} (readable only by you)`;
+  }
+  return `Demo account created: ${demo.email}, domain ${demo.domain}
+  x-api-key:    ${demo.apiKey}
+  x-api-secret: ${demo.apiSecret}   (shown once; also kept in ${credentialsFile})
+Try: curl -s ${base}/api/v1/credits -H "x-api-key: ${demo.apiKey}" -H "x-api-secret: ${demo.apiSecret}"`;
+}
 
 const server = spawn(process.execPath, [nextBin, "start", "-p", port, "-H", host], { stdio: "inherit", env });
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));

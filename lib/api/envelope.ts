@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { redactDbError } from "@/lib/db/errors";
 import { ApiError } from "./errors";
 
 export function newRequestId(): string {
@@ -51,7 +52,7 @@ export function errorResponse(err: ApiError, requestId: string, headers: Record<
 
 /** Anything that is not an ApiError is hidden behind INTERNAL_ERROR; the log keeps the cause. */
 export function internalErrorResponse(err: unknown, requestId: string, headers: Record<string, string> = {}) {
-  console.error(`[${requestId}] internal error`, err);
+  console.error(`[${requestId}] internal error`, redactDbError(err));
   return errorResponse(
     new ApiError(
       "INTERNAL_ERROR",

@@ -13,6 +13,8 @@ export type DbOrTx = Db | Tx;
 export interface DbHandle {
   db: Db;
   driver: "pglite" | "postgres";
+  /** Where the connection goes, for start-up messages: never holds a password. */
+  location?: string;
   close(): Promise<void>;
 }
 
@@ -22,31 +24,79 @@ export function pgliteDataDir(): string {
   return process.env.PGLITE_DATA_DIR ?? path.join(process.cwd(), ".data", "pglite");
 }
 
+export interface OpenOptions {
+  url?: string;
+  dataDir?: string;
+  /**
+   * A long-running server owns an embedded folder and serves it to other processes on a unix socket;
+   * anything else connects to that socket when a server runs, or else holds the folder exclusively
+   * while it works.
+   */
+  serve?: boolean;
+  /** How this process appears to another that finds the folder busy. */
+  command?: string;
+  /** Said when the folder is busy and the open waits for its holder. */
+  onWait?: (message: string) => void;
+}
+
+function envNumber(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  return Number.isFinite(value) && value >= 0 ? value : fallback;
+}
+
+/**
+ * postgres.js settings for a database that can vanish: connecting gives up after a few seconds, a
+ * statement is bounded by the server, and idle or old connections are replaced, so a dead database
+ * fails requests fast and the pool reconnects on its own when it returns.
+ */
+export function postgresOptions() {
+  const statementTimeout = envNumber("DATABASE_STATEMENT_TIMEOUT_MS", 30_000);
+  return {
+    max: envNumber("DATABASE_POOL_SIZE", 10) || 10,
+    onnotice: () => {},
+    // Our SQL is small and repeated; prepared statements pay off.
+    prepare: true,
+    connect_timeout: envNumber("DATABASE_CONNECT_TIMEOUT_SECONDS", 3) || 3,
+    idle_timeout: envNumber("DATABASE_IDLE_TIMEOUT_SECONDS", 60),
+    max_lifetime: envNumber("DATABASE_MAX_LIFETIME_SECONDS", 30 * 60),
+    // postgres.js waits up to 20 s between reconnect attempts by default, and queries queue behind
+    // that wait: retry within a second so that requests fail (or succeed) promptly.
+    backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 1),
+    connection: {
+      statement_timeout: statementTimeout,
+      // A transaction left open by a stalled client must not hold row locks for ever.
+      idle_in_transaction_session_timeout: envNumber("DATABASE_IDLE_IN_TRANSACTION_MS", 60_000),
+    },
+  };
+}
+
 /** Opens the database the environment names: DATABASE_URL selects Postgres, else PGlite. */
-export async function openDatabase(opts: { url?: string; dataDir?: string } = {}): Promise<DbHandle> {
+export async function openDatabase(opts: OpenOptions = {}): Promise<DbHandle> {
   const url = opts.url ?? process.env.DATABASE_URL;
   if (url) {
     const { default: postgres } = await import("postgres");
     const { drizzle } = await import("drizzle-orm/postgres-js");
-    const client = postgres(url, {
-      max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
-      onnotice: () => {},
-      // Our SQL is small and repeated; prepared statements pay off.
-      prepare: true,
-    });
+    const client = postgres(url, postgresOptions());
     const db = drizzle(client, { schema }) as unknown as Db;
-    return { db, driver: "postgres", close: () => client.end({ timeout: 5 }) };
+    return {
+      db,
+      driver: "postgres",
+      location: "PostgreSQL (DATABASE_URL)",
+      close: () => client.end({ timeout: 5 }),
+    };
   }
-  const { PGlite } = await import("@electric-sql/pglite");
-  const { drizzle } = await import("drizzle-orm/pglite");
   const dataDir = opts.dataDir ?? pgliteDataDir();
-  if (!dataDir.startsWith("memory://")) {
-    const { mkdirSync } = await import("node:fs");
-    mkdirSync(dataDir, { recursive: true });
+  if (dataDir.startsWith("memory://")) {
+    const { PGlite } = await import("@electric-sql/pglite");
+    const { drizzle } = await import("drizzle-orm/pglite");
+    const client = await PGlite.create(dataDir);
+    const db = drizzle(client, { schema }) as unknown as Db;
+    return { db, driver: "pglite", location: dataDir, close: () => client.close() };
   }
-  const client = await PGlite.create(dataDir);
-  const db = drizzle(client, { schema }) as unknown as Db;
-  return { db, driver: "pglite", close: () => client.close() };
+  const { openPgliteFolder } = await import("./pglite-folder");
+  return openPgliteFolder(dataDir, opts);
 }
 
 export async function migrateDatabase(handle: DbHandle): Promise<void> {
@@ -65,11 +115,14 @@ export async function migrateDatabase(handle: DbHandle): Promise<void> {
 // and two PGlite instances on one data folder would corrupt it.
 const state = globalThis as unknown as { __appDb?: Promise<DbHandle> };
 
-/** The process's database, opened and migrated on first use. */
-export function getDbHandle(): Promise<DbHandle> {
+/**
+ * The process's database, opened and migrated on first use. The web server passes `serve` (it owns an
+ * embedded folder and shares it); the worker and scripts connect through it.
+ */
+export function getDbHandle(opts: Pick<OpenOptions, "serve" | "command" | "onWait"> = {}): Promise<DbHandle> {
   if (!state.__appDb) {
     state.__appDb = (async () => {
-      const handle = await openDatabase();
+      const handle = await openDatabase(opts);
       await migrateDatabase(handle);
       return handle;
     })();

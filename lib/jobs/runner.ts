@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/lib/db/client";
+import { redactDbError } from "@/lib/db/errors";
 import { type Job, jobs } from "@/lib/db/schema";
 import { FETCH_ERROR_CODES, guardedFetch } from "@/lib/fetch";
 import { getTool } from "@/lib/tools/registry";
@@ -49,7 +50,7 @@ export function describeFailure(err: unknown, jobId: string): { code: string; me
   if (typeof code === "string" && FETCH_CODES.has(code)) {
     return { code, message: (err as Error).message };
   }
-  console.error(`[job ${jobId}] tool failed`, err);
+  console.error(`[job ${jobId}] tool failed`, redactDbError(err));
   return {
     code: "TOOL_FAILED",
     message: "The tool failed unexpectedly. The credits for this job were refunded.",
@@ -116,7 +117,8 @@ export class JobRunner {
   tick(): Promise<PassReport | undefined> {
     if (this.passing) {
       this.again = true;
-      return this.passing;
+      // The caller that started this pass logs its failure.
+      return this.passing.catch(() => undefined);
     }
     this.passing = this.pass().finally(() => {
       this.passing = null;
@@ -126,7 +128,7 @@ export class JobRunner {
       }
     });
     return this.passing.catch((err) => {
-      console.error(`[runner ${this.id}] pass failed`, err);
+      console.error(`[runner ${this.id}] pass failed`, redactDbError(err));
       return undefined;
     });
   }
@@ -142,11 +144,15 @@ export class JobRunner {
         ? await claimPendingJobs(this.db, this.id, free, this.options.leaseSeconds)
         : [];
     for (const job of claimed) {
-      const run = this.execute(job).finally(() => {
-        this.running.delete(job.id);
-        // A started runner refills its free slot at once; a one-off pass (cron, tests) does not loop.
-        if (this.started && !this.stopped) void this.tick();
-      });
+      // With the database gone the outcome cannot be recorded: the job keeps its lease, and the
+      // recovery pass fails and refunds it once the lease runs out and the database is back.
+      const run = this.execute(job)
+        .catch((err) => console.error(`[job ${job.id}] outcome not recorded`, redactDbError(err)))
+        .finally(() => {
+          this.running.delete(job.id);
+          // A started runner refills its free slot at once; a one-off pass (cron, tests) does not loop.
+          if (this.started && !this.stopped) void this.tick();
+        });
       this.running.set(job.id, run);
     }
     return { interrupted, queueTimedOut, purged, claimed: claimed.length };

@@ -8,6 +8,7 @@ import {
 import { ApiError } from "@/lib/api/errors";
 import { MAX_BODY_BYTES } from "@/lib/api/parse";
 import type { Db } from "@/lib/db/client";
+import { redactDbError } from "@/lib/db/errors";
 import { listEntry, MCP_TOOLS, type McpContext } from "./tools";
 
 export const MCP_SERVER_INFO = { name: "findable", version: "1.0.0" };
@@ -35,7 +36,7 @@ export async function callTool(ctx: McpContext, name: string, args: unknown): Pr
     };
   } catch (err) {
     if (err instanceof ApiError) return toolError(err);
-    console.error(`[mcp] ${name} failed`, err);
+    console.error(`[mcp] ${name} failed`, redactDbError(err));
     return toolError(
       new ApiError(
         "INTERNAL_ERROR",
