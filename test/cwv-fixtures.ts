@@ -21,6 +21,7 @@ export const FIXTURE_PAGES = {
   layoutShift: "/layout-shift",
   slowInteraction: "/slow-interaction",
   hang: "/hang",
+  redirectPrivate: "/redirect-private",
 } as const;
 
 const SLOW_IMAGE_DELAY_MS = 2500;
@@ -139,6 +140,10 @@ export async function startCwvFixtures(): Promise<CwvFixtures> {
     if (path === "/slow-hero.bmp") return void sendImage(hero, SLOW_IMAGE_DELAY_MS);
     if (path === "/late.bmp") return void sendImage(late, LATE_IMAGE_DELAY_MS);
     if (path === FIXTURE_PAGES.hang) return; // never answers
+    if (path === FIXTURE_PAGES.redirectPrivate) {
+      res.writeHead(302, { location: "http://10.0.0.1/admin" });
+      return void res.end();
+    }
     const body = html[path];
     if (body === undefined) {
       res.writeHead(404, { "content-type": "text/plain" });

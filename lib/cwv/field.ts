@@ -13,7 +13,7 @@ function toFieldMetric(metric: CruxMetric | undefined, name: RatedMetric) {
 export async function fetchFieldData(
   url: string,
   strategy: CwvStrategy,
-  opts: { env: NodeJS.ProcessEnv; signal: AbortSignal; fetch?: typeof fetch },
+  opts: { env: Record<string, string | undefined>; signal: AbortSignal; fetch?: typeof fetch },
 ): Promise<FieldOutcome> {
   const config = readCruxConfig(opts.env);
   if (!config) {

@@ -16,12 +16,7 @@ type Classified = { kind: Interaction["kind"]; label: string } | null;
  * Elements that would navigate, open a window or submit a form are left alone.
  */
 function classifyInPage(el: Element): Classified {
-  const label = (
-    el.getAttribute("aria-label") ||
-    el.textContent ||
-    el.getAttribute("value") ||
-    ""
-  )
+  const label = (el.getAttribute("aria-label") || el.textContent || el.getAttribute("value") || "")
     .trim()
     .replace(/\s+/g, " ")
     .slice(0, 80);

@@ -27,6 +27,8 @@ export interface LabRun {
   interactions: Interaction[];
   interactionError: string | null;
   refusals: EgressRefusal[];
+  /** Every URL the page requested; `document` marks the main frame's navigations and their redirects. */
+  requests: { url: string; document: boolean }[];
   chromiumVersion: string;
   /** The CPU slowdown the interaction pass ran under. */
   cpuSlowdown: number;
@@ -89,9 +91,18 @@ interface Session {
  */
 async function windDown(session: Session, work: Promise<unknown>): Promise<void> {
   session.flow?.dispose();
+  // An aborted Lighthouse navigation leaves its frame listeners attached, and each main-frame navigation
+  // sends a command that would fail unheard once Chromium dies. With scripts off and loading stopped the
+  // page cannot navigate again, and the pause lets commands already sent come back.
   const client = await session.page?.createCDPSession().catch(() => null);
+  await client?.send("Emulation.setScriptExecutionDisabled", { value: true }).catch(() => {});
   await client?.send("Page.stopLoading").catch(() => {});
-  await Promise.race([work.catch(() => {}), new Promise((resolve) => setTimeout(resolve, 3000))]);
+  await Promise.race([work.catch(() => {}), sleep(3000)]);
+  await sleep(250);
+}
+
+function sleep(ms: number) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 async function measure(
@@ -103,6 +114,12 @@ async function measure(
   const chromiumVersion = (await browser.version()).replace(/^(Headless)?Chrome\//, "");
   const page = await browser.newPage();
   session.page = page;
+  // The page's own requests (main-frame documents flagged), to tell its refused requests from the browser's.
+  const requests = new Map<string, boolean>();
+  page.on("request", (request) => {
+    const isDocument = request.isNavigationRequest() && request.frame() === page.mainFrame();
+    requests.set(request.url(), (requests.get(request.url()) ?? false) || isDocument);
+  });
   // A fresh browser pays one-off start-up costs (fonts, renderer warm-up) on its first page; pay them
   // on a blank local page so they are not blamed on the site. data: URLs never touch the network.
   await page.goto("data:text/html,<p style='font-family:sans-serif'>warm-up</p><script>1</script>");
@@ -149,6 +166,7 @@ async function measure(
     interactions,
     interactionError,
     refusals: [...refusals],
+    requests: [...requests].map(([url, document]) => ({ url, document })),
     chromiumVersion,
     cpuSlowdown,
   };

@@ -7,7 +7,7 @@ import { CwvError } from "./errors";
 let active = 0;
 const waiting: { limit: number; wake: () => void }[] = [];
 
-export function readRunLimit(env: NodeJS.ProcessEnv): number {
+export function readRunLimit(env: Record<string, string | undefined>): number {
   const value = Number(env.CWV_MAX_CONCURRENT_RUNS);
   return Number.isInteger(value) && value >= 1 ? value : 1;
 }

@@ -47,7 +47,7 @@ export interface CoreWebVitalsContext {
   /** The guarded fetcher of the tool context; the browser applies the same policy through its proxy. */
   fetch?: GuardedFetch;
   /** Configuration (see README of lib/cwv); default process.env. */
-  env?: NodeJS.ProcessEnv;
+  env?: Record<string, string | undefined>;
   /** Tests inject host names here, as for the guarded fetcher. */
   resolver?: Resolver;
   /** Called once Chromium runs; the benchmark samples its memory, tests check that it is gone after. */
@@ -166,8 +166,8 @@ async function checkTarget(raw: string, policy: PrivateTargetPolicy, resolver: R
 type PageRefusal = EgressRefusal & { document: boolean };
 
 function failFromRuntimeError(run: LabRun, pageRefusals: PageRefusal[]): void {
-  const error = run.navigation.runtimeError;
-  if (!error) return;
+  // A refused main document (a redirect or a script navigation to a private address) means the page
+  // measured would be the proxy's refusal, never the customer's page: fail even if Lighthouse did not.
   const refused = pageRefusals.find((r) => r.document);
   if (refused) {
     throw new CwvError(
@@ -175,6 +175,8 @@ function failFromRuntimeError(run: LabRun, pageRefusals: PageRefusal[]): void {
       `The page led to ${refused.hostname} (${refused.reason}); only publicly reachable pages are measured.`,
     );
   }
+  const error = run.navigation.runtimeError;
+  if (!error) return;
   if (HUNG_ERRORS.has(error.code)) {
     throw new CwvError("PAGE_TIMEOUT", `The page did not render in time: ${error.message}`);
   }
@@ -184,23 +186,18 @@ function failFromRuntimeError(run: LabRun, pageRefusals: PageRefusal[]): void {
 
 /** The refusals that were requests of the page (the browser's own background calls are left out). */
 function findPageRefusals(run: LabRun): PageRefusal[] {
-  const details = run.navigation.audits["network-requests"]?.details as
-    | { items?: { url?: string; resourceType?: string }[] }
-    | undefined;
-  const requests = (details?.items ?? []).filter((item) => item.url);
   const seen = new Set<string>();
   const found: PageRefusal[] = [];
   for (const refusal of run.refusals) {
-    const match = requests.find((req) => {
-      const target = req.url as string;
-      if (target === refusal.target) return true;
-      if (!target.startsWith("https:")) return false;
-      const parsed = new URL(target);
+    const match = run.requests.find((req) => {
+      if (req.url === refusal.target) return true;
+      if (!req.url.startsWith("https:") && !req.url.startsWith("wss:")) return false;
+      const parsed = new URL(req.url);
       return `${parsed.hostname}:${parsed.port || "443"}` === refusal.target;
     });
     if (!match || seen.has(refusal.target)) continue;
     seen.add(refusal.target);
-    found.push({ ...refusal, document: match.resourceType === "Document" });
+    found.push({ ...refusal, document: match.document });
   }
   return found;
 }

@@ -49,7 +49,9 @@ export function resolveUserAgent(): string {
 }
 
 /** Reads ALLOW_PRIVATE_TARGETS: "true" lifts the address rule, "loopback" allows only loopback. */
-export function readPrivateTargetPolicy(env: NodeJS.ProcessEnv = process.env): PrivateTargetPolicy {
+export function readPrivateTargetPolicy(
+  env: Record<string, string | undefined> = process.env,
+): PrivateTargetPolicy {
   const value = env.ALLOW_PRIVATE_TARGETS;
   if (value === "true") return true;
   if (value === "loopback") return "loopback";

@@ -66,7 +66,7 @@ export interface CruxConfig {
 }
 
 /** Reads CRUX_API_KEY and CRUX_BASE_URL; null when no key is configured. */
-export function readCruxConfig(env: NodeJS.ProcessEnv = process.env): CruxConfig | null {
+export function readCruxConfig(env: Record<string, string | undefined> = process.env): CruxConfig | null {
   const apiKey = env.CRUX_API_KEY?.trim();
   if (!apiKey) return null;
   return { apiKey, baseUrl: env.CRUX_BASE_URL?.trim() || DEFAULT_CRUX_BASE_URL };
@@ -131,7 +131,7 @@ async function postQuery(config: CruxConfig, body: Record<string, unknown>): Pro
     return {
       kind: "error",
       status: res.status,
-      reason: `The Chrome UX Report API answered HTTP ${res.status}${describeError(text)}.`,
+      reason: `The Chrome UX Report API answered HTTP ${res.status}${describeError(text)}`,
     };
   }
   let json: unknown;
@@ -159,9 +159,11 @@ async function postQuery(config: CruxConfig, body: Record<string, unknown>): Pro
 function describeError(text: string): string {
   try {
     const message = (JSON.parse(text) as { error?: { message?: unknown } }).error?.message;
-    return typeof message === "string" && message ? `: ${message.slice(0, 200)}` : "";
+    if (typeof message !== "string" || !message) return ".";
+    const trimmed = message.slice(0, 200);
+    return `: ${trimmed}${/[.!?]$/.test(trimmed) ? "" : "."}`;
   } catch {
-    return "";
+    return ".";
   }
 }
 
