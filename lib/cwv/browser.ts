@@ -160,13 +160,25 @@ export async function listDescendants(root: number): Promise<number[]> {
   return found;
 }
 
-/** Resident memory of `root` and all its descendants, in bytes (VmRSS from /proc). */
-export async function measureTreeRss(root: number): Promise<number> {
-  let total = 0;
+export interface TreeMemory {
+  /** Sum of VmRSS: counts the pages Chromium's processes share once per process, so it overstates. */
+  rssBytes: number;
+  /** Sum of PSS (shared pages split between their users): the tree's real share of memory. */
+  pssBytes: number;
+}
+
+/** Memory of `root` and all its descendants, from /proc (Linux). */
+export async function measureTreeMemory(root: number): Promise<TreeMemory> {
+  let rssBytes = 0;
+  let pssBytes = 0;
   for (const pid of [root, ...(await listDescendants(root))]) {
     const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
-    const match = /VmRSS:\s+(\d+) kB/.exec(status);
-    if (match) total += Number(match[1]) * 1024;
+    const rss = /VmRSS:\s+(\d+) kB/.exec(status);
+    if (rss) rssBytes += Number(rss[1]) * 1024;
+    const rollup = await readFile(`/proc/${pid}/smaps_rollup`, "utf8").catch(() => "");
+    const pss = /^Pss:\s+(\d+) kB/m.exec(rollup);
+    if (pss) pssBytes += Number(pss[1]) * 1024;
+    else if (rss) pssBytes += Number(rss[1]) * 1024;
   }
-  return total;
+  return { rssBytes, pssBytes };
 }

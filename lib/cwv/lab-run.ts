@@ -68,7 +68,7 @@ export async function runLab(opts: LabRunOptions): Promise<LabRun> {
     try {
       return await raceAbort(work, stop.signal);
     } catch (err) {
-      if (stop.signal.aborted) await windDown(session, work);
+      await windDown(session, work);
       throw err;
     }
   } finally {
