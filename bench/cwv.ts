@@ -55,6 +55,7 @@ try {
       }, 100);
       const started = performance.now();
       let outcome: string;
+      let failed = false;
       try {
         const result = await runCoreWebVitals(
           { url: `${site.url}${FIXTURE_PAGES[c.page]}`, strategy: c.strategy },
@@ -69,12 +70,13 @@ try {
         outcome = `score ${result.performanceScore}, LCP ${result.lcp.value} ms, CLS ${result.cls.value}, INP ${result.inp ? `${result.inp.value} ms` : "none"}`;
       } catch (err) {
         failures += 1;
+        failed = true;
         outcome = err instanceof CwvError ? `${err.code}: ${err.message}` : String(err);
       } finally {
         clearInterval(sampler);
       }
       const wallMs = Math.round(performance.now() - started);
-      const withinGoal = wallMs <= GOAL_MS && peakTotal <= GOAL_BYTES;
+      const withinGoal = !failed && wallMs <= GOAL_MS && peakTotal <= GOAL_BYTES;
       rows.push({
         page: c.page,
         strategy: c.strategy,
@@ -83,7 +85,7 @@ try {
         "peak chromium PSS MB": mb(peakBrowser),
         "peak chromium RSS-sum MB": mb(peakBrowserRss),
         "peak total MB": mb(peakTotal),
-        goal: withinGoal ? "ok" : "MISSED",
+        goal: failed ? "FAILED" : withinGoal ? "ok" : "MISSED",
         outcome,
       });
       console.log(

@@ -45,14 +45,15 @@ export interface LaunchedBrowser {
 
 /** One Chromium with a fresh profile, sending every request (loopback too) through `proxyUrl`. */
 export async function launchBrowser(opts: {
-  chromePath: string;
+  chromePath?: string;
   proxyUrl: string;
 }): Promise<LaunchedBrowser> {
+  const chromePath = opts.chromePath ?? DEFAULT_CHROME_PATH;
   const userDataDir = await mkdtemp(path.join(os.tmpdir(), "cwv-profile-"));
   let browser: Browser;
   try {
     browser = await puppeteer.launch({
-      executablePath: opts.chromePath,
+      executablePath: chromePath,
       headless: true,
       userDataDir,
       args: [...BASE_FLAGS, `--proxy-server=${opts.proxyUrl}`, "--proxy-bypass-list=<-loopback>"],
@@ -66,10 +67,7 @@ export async function launchBrowser(opts: {
   } catch (err) {
     await rm(userDataDir, { recursive: true, force: true });
     const reason = err instanceof Error ? err.message.split("\n")[0] : String(err);
-    throw new CwvError(
-      "BROWSER_UNAVAILABLE",
-      `Chromium could not be started (${opts.chromePath}): ${reason}`,
-    );
+    throw new CwvError("BROWSER_UNAVAILABLE", `Chromium could not be started (${chromePath}): ${reason}`);
   }
   const pid = browser.process()?.pid ?? 0;
   let disposed: Promise<void> | undefined;

@@ -129,7 +129,8 @@ describe("Core Web Vitals in Chromium", () => {
       expect(result.fieldReason).toBeNull();
       expect(result.lab.lcp).toMatchObject({ rating: "good", source: "lab" });
       expect(result.lab.cls).toMatchObject({ value: 0, source: "lab" });
-      expect(result.lab.inp).toMatchObject({ rating: "good", source: "lab-interactions" });
+      expect(result.lab.inp?.source).toBe("lab-interactions");
+      expect(result.lab.inp?.value).toBeGreaterThan(0);
       expect(result.interactions.conditions).toContain("CPU not slowed");
     },
     RUN_TIMEOUT,

@@ -11,7 +11,8 @@ import type { CwvStrategy, Interaction } from "./result-schema";
 export interface LabRunOptions {
   url: string;
   strategy: CwvStrategy;
-  chromePath: string;
+  /** Default /usr/bin/chromium. */
+  chromePath?: string;
   policy: PrivateTargetPolicy;
   resolver?: Resolver;
   /** Lighthouse's own wait for the page to load (maxWaitForLoad). */

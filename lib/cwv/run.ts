@@ -13,7 +13,6 @@ import {
   resolveWithSystemDns,
 } from "@/lib/fetch/guarded-fetch";
 import type { GuardedFetch } from "@/lib/fetch/types";
-import { DEFAULT_CHROME_PATH } from "./browser";
 import type { EgressRefusal } from "./egress-proxy";
 import { CwvError } from "./errors";
 import {
@@ -26,7 +25,7 @@ import {
   extractWarnings,
 } from "./extract";
 import { type FieldOutcome, fetchFieldData } from "./field";
-import { type LabRun, runLab } from "./lab-run";
+import type { LabRun, LabRunOptions } from "./lab-run";
 import {
   type CoreWebVitalsResult,
   type CwvStrategy,
@@ -64,7 +63,9 @@ const DOCUMENT_ERRORS = new Set([
   "CHROME_INTERSTITIAL_ERROR",
   "NOT_HTML",
 ]);
-const HUNG_ERRORS = new Set(["NO_FCP", "PAGE_HUNG", "NO_NAVSTART", "NO_LCP"]);
+const HUNG_ERRORS = new Set(["NO_FCP", "PAGE_HUNG", "NO_LCP"]);
+/** Broken traces, which Lighthouse says another run usually fixes. */
+const RETRY_ERRORS = new Set(["NO_NAVSTART", "NO_TRACING_STARTED", "NO_RESOURCE_REQUEST"]);
 
 function readMs(value: string | undefined, fallback: number): number {
   const parsed = Number(value);
@@ -94,34 +95,47 @@ export async function runCoreWebVitals(
     const fieldPromise = fetchFieldData(url.href, strategy, { env, signal }).catch(
       (): FieldOutcome => ({ field: null, reason: "The Chrome UX Report lookup failed unexpectedly." }),
     );
-    let labRun: LabRun;
-    try {
-      labRun = await runLab({
-        url: url.href,
-        strategy,
-        chromePath: env.CHROME_PATH?.trim() || DEFAULT_CHROME_PATH,
-        policy,
-        resolver,
-        loadTimeoutMs: readMs(env.CWV_PAGE_LOAD_TIMEOUT_MS, DEFAULT_LOAD_TIMEOUT_MS),
-        signal,
-        onBrowserStart: ctx.onBrowserStart,
-      });
-    } catch (err) {
-      if (err instanceof CwvError) throw err;
-      if (ctx.signal.aborted)
-        throw new CwvError("ABORTED", "The measurement was stopped before it finished.");
-      if (deadline.aborted) {
-        throw new CwvError(
-          "PAGE_TIMEOUT",
-          `The page did not finish loading and being measured within ${Math.round(runTimeoutMs / 1000)} s.`,
-        );
-      }
-      const reason = err instanceof Error ? (err.message.split("\n")[0] ?? "") : String(err);
-      throw new CwvError("LIGHTHOUSE_FAILED", `Lighthouse could not measure the page: ${reason}`);
+    const labOptions = {
+      url: url.href,
+      strategy,
+      chromePath: env.CHROME_PATH?.trim() || undefined,
+      policy,
+      resolver,
+      loadTimeoutMs: readMs(env.CWV_PAGE_LOAD_TIMEOUT_MS, DEFAULT_LOAD_TIMEOUT_MS),
+      signal,
+      onBrowserStart: ctx.onBrowserStart,
+    };
+    let labRun = await measureLab(labOptions, { ctxSignal: ctx.signal, deadline, runTimeoutMs });
+    // Lighthouse itself asks for another run when its trace came out broken; one more, in a fresh browser.
+    if (RETRY_ERRORS.has(labRun.navigation.runtimeError?.code ?? "")) {
+      labRun = await measureLab(labOptions, { ctxSignal: ctx.signal, deadline, runTimeoutMs });
     }
     return buildResult(url.href, strategy, labRun, await fieldPromise);
   } finally {
     release();
+  }
+}
+
+async function measureLab(
+  options: LabRunOptions,
+  limits: { ctxSignal: AbortSignal; deadline: AbortSignal; runTimeoutMs: number },
+): Promise<LabRun> {
+  try {
+    // Lighthouse and puppeteer cost about 270 MB of memory once loaded: only processes that measure pay it.
+    const { runLab } = await import("./lab-run");
+    return await runLab(options);
+  } catch (err) {
+    if (err instanceof CwvError) throw err;
+    if (limits.ctxSignal.aborted)
+      throw new CwvError("ABORTED", "The measurement was stopped before it finished.");
+    if (limits.deadline.aborted) {
+      throw new CwvError(
+        "PAGE_TIMEOUT",
+        `The page did not finish loading and being measured within ${Math.round(limits.runTimeoutMs / 1000)} s.`,
+      );
+    }
+    const reason = err instanceof Error ? (err.message.split("\n")[0] ?? "") : String(err);
+    throw new CwvError("LIGHTHOUSE_FAILED", `Lighthouse could not measure the page: ${reason}`);
   }
 }
 
