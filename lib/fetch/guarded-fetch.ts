@@ -49,8 +49,10 @@ export function resolveUserAgent(): string {
 }
 
 /** Reads ALLOW_PRIVATE_TARGETS: "true" lifts the address rule, "loopback" allows only loopback. */
-export function readPrivateTargetPolicy(): PrivateTargetPolicy {
-  const value = process.env.ALLOW_PRIVATE_TARGETS;
+export function readPrivateTargetPolicy(
+  env: Record<string, string | undefined> = process.env,
+): PrivateTargetPolicy {
+  const value = env.ALLOW_PRIVATE_TARGETS;
   if (value === "true") return true;
   if (value === "loopback") return "loopback";
   return false;
@@ -174,7 +176,8 @@ function parseTarget(raw: string, policy: PrivateTargetPolicy): URL {
   return url;
 }
 
-async function lookupAllowed(hostname: string, resolver: Resolver, policy: PrivateTargetPolicy) {
+/** Resolves `hostname` and returns its addresses only when every one passes `policy` (the browser's proxy shares it). */
+export async function lookupAllowed(hostname: string, resolver: Resolver, policy: PrivateTargetPolicy) {
   if (isMetadataHostname(hostname)) {
     throw new FetchError("TARGET_FORBIDDEN", `${hostname} is a cloud metadata host and is never fetched.`, {
       hostname,
@@ -204,7 +207,7 @@ async function lookupAllowed(hostname: string, resolver: Resolver, policy: Priva
   return addresses;
 }
 
-async function resolveWithSystemDns(hostname: string): Promise<ResolvedAddress[]> {
+export async function resolveWithSystemDns(hostname: string): Promise<ResolvedAddress[]> {
   try {
     return await dns.lookup(hostname, { all: true, verbatim: true });
   } catch (err) {
