@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { domainToASCII } from "node:url";
 import { and, asc, eq } from "drizzle-orm";
-import { ApiError } from "@/lib/api/errors";
 import type { DbOrTx } from "@/lib/db/client";
 import { domains } from "@/lib/db/schema";
+import { AppError as ApiError } from "@/lib/errors";
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 

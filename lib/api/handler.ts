@@ -1,7 +1,8 @@
+import { z } from "zod";
 import { type Db, getDb } from "@/lib/db/client";
+import { AppError, zodValidationError } from "@/lib/errors";
 import { type AuthenticatedKey, authenticateKey, touchKeyLastUsed } from "@/lib/keys/keys";
 import { ApiResult, errorResponse, internalErrorResponse, newRequestId, successResponse } from "./envelope";
-import { ApiError } from "./errors";
 import { clientIp, HSTS, isInsecureRequest } from "./https";
 import { DEFAULT_RATE_LIMIT, hitRateLimit, rateLimitHeaders } from "./rate-limit";
 
@@ -44,7 +45,7 @@ export function withApiKey<P extends Record<string, string | string[]> = Record<
     try {
       const url = new URL(req.url);
       if (isInsecureRequest(req, url)) {
-        throw new ApiError("HTTPS_REQUIRED", "This API is only served over HTTPS.");
+        throw new AppError("HTTPS_REQUIRED", "This API is only served over HTTPS.");
       }
       const db = await getDb();
       const creds = readCredentials(req);
@@ -53,7 +54,7 @@ export function withApiKey<P extends Record<string, string | string[]> = Record<
         const ipLimit = await hitRateLimit(db, `ip:${clientIp(req)}`, DEFAULT_RATE_LIMIT);
         headers = { ...headers, ...rateLimitHeaders(ipLimit) };
         if (!ipLimit.allowed) throw rateLimited(ipLimit.reset);
-        throw new ApiError(
+        throw new AppError(
           "UNAUTHORIZED",
           creds
             ? "The x-api-key / x-api-secret pair is not valid (wrong, rotated or revoked)."
@@ -75,14 +76,20 @@ export function withApiKey<P extends Record<string, string | string[]> = Record<
         result.headers.set(k, v);
       return result;
     } catch (err) {
-      if (err instanceof ApiError) return errorResponse(err, requestId, headers);
-      return internalErrorResponse(err, requestId, headers);
+      return failureResponse(err, requestId, headers);
     }
   };
 }
 
+/** A thrown error as the envelope: a domain error as its code, a stray zod error as 400 naming the field. */
+function failureResponse(err: unknown, requestId: string, headers: Record<string, string>): Response {
+  if (err instanceof AppError) return errorResponse(err, requestId, headers);
+  if (err instanceof z.ZodError) return errorResponse(zodValidationError(err), requestId, headers);
+  return internalErrorResponse(err, requestId, headers);
+}
+
 function rateLimited(reset: number) {
-  return new ApiError("RATE_LIMITED", `Rate limit exceeded. Retry after ${Math.max(1, reset)} s.`, {
+  return new AppError("RATE_LIMITED", `Rate limit exceeded. Retry after ${Math.max(1, reset)} s.`, {
     retryAfterSeconds: Math.max(1, reset),
   });
 }
@@ -100,8 +107,7 @@ export function withEnvelope(
       result.headers.set("x-request-id", requestId);
       return result;
     } catch (err) {
-      if (err instanceof ApiError) return errorResponse(err, requestId, headers);
-      return internalErrorResponse(err, requestId, headers);
+      return failureResponse(err, requestId, headers);
     }
   };
 }
@@ -116,7 +122,7 @@ type Method = (typeof METHODS)[number];
 export function methods(handlers: Partial<Record<Method, RouteHandler>>): Record<Method, RouteHandler> {
   const allow = METHODS.filter((m) => handlers[m]).join(", ");
   const notAllowed = withEnvelope(async ({ req }) => {
-    throw new ApiError(
+    throw new AppError(
       "METHOD_NOT_ALLOWED",
       `${req.method} is not allowed here. Allowed: ${allow}.`,
       { allow: allow.split(", ") },

@@ -5,16 +5,16 @@ import {
   type CallToolResult,
   ListToolsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { ApiError } from "@/lib/api/errors";
 import { MAX_BODY_BYTES } from "@/lib/api/parse";
 import type { Db } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
 import { listEntry, MCP_TOOLS, type McpContext } from "./tools";
 
 export const MCP_SERVER_INFO = { name: "findable", version: "1.0.0" };
 
 const byName = new Map(MCP_TOOLS.map((t) => [t.name, t]));
 
-function toolError(err: ApiError): CallToolResult {
+function toolError(err: AppError): CallToolResult {
   const body = { code: err.code, message: err.message, details: err.details };
   return {
     isError: true,
@@ -26,7 +26,7 @@ function toolError(err: ApiError): CallToolResult {
 /** Runs one tool call; the spec's error codes come back as MCP tool errors, never as protocol errors. */
 export async function callTool(ctx: McpContext, name: string, args: unknown): Promise<CallToolResult> {
   const def = byName.get(name);
-  if (!def) return toolError(new ApiError("NOT_FOUND", `No tool named ${name}.`));
+  if (!def) return toolError(new AppError("NOT_FOUND", `No tool named ${name}.`));
   try {
     const data = await def.run(ctx, args ?? {});
     return {
@@ -34,10 +34,10 @@ export async function callTool(ctx: McpContext, name: string, args: unknown): Pr
       structuredContent: data as Record<string, unknown>,
     };
   } catch (err) {
-    if (err instanceof ApiError) return toolError(err);
+    if (err instanceof AppError) return toolError(err);
     console.error(`[mcp] ${name} failed`, err);
     return toolError(
-      new ApiError(
+      new AppError(
         "INTERNAL_ERROR",
         "An internal error occurred. Retry, and quote the requestId if it persists.",
       ),

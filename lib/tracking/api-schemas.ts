@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { normalizeHostname } from "@/lib/accounts/domains";
-import { queryInt } from "@/lib/api/parse";
+import { queryInt } from "@/lib/contract/query";
 import { MAX_EVENTS_PER_BATCH } from "./event-schema";
 
 /** The request and response shapes of the domains and tracking endpoints (routes, OpenAPI and MCP share them). */

@@ -5,7 +5,6 @@ import { revalidatePath } from "next/cache";
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { auth } from "@/auth";
-import { ApiError } from "@/lib/api/errors";
 import { addDomainAs, verifyDomainAs } from "@/lib/dashboard/domains";
 import { ForbiddenError, FormError } from "@/lib/dashboard/errors";
 import { acceptInvite, createInvite } from "@/lib/dashboard/invites";
@@ -15,6 +14,7 @@ import { ACCOUNT_COOKIE, requireActor } from "@/lib/dashboard/session";
 import { type LaunchResult, launchTool } from "@/lib/dashboard/tools";
 import { getDb } from "@/lib/db/client";
 import { ROLES, type Role } from "@/lib/db/schema";
+import { AppError as ApiError } from "@/lib/errors";
 
 export interface ActionState {
   ok?: boolean;

@@ -5,7 +5,7 @@ import { formatDateTime } from "@/lib/dashboard/format";
 import { requireActor } from "@/lib/dashboard/session";
 import { JOB_STATUSES, type JobStatus } from "@/lib/db/schema";
 import { listJobs } from "@/lib/jobs/list";
-import { TOOL_NAMES, type ToolName } from "@/lib/tools/types";
+import { TOOL_NAMES, type ToolName } from "@/lib/tools/catalog";
 
 export const metadata: Metadata = { title: "Jobs" };
 

@@ -1,9 +1,9 @@
-import { ApiError } from "@/lib/api/errors";
 import { withEnvelope } from "@/lib/api/handler";
+import { AppError } from "@/lib/errors";
 
 // ANY /api/v1/<unknown>: a JSON 404 in the envelope instead of Next's HTML page
 const unknownPath = withEnvelope(async ({ url }) => {
-  throw new ApiError("NOT_FOUND", `No endpoint at ${url.pathname}. See /api/v1/openapi.json.`);
+  throw new AppError("NOT_FOUND", `No endpoint at ${url.pathname}. See /api/v1/openapi.json.`);
 });
 
 export {

@@ -1,7 +1,7 @@
 import { ok } from "@/lib/api/envelope";
-import { notFound } from "@/lib/api/errors";
 import { methods, withApiKey } from "@/lib/api/handler";
 import { requireUuid } from "@/lib/api/parse";
+import { notFound } from "@/lib/errors";
 import { getJob } from "@/lib/jobs/queries";
 import { toJobView } from "@/lib/jobs/view";
 
