@@ -5,17 +5,42 @@ import {
   type CallToolResult,
   ListToolsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import { MAX_BODY_BYTES } from "@/lib/api/parse";
 import type { Db } from "@/lib/db/client";
-import { AppError } from "@/lib/errors";
+import { AppError, assertNever, type ErrorCode, zodValidationError } from "@/lib/errors";
 import { listEntry, MCP_TOOLS, type McpContext } from "./tools";
 
 export const MCP_SERVER_INFO = { name: "findable", version: "1.0.0" };
 
 const byName = new Map(MCP_TOOLS.map((t) => [t.name, t]));
 
+/**
+ * How each error code reaches an MCP client. Every code is a tool error (isError: true) the model can
+ * read and act on; none is a JSON-RPC protocol error, because the call itself was well formed. The
+ * switch is exhaustive so a new code must be placed here; `retryable` tells the model whether trying
+ * again later can help.
+ */
+export function mcpErrorKind(code: ErrorCode): { retryable: boolean } {
+  switch (code) {
+    case "RATE_LIMITED":
+    case "INTERNAL_ERROR":
+      return { retryable: true };
+    case "VALIDATION_ERROR":
+    case "UNAUTHORIZED":
+    case "FORBIDDEN_SCOPE":
+    case "HTTPS_REQUIRED":
+    case "INSUFFICIENT_CREDITS":
+    case "NOT_FOUND":
+    case "METHOD_NOT_ALLOWED":
+      return { retryable: false };
+    default:
+      return assertNever(code);
+  }
+}
+
 function toolError(err: AppError): CallToolResult {
-  const body = { code: err.code, message: err.message, details: err.details };
+  const body = { code: err.code, message: err.message, details: err.details, ...mcpErrorKind(err.code) };
   return {
     isError: true,
     content: [{ type: "text", text: `${err.code}: ${err.message}\n${JSON.stringify(body.details)}` }],
@@ -35,6 +60,7 @@ export async function callTool(ctx: McpContext, name: string, args: unknown): Pr
     };
   } catch (err) {
     if (err instanceof AppError) return toolError(err);
+    if (err instanceof z.ZodError) return toolError(zodValidationError(err, "", "arguments"));
     console.error(`[mcp] ${name} failed`, err);
     return toolError(
       new AppError(

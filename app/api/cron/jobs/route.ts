@@ -15,9 +15,12 @@ function authorized(req: Request): boolean {
 }
 
 // GET /api/cron/jobs: one runner pass for serverless deployments (Authorization: Bearer $CRON_SECRET)
-export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  GET: withEnvelope(async ({ req }) => {
-    if (!authorized(req)) throw new AppError("UNAUTHORIZED", "Send Authorization: Bearer <CRON_SECRET>.");
-    return ok(await runJobsOnce(await getDb()));
-  }),
-});
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods(
+  {
+    GET: withEnvelope(async ({ req }) => {
+      if (!authorized(req)) throw new AppError("UNAUTHORIZED", "Send Authorization: Bearer <CRON_SECRET>.");
+      return ok(await runJobsOnce(await getDb()));
+    }),
+  },
+  { public: true },
+);

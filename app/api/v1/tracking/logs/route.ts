@@ -6,7 +6,7 @@ import { ingestLog } from "@/lib/tracking/ingest";
 import { readLogUpload } from "@/lib/tracking/log-upload";
 
 // POST /api/v1/tracking/logs?domain=: an access log (combined/common format, text or gzip, ≤ 10 MB) of one domain
-export const { GET, POST, PUT, PATCH, DELETE } = methods({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: withApiKey(async ({ req, url, db, auth }) => {
     const { domain } = parseQuery(url, logsIngestQuery);
     return ok(await ingestLog(db, auth.accountId, domain, () => readLogUpload(req)));

@@ -6,7 +6,7 @@ import { READ_CACHE_HEADERS } from "@/lib/tracking/read-cache";
 import { getBotStats } from "@/lib/tracking/stats";
 
 // GET /api/v1/tracking/stats?domain=: bot visit statistics of a registered domain (free, cached ~2 min)
-export const { GET, POST, PUT, PATCH, DELETE } = methods({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: withApiKey(async ({ url, db, auth }) => {
     const { domain } = parseQuery(url, trackingStatsQuery);
     return ok(await getBotStats(db, auth.accountId, domain), READ_CACHE_HEADERS);
