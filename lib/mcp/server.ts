@@ -9,6 +9,7 @@ import { z } from "zod";
 import { MAX_BODY_BYTES } from "@/lib/api/parse";
 import type { Db } from "@/lib/db/client";
 import { AppError, assertNever, type ErrorCode, zodValidationError } from "@/lib/errors";
+import { readStreamCapped } from "@/lib/streams/read-capped";
 import { listEntry, MCP_TOOLS, type McpContext } from "./tools";
 
 export const MCP_SERVER_INFO = { name: "findable", version: "1.0.0" };
@@ -84,24 +85,73 @@ export function createMcpServer(ctx: McpContext): Server {
       "Tools that start jobs are billed in credits (the cost is in each description) and return a jobId; use wait_for_job to get the result. Reads are free.",
   });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: MCP_TOOLS.map(listEntry) }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) =>
-    callTool({ ...ctx, signal: extra.signal }, request.params.name, request.params.arguments),
-  );
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const token = request.params._meta?.progressToken;
+    const progress =
+      token === undefined
+        ? undefined
+        : (done: number, total: number, message: string) =>
+            extra
+              .sendNotification({
+                method: "notifications/progress",
+                params: { progressToken: token, progress: done, total, message },
+              })
+              .catch(() => {});
+    return callTool(
+      { ...ctx, signal: extra.signal, progress },
+      request.params.name,
+      request.params.arguments,
+    );
+  });
   return server;
 }
 
-/** Answers one MCP POST (JSON-RPC over Streamable HTTP, JSON responses, no session). */
+/** Whether the POST holds a tools/call that asked for progress (`_meta.progressToken`). */
+async function asksForProgress(req: Request): Promise<boolean> {
+  if (!req.body) return false;
+  try {
+    const text = await readStreamCapped(req.clone().body!, MAX_BODY_BYTES, () => new Error("too large"));
+    const parsed = JSON.parse(text.toString("utf8")) as unknown;
+    const messages = (Array.isArray(parsed) ? parsed : [parsed]) as {
+      method?: string;
+      params?: { _meta?: { progressToken?: unknown } };
+    }[];
+    return messages.some((m) => m?.method === "tools/call" && m.params?._meta?.progressToken !== undefined);
+  } catch {
+    // The transport answers malformed or oversized bodies itself.
+    return false;
+  }
+}
+
+/**
+ * Answers one MCP POST (JSON-RPC over Streamable HTTP, no session). A call that asks for progress,
+ * from a client that accepts `text/event-stream`, is answered as an event stream that carries
+ * `notifications/progress` while it runs (wait_for_job); everything else is one JSON response.
+ */
 export async function handleMcpRequest(req: Request, ctx: { db: Db; accountId: string }): Promise<Response> {
+  const stream =
+    (req.headers.get("accept") ?? "").includes("text/event-stream") && (await asksForProgress(req));
   const server = createMcpServer(ctx);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
-    enableJsonResponse: true,
+    enableJsonResponse: !stream,
     maxRequestBodySize: MAX_BODY_BYTES,
   });
   await server.connect(transport);
+  let response: Response;
   try {
-    return await transport.handleRequest(req);
-  } finally {
+    response = await transport.handleRequest(req);
+  } catch (err) {
     await server.close();
+    throw err;
   }
+  if (!response.body || !response.headers.get("content-type")?.includes("text/event-stream")) {
+    await server.close();
+    return response;
+  }
+  // The stream outlives this function: close the server once the stream has ended or was dropped.
+  const close = () => void server.close().catch(() => {});
+  const body = response.body.pipeThrough(new TransformStream({ flush: close }));
+  req.signal?.addEventListener("abort", close, { once: true });
+  return new Response(body, { status: response.status, headers: response.headers });
 }

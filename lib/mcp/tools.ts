@@ -18,6 +18,8 @@ export interface McpContext {
   db: Db;
   accountId: string;
   signal?: AbortSignal;
+  /** Reports progress of a long call (seconds waited of the allowed) when the client asked for it. */
+  progress?: (done: number, total: number, message: string) => Promise<void>;
 }
 
 export interface McpToolDef {
@@ -148,11 +150,14 @@ const dataTools: McpToolDef[] = [
     annotations: { ...READ_ONLY, title: "Wait for a job" },
     async run(ctx, args) {
       const { jobId, timeoutSeconds } = parseValue(waitInput, args);
-      const end = Date.now() + timeoutSeconds * 1000;
+      const started = Date.now();
+      const end = started + timeoutSeconds * 1000;
       for (;;) {
         const job = await readJob(ctx, jobId);
         const done = job.status === "completed" || job.status === "failed";
         if (done || Date.now() >= end || ctx.signal?.aborted) return toJobView(job);
+        const waited = Math.min(timeoutSeconds, Math.round((Date.now() - started) / 1000));
+        await ctx.progress?.(waited, timeoutSeconds, `The job is ${job.status}; waited ${waited} s.`);
         await sleep(Math.min(WAIT_POLL_MS, end - Date.now()), ctx.signal);
       }
     },
