@@ -4,7 +4,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as credits from "@/app/api/v1/credits/route";
 import * as job from "@/app/api/v1/jobs/[jobId]/route";
-import { toolRoute } from "@/lib/jobs/tool-route";
+import { toolRoute } from "@/lib/api/tool-route";
 import { startServerRuntime } from "@/lib/server-runtime";
 import { sleepTool, testTools } from "../jobs-helpers";
 

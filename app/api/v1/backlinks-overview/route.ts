@@ -1,4 +1,4 @@
-import { toolRoute } from "@/lib/jobs/tool-route";
+import { toolRoute } from "@/lib/api/tool-route";
 import { TOOLS } from "@/lib/tools/catalog";
 
 // POST /api/v1/backlinks-overview: creates a job of the tool (its cost and input come from the catalogue)

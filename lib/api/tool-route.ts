@@ -1,9 +1,9 @@
-import { ApiResult } from "@/lib/api/envelope";
-import { methods, withApiKey } from "@/lib/api/handler";
-import { parseValue, readJson } from "@/lib/api/parse";
+import { createJob, readIdempotencyKey, requestHash } from "@/lib/jobs/create";
+import { pollUrl } from "@/lib/jobs/view";
 import type { AnyTool } from "@/lib/tools/types";
-import { createJob, readIdempotencyKey, requestHash } from "./create";
-import { pollUrl } from "./view";
+import { ApiResult } from "./envelope";
+import { methods, withApiKey } from "./handler";
+import { parseValue, readJson } from "./parse";
 
 /** The 202 answer of a tool POST, in the shape the tool's definition names. */
 export function jobCreatedData(tool: AnyTool, job: { id: string; tool: string; creditsCharged: number }) {
