@@ -26,6 +26,8 @@ function isModuleNotFound(err: unknown): boolean {
   return (
     code === "ERR_MODULE_NOT_FOUND" ||
     code === "MODULE_NOT_FOUND" ||
-    /Cannot find module|Failed to load url|Failed to resolve import/i.test(message)
+    /Cannot find module|Failed to load url|Failed to resolve import|Unknown variable dynamic import/i.test(
+      message,
+    )
   );
 }
