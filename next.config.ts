@@ -5,6 +5,9 @@ const nextConfig: NextConfig = {
   // PGlite ships WASM and data files that must be loaded from node_modules, not bundled.
   serverExternalPackages: ["@electric-sql/pglite", "postgres"],
   poweredByHeader: false,
+  // /api/v1/credits/ must answer in the API's JSON envelope, not with a bare 308 redirect; the API
+  // routes serve the path with or without the trailing slash.
+  skipTrailingSlashRedirect: true,
   // Lets parallel builds (CI jobs, several checkouts of one tree) use their own output folders.
   distDir: process.env.NEXT_DIST_DIR ?? ".next",
   // Type checking is its own step of `npm test` (tsc --noEmit over app, lib, tests and scripts).

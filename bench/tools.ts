@@ -4,7 +4,8 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { createGuardedFetch } from "@/lib/fetch";
-import type { ToolContext, ToolDefinition } from "@/lib/tools/types";
+import { loadToolRunner } from "@/lib/tools/load-runner";
+import type { ToolContext, ToolRunner } from "@/lib/tools/types";
 import { startFixtureServer } from "@/test/fixture-server";
 import { buildFixtureSite } from "@/test/fixtures/generated-site";
 import { startSiteFixture } from "@/test/fixtures/site/server";
@@ -16,12 +17,10 @@ interface ChildReport {
   maxRssMb: number;
 }
 
-const TOOLS: Record<string, () => Promise<ToolDefinition<{ url: string }, unknown>>> = {
-  audits: async () => (await import("@/lib/tools/audits")).audits,
-  "seo-aeo-geo-audit": async () => (await import("@/lib/tools/seo-aeo-geo-audit")).seoAeoGeoAudit,
-  "faq-generator": async () => (await import("@/lib/tools/faq-generator")).faqGenerator,
-  "llms-txt": async () => (await import("@/lib/tools/llms-txt")).llmsTxt,
-};
+const PAGE_TOOLS = ["audits", "seo-aeo-geo-audit", "faq-generator", "llms-txt"];
+const TOOLS: Record<string, () => Promise<ToolRunner<{ url: string }, unknown>>> = Object.fromEntries(
+  PAGE_TOOLS.map((name) => [name, async () => (await loadToolRunner(name))!]),
+);
 
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
@@ -32,6 +31,7 @@ async function runChild(tool: string, url: string, runs: number): Promise<void> 
     accountId: "bench",
     signal: new AbortController().signal,
     fetch: createGuardedFetch({ allowPrivateTargets: true }),
+    env: {},
   };
   await def.run({ url }, ctx);
   globalThis.gc?.();

@@ -1,14 +1,14 @@
 import { getDbHandle } from "@/lib/db/client";
-import { JobRunner } from "@/lib/jobs/runner";
+import { catalogToolSource, JobRunner, runnerOptionsFromEnv, type ToolSource } from "@/lib/jobs/runner";
 
 const state = globalThis as unknown as { __jobRunner?: JobRunner };
 
 /** Server start: migrations first, then the in-process job runner unless JOB_WORKER=off. */
-export async function startServerRuntime(): Promise<void> {
+export async function startServerRuntime(tools: ToolSource = catalogToolSource): Promise<void> {
   // This process owns an embedded database folder and shares it with the admin CLI and workers.
   const { db } = await getDbHandle({ serve: true, command: "web server" });
   if (process.env.JOB_WORKER === "off" || state.__jobRunner) return;
-  const runner = new JobRunner(db);
+  const runner = new JobRunner(db, runnerOptionsFromEnv(), tools);
   state.__jobRunner = runner;
   runner.start();
   // Fail-and-refund the running jobs now rather than when their leases expire. If nothing else

@@ -3,9 +3,9 @@ import { parseArgs } from "node:util";
 import { createAccount, getMembers } from "@/lib/accounts/accounts";
 import { listDomains, registerDomain } from "@/lib/accounts/domains";
 import { findAccount } from "@/lib/accounts/lookup";
-import { ApiError } from "@/lib/api/errors";
 import { getCreditAccount, grantCredits } from "@/lib/credits/credits";
 import { type Db, migrateDatabase, openDatabase } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
 import { getActiveKey, rotateKeyPair } from "@/lib/keys/keys";
 
 const USAGE = `Usage: npm run admin -- <command> [options]
@@ -151,12 +151,12 @@ async function main() {
     console.log(JSON.stringify(result, null, 2));
   } catch (err) {
     const message =
-      err instanceof UsageError || err instanceof ApiError || err instanceof Error
+      err instanceof UsageError || err instanceof AppError || err instanceof Error
         ? err.message
         : String(err);
     console.error(JSON.stringify({ error: message }));
     if (err instanceof UsageError) console.error(USAGE);
-    process.exitCode = err instanceof UsageError || err instanceof ApiError ? 2 : 1;
+    process.exitCode = err instanceof UsageError || err instanceof AppError ? 2 : 1;
   } finally {
     await handle?.close();
   }

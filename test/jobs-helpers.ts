@@ -2,20 +2,26 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import { creditLedger, jobs } from "@/lib/db/schema";
-import { registerTestTool } from "@/lib/tools/registry";
-import { type ToolDefinition, ToolError } from "@/lib/tools/types";
+import { type ToolSource, toolSourceFrom } from "@/lib/jobs/runner";
+import { defineTool, ToolError, type ToolRunner } from "@/lib/tools/types";
 
 const input = z.object({ ms: z.number().int().min(0).default(0), fail: z.string().optional() }).strict();
 const result = z.object({ sleptMs: z.number(), echo: z.string() });
 
 /** A test-only tool: sleeps `ms`, then succeeds, or fails with the given code. */
-export const sleepTool: ToolDefinition<z.output<typeof input>, z.output<typeof result>> = {
-  name: "test-sleep" as never,
+export const sleepTool = defineTool({
+  name: "test-sleep",
+  title: "Test sleep",
   summary: "test tool",
   input,
+  example: { ms: 0 },
   result,
   cost: () => 7,
   timeoutMs: 1500,
+  form: [],
+});
+
+export const sleepRunner: ToolRunner<z.output<typeof input>, z.output<typeof result>> = {
   async run(args, ctx) {
     await new Promise<void>((resolve, reject) => {
       const t = setTimeout(resolve, args.ms);
@@ -31,8 +37,10 @@ export const sleepTool: ToolDefinition<z.output<typeof input>, z.output<typeof r
   },
 };
 
-registerTestTool(sleepTool as ToolDefinition<unknown, unknown>);
-
+/** The catalogue's tools plus the test tools: what test runners run. */
+export const testTools: ToolSource = toolSourceFrom({
+  "test-sleep": { definition: sleepTool, runner: sleepRunner },
+});
 export async function jobRow(db: Db, id: string) {
   const [row] = await db.select().from(jobs).where(eq(jobs.id, id));
   return row;

@@ -4,24 +4,27 @@ import Link from "next/link";
 import { useState, useTransition } from "react";
 import { JobView } from "@/components/dashboard/job-view";
 import { launchToolAction } from "@/lib/actions/launch-tool";
-import { type FieldSpec, findToolInfo, formToInput } from "@/lib/dashboard/tool-catalog";
+import { getTool, type ToolStatus } from "@/lib/tools/catalog";
+import { estimateCost, type FormValues, formToInput, initialFormValues } from "@/lib/tools/form";
+import type { FieldSpec } from "@/lib/tools/types";
 
-type Values = Record<string, string | string[] | boolean>;
+type Values = FormValues;
 
-function initialValues(fields: FieldSpec[]): Values {
-  const v: Values = {};
-  for (const f of fields) {
-    if (f.kind === "select") v[f.name] = f.default;
-    else if (f.kind === "checkboxes") v[f.name] = [...f.options];
-    else if (f.kind === "checkbox") v[f.name] = false;
-    else v[f.name] = "";
-  }
-  return v;
-}
-
-export function ToolLauncher({ tool, balance: startBalance }: { tool: string; balance: number }) {
-  const info = findToolInfo(tool);
-  const [values, setValues] = useState<Values>(() => initialValues(info?.fields ?? []));
+/**
+ * A tool's launch form, built from its catalogue definition. `status` is computed on the server (it
+ * reads the environment) and handed over as plain data.
+ */
+export function ToolLauncher({
+  tool,
+  balance: startBalance,
+  status,
+}: {
+  tool: string;
+  balance: number;
+  status?: ToolStatus;
+}) {
+  const info = getTool(tool);
+  const [values, setValues] = useState<Values>(() => initialFormValues(info?.form ?? []));
   const [issues, setIssues] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<string | null>(null);
   const [balance, setBalance] = useState(startBalance);
@@ -30,7 +33,8 @@ export function ToolLauncher({ tool, balance: startBalance }: { tool: string; ba
   if (!info) return null;
 
   const body = formToInput(info, values);
-  const cost = info.cost(body);
+  const cost = estimateCost(info, body);
+  const unconfigured = (status?.requirements ?? []).filter((r) => !r.configured).map((r) => r.label);
   const set = (name: string, value: string | string[] | boolean) =>
     setValues((v) => ({ ...v, [name]: value }));
 
@@ -38,15 +42,11 @@ export function ToolLauncher({ tool, balance: startBalance }: { tool: string; ba
     e.preventDefault();
     setMessage(null);
     // The tool's own schema first, in the browser; the server validates again with the same schema.
-    if (info.clientSchema) {
-      const parsed = info.clientSchema.safeParse(body);
-      if (!parsed.success) {
-        setIssues(
-          Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0] ?? "body"), i.message])),
-        );
-        setMessage("Check the highlighted fields.");
-        return;
-      }
+    const parsed = info.input.safeParse(body);
+    if (!parsed.success) {
+      setIssues(Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0] ?? "body"), i.message])));
+      setMessage("Check the highlighted fields.");
+      return;
     }
     setIssues({});
     start(async () => {
@@ -73,8 +73,13 @@ export function ToolLauncher({ tool, balance: startBalance }: { tool: string; ba
             This tool is not available on this server yet — the job will be refunded. You can launch it to
             test your integration: it fails with TOOL_UNAVAILABLE and the credits come back.
           </p>
+        ) : unconfigured.length > 0 ? (
+          <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-950" data-testid="unconfigured-note">
+            Not configured on this server: {unconfigured.join(", ")}. A launch that needs them is refused
+            before any charge.
+          </p>
         ) : null}
-        {info.fields.map((f) => (
+        {info.form.map((f) => (
           <Field
             key={f.name}
             field={f}

@@ -1,12 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { and, asc, eq } from "drizzle-orm";
-import { ApiError } from "@/lib/api/errors";
 import type { DbOrTx } from "@/lib/db/client";
 import { domains } from "@/lib/db/schema";
+import { AppError as ApiError } from "@/lib/errors";
 import { normalizeHostname } from "@/lib/hostname";
-
-// Callers outside accounts that have not moved to lib/hostname yet.
-export { normalizeHostname };
 
 /** The normalised hostname, or 400 VALIDATION_ERROR naming the `domain` field. */
 export function requireHostname(input: string, field = "domain"): string {

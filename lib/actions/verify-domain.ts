@@ -1,8 +1,8 @@
 "use server";
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { ApiError } from "@/lib/api/errors";
 import { verifyDomainAs } from "@/lib/dashboard/domains";
+import { AppError } from "@/lib/errors";
 import { formFields } from "./client";
 import { actorAction } from "./safe-action";
 import { toActionState, type VerifyState } from "./state";
@@ -18,7 +18,7 @@ const verifyDomain = actorAction(
       return { ok: result.verified, checks: result.checks };
     } catch (err) {
       // An unknown or foreign domain: the service's message is phrased for the customer.
-      if (err instanceof ApiError) return { error: err.message };
+      if (err instanceof AppError) return { error: err.message };
       throw err;
     }
   },

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { redactDbError } from "@/lib/db/errors";
-import { ApiError } from "./errors";
+import { AppError } from "@/lib/errors";
+import { httpStatus } from "./errors";
 
 export function newRequestId(): string {
   return `req_${randomBytes(12).toString("base64url")}`;
@@ -41,20 +42,20 @@ export function successResponse(result: ApiResult, requestId: string, headers: R
   });
 }
 
-export function errorResponse(err: ApiError, requestId: string, headers: Record<string, string> = {}) {
+export function errorResponse(err: AppError, requestId: string, headers: Record<string, string> = {}) {
   return jsonResponse(
     { success: false, error: { code: err.code, message: err.message, details: err.details }, requestId },
-    err.status,
+    httpStatus(err.code),
     requestId,
     { ...headers, ...err.headers },
   );
 }
 
-/** Anything that is not an ApiError is hidden behind INTERNAL_ERROR; the log keeps the cause. */
+/** Anything that is not an AppError is hidden behind INTERNAL_ERROR; the log keeps the cause. */
 export function internalErrorResponse(err: unknown, requestId: string, headers: Record<string, string> = {}) {
   console.error(`[${requestId}] internal error`, redactDbError(err));
   return errorResponse(
-    new ApiError(
+    new AppError(
       "INTERNAL_ERROR",
       "An internal error occurred. Retry, and quote the requestId if it persists.",
     ),

@@ -1,45 +1,34 @@
-/** The spec's error codes, plus HTTPS_REQUIRED and METHOD_NOT_ALLOWED (documented additions). */
-export const ERROR_STATUS = {
-  UNAUTHORIZED: 401,
-  FORBIDDEN_SCOPE: 403,
-  HTTPS_REQUIRED: 403,
-  VALIDATION_ERROR: 400,
-  INSUFFICIENT_CREDITS: 402,
-  RATE_LIMITED: 429,
-  NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
-  INTERNAL_ERROR: 500,
-} as const;
-export type ErrorCode = keyof typeof ERROR_STATUS;
+import { AppError, assertNever, ERROR_CODES, type ErrorCode } from "@/lib/errors";
 
-export type ErrorDetails = Record<string, unknown>;
-
-/** An error the client is meant to see, with the spec's code and status. */
-export class ApiError extends Error {
-  readonly status: number;
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly details: ErrorDetails = {},
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-    this.name = "ApiError";
-    this.status = ERROR_STATUS[code];
+/** The HTTP status of each error code; the switch is exhaustive, so a new code must be mapped here. */
+export function httpStatus(code: ErrorCode): number {
+  switch (code) {
+    case "VALIDATION_ERROR":
+      return 400;
+    case "UNAUTHORIZED":
+      return 401;
+    case "INSUFFICIENT_CREDITS":
+      return 402;
+    case "FORBIDDEN_SCOPE":
+    case "HTTPS_REQUIRED":
+      return 403;
+    case "NOT_FOUND":
+      return 404;
+    case "METHOD_NOT_ALLOWED":
+      return 405;
+    case "RATE_LIMITED":
+      return 429;
+    case "INTERNAL_ERROR":
+      return 500;
+    default:
+      return assertNever(code);
   }
 }
 
-export interface FieldIssue {
-  field: string;
-  message: string;
-}
+export { AppError, type ErrorCode };
 
-export function validationError(message: string, issues: FieldIssue[], extra: ErrorDetails = {}): ApiError {
-  return new ApiError("VALIDATION_ERROR", message, {
-    ...(issues[0] ? { field: issues[0].field } : {}),
-    issues,
-    ...extra,
-  });
-}
-
-export const notFound = (what = "Resource") => new ApiError("NOT_FOUND", `${what} not found.`);
+/** Every code with its status, for the OpenAPI document (derived from the switch above). */
+export const ERROR_STATUS = Object.fromEntries(ERROR_CODES.map((code) => [code, httpStatus(code)])) as Record<
+  ErrorCode,
+  number
+>;

@@ -1,7 +1,15 @@
+import { z } from "zod";
 import { type Db, getDb } from "@/lib/db/client";
+import { AppError, zodValidationError } from "@/lib/errors";
 import { type AuthenticatedKey, authenticateKey, touchKeyLastUsed } from "@/lib/keys/keys";
-import { ApiResult, errorResponse, internalErrorResponse, newRequestId, successResponse } from "./envelope";
-import { ApiError } from "./errors";
+import {
+  ApiResult,
+  errorResponse,
+  internalErrorResponse,
+  newRequestId,
+  ok,
+  successResponse,
+} from "./envelope";
 import { clientIp, HSTS, isInsecureRequest } from "./https";
 import { DEFAULT_RATE_LIMIT, hitRateLimit, rateLimitHeaders } from "./rate-limit";
 
@@ -43,17 +51,15 @@ export function withApiKey<P extends Record<string, string | string[]> = Record<
     let headers = baseHeaders();
     try {
       const url = new URL(req.url);
-      if (isInsecureRequest(req, url)) {
-        throw new ApiError("HTTPS_REQUIRED", "This API is only served over HTTPS.");
-      }
       const db = await getDb();
+      if (isInsecureRequest(req, url)) await refuseInsecure(db, req);
       const creds = readCredentials(req);
       const auth = creds ? await authenticateKey(db, creds.key, creds.secret) : null;
       if (!auth) {
         const ipLimit = await hitRateLimit(db, `ip:${clientIp(req)}`, DEFAULT_RATE_LIMIT);
         headers = { ...headers, ...rateLimitHeaders(ipLimit) };
         if (!ipLimit.allowed) throw rateLimited(ipLimit.reset);
-        throw new ApiError(
+        throw new AppError(
           "UNAUTHORIZED",
           creds
             ? "The x-api-key / x-api-secret pair is not valid (wrong, rotated or revoked)."
@@ -75,14 +81,36 @@ export function withApiKey<P extends Record<string, string | string[]> = Record<
         result.headers.set(k, v);
       return result;
     } catch (err) {
-      if (err instanceof ApiError) return errorResponse(err, requestId, headers);
-      return internalErrorResponse(err, requestId, headers);
+      return failureResponse(err, requestId, headers);
     }
   };
 }
 
+/**
+ * A plain-HTTP request is refused before its credentials are looked at; it still counts against the
+ * per-IP limit, and the refusal carries the limit's headers like any other answer.
+ */
+async function refuseInsecure(db: Db, req: Request): Promise<never> {
+  const limit = await hitRateLimit(db, `ip:${clientIp(req)}`, DEFAULT_RATE_LIMIT);
+  if (!limit.allowed) throw withHeaders(rateLimited(limit.reset), rateLimitHeaders(limit));
+  throw withHeaders(
+    new AppError("HTTPS_REQUIRED", "This API is only served over HTTPS."),
+    rateLimitHeaders(limit),
+  );
+}
+
+const withHeaders = (err: AppError, headers: Record<string, string>) =>
+  new AppError(err.code, err.message, err.details, { ...headers, ...err.headers });
+
+/** A thrown error as the envelope: a domain error as its code, a stray zod error as 400 naming the field. */
+function failureResponse(err: unknown, requestId: string, headers: Record<string, string>): Response {
+  if (err instanceof AppError) return errorResponse(err, requestId, headers);
+  if (err instanceof z.ZodError) return errorResponse(zodValidationError(err), requestId, headers);
+  return internalErrorResponse(err, requestId, headers);
+}
+
 function rateLimited(reset: number) {
-  return new ApiError("RATE_LIMITED", `Rate limit exceeded. Retry after ${Math.max(1, reset)} s.`, {
+  return new AppError("RATE_LIMITED", `Rate limit exceeded. Retry after ${Math.max(1, reset)} s.`, {
     retryAfterSeconds: Math.max(1, reset),
   });
 }
@@ -100,31 +128,66 @@ export function withEnvelope(
       result.headers.set("x-request-id", requestId);
       return result;
     } catch (err) {
-      if (err instanceof ApiError) return errorResponse(err, requestId, headers);
-      return internalErrorResponse(err, requestId, headers);
+      return failureResponse(err, requestId, headers);
     }
   };
 }
 
-const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
-type Method = (typeof METHODS)[number];
+/**
+ * For /api/v1 answers that need no key (the OpenAPI document, the Postman collection, unknown paths,
+ * OPTIONS): request id, the HTTPS rule, the per-IP rate limit with its headers, and the envelope.
+ */
+export function withPublicApi(
+  handler: (ctx: { req: Request; url: URL; requestId: string }) => Promise<ApiResult | Response>,
+): RouteHandler {
+  return async (req) => {
+    const requestId = newRequestId();
+    let headers = baseHeaders();
+    try {
+      const url = new URL(req.url);
+      const db = await getDb();
+      if (isInsecureRequest(req, url)) await refuseInsecure(db, req);
+      const limit = await hitRateLimit(db, `ip:${clientIp(req)}`, DEFAULT_RATE_LIMIT);
+      headers = { ...headers, ...rateLimitHeaders(limit) };
+      if (!limit.allowed) throw rateLimited(limit.reset);
+      const result = await handler({ req, url, requestId });
+      if (result instanceof ApiResult) return successResponse(result, requestId, headers);
+      for (const [k, v] of Object.entries({ ...headers, "x-request-id": requestId }))
+        result.headers.set(k, v);
+      return result;
+    } catch (err) {
+      return failureResponse(err, requestId, headers);
+    }
+  };
+}
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+export type Method = (typeof METHODS)[number];
 
 /**
- * A route's exports: the given handlers, and a JSON 405 with `Allow` for every other method
- * (Next's own 405 has no body, and the spec wants the envelope everywhere).
+ * A route's exports: the given handlers; OPTIONS answers which methods the path allows (in the
+ * envelope, with `Allow`; no key needed, as a browser's preflight carries none); every other method
+ * is a JSON 405 with `Allow`. On a route that needs a key the 405 comes after authentication, so a
+ * request without credentials is 401 first, and it counts against the key's rate limit.
  */
-export function methods(handlers: Partial<Record<Method, RouteHandler>>): Record<Method, RouteHandler> {
-  const allow = METHODS.filter((m) => handlers[m]).join(", ");
-  const notAllowed = withEnvelope(async ({ req }) => {
-    throw new ApiError(
+export function methods(
+  handlers: Partial<Record<Exclude<Method, "OPTIONS">, RouteHandler>>,
+  opts: { public?: boolean } = {},
+): Record<Method, RouteHandler> {
+  // OPTIONS always answers, so Allow names the methods that do something.
+  const allowed = METHODS.filter((m) => m !== "OPTIONS" && handlers[m]);
+  const allow = allowed.join(", ");
+  const refuse = async ({ req }: { req: Request }): Promise<never> => {
+    throw new AppError(
       "METHOD_NOT_ALLOWED",
       `${req.method} is not allowed here. Allowed: ${allow}.`,
-      { allow: allow.split(", ") },
+      { allow: allowed },
       { Allow: allow },
     );
-  });
-  return Object.fromEntries(METHODS.map((m) => [m, handlers[m] ?? notAllowed])) as Record<
-    Method,
-    RouteHandler
-  >;
+  };
+  const notAllowed = opts.public ? withPublicApi(refuse) : withApiKey(refuse);
+  const options = withPublicApi(async () => ok({ allow: allowed }, { Allow: allow }));
+  return Object.fromEntries(
+    METHODS.map((m) => [m, m === "OPTIONS" ? options : (handlers[m] ?? notAllowed)]),
+  ) as Record<Method, RouteHandler>;
 }

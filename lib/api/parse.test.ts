@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
-import { ApiError } from "./errors";
+import { AppError } from "@/lib/errors";
+import { httpStatus } from "./errors";
 import { parseJson, parseQuery, queryInt, requireUuid } from "./parse";
 
 const body = z.object({ url: z.string().url(), n: z.number().int().optional() }).strict();
@@ -11,14 +12,14 @@ function post(payload: BodyInit | null, contentType: string | null, extra: Recor
   return new Request("http://127.0.0.1/x", { method: "POST", body: payload, headers });
 }
 
-async function errorOf(fn: () => Promise<unknown> | unknown): Promise<ApiError> {
+async function errorOf(fn: () => Promise<unknown> | unknown): Promise<AppError> {
   try {
     await fn();
   } catch (err) {
-    if (err instanceof ApiError) return err;
+    if (err instanceof AppError) return err;
     throw err;
   }
-  throw new Error("expected an ApiError");
+  throw new Error("expected an AppError");
 }
 
 describe("parseJson", () => {
@@ -74,7 +75,7 @@ describe("parseJson", () => {
     test(c.name, async () => {
       const err = await errorOf(() => parseJson(c.req(), body));
       expect(err.code).toBe("VALIDATION_ERROR");
-      expect(err.status).toBe(400);
+      expect(httpStatus(err.code)).toBe(400);
       expect(err.details.field).toBe(c.field);
       expect((err.details.issues as { message: string }[])[0]!.message).toBeTruthy();
       if (c.reason) expect(err.details.reason).toBe(c.reason);

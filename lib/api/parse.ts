@@ -1,37 +1,11 @@
-import { z } from "zod";
-import { ApiError, type FieldIssue, validationError } from "./errors";
+import type { z } from "zod";
+import { type FieldIssue, parseValue, validationError } from "@/lib/errors";
+import { readStreamCapped } from "@/lib/streams/read-capped";
+
+export { queryInt } from "@/lib/contract/query";
+export { parseValue, requireUuid, zodIssues } from "@/lib/errors";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
-
-export function zodIssues(error: z.ZodError, prefix = ""): FieldIssue[] {
-  return error.issues.map((issue) => {
-    const path = issue.path.map(String).join(".");
-    const field = [prefix, path].filter(Boolean).join(".") || (prefix ? prefix : "body");
-    return { field, message: issue.message };
-  });
-}
-
-/** Reads a stream whole, refusing (with `onTooLarge`'s error) as soon as it passes `max` bytes. */
-export async function readStreamCapped(
-  stream: ReadableStream<Uint8Array>,
-  max: number,
-  onTooLarge: () => Error,
-): Promise<Buffer> {
-  const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => {});
-      throw onTooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
-}
 
 /** Reads the body as text, refusing more than 1 MB without buffering it all. */
 async function readBody(req: Request): Promise<string> {
@@ -85,18 +59,6 @@ export async function readJson(req: Request): Promise<unknown> {
   return value;
 }
 
-export function parseValue<S extends z.ZodType>(schema: S, value: unknown, prefix = ""): z.output<S> {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) {
-    const issues = zodIssues(parsed.error, prefix);
-    throw validationError(
-      `Invalid request: ${issues.map((i) => `${i.field}: ${i.message}`).join("; ")}`,
-      issues,
-    );
-  }
-  return parsed.data;
-}
-
 /**
  * Parses query parameters against an object schema. Unknown parameters and repeated ones are refused,
  * so a typo (`?limt=5`) is an error instead of a silently ignored option.
@@ -117,22 +79,4 @@ export function parseQuery<S extends z.ZodObject>(url: URL, schema: S): z.output
     );
   }
   return parseValue(schema, raw);
-}
-
-/** Integer query parameter with bounds; the spec's limits are enforced, never silently clamped. */
-export const queryInt = (min: number, max: number, fallback: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, "Must be a whole number.")
-    .transform(Number)
-    .pipe(z.number().int().min(min).max(max))
-    .optional()
-    .transform((v) => v ?? fallback);
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** A path id that is not a UUID cannot name anything: NOT_FOUND, as the spec asks for jobs. */
-export function requireUuid(value: string | undefined, what: string): string {
-  if (!value || !UUID.test(value)) throw new ApiError("NOT_FOUND", `${what} not found.`);
-  return value.toLowerCase();
 }

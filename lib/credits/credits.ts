@@ -1,8 +1,8 @@
 import { and, desc, eq, gte, sql } from "drizzle-orm";
-import { ApiError } from "@/lib/api/errors";
 import type { Db, DbOrTx, Tx } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
 import { accounts, creditLedger, type LedgerType } from "@/lib/db/schema";
+import { AppError } from "@/lib/errors";
 
 export const SIGNUP_BONUS = 100;
 export const RECENT_TRANSACTIONS = 20;
@@ -57,7 +57,7 @@ export async function takeCredits(tx: Tx, accountId: string, cost: number): Prom
     .select({ balance: accounts.creditBalance })
     .from(accounts)
     .where(eq(accounts.id, accountId));
-  throw new ApiError(
+  throw new AppError(
     "INSUFFICIENT_CREDITS",
     `This operation costs ${cost} credits; the balance is ${current?.balance ?? 0}.`,
     {
@@ -124,7 +124,7 @@ export async function getCreditAccount(db: DbOrTx, accountId: string): Promise<C
     .select({ balance: accounts.creditBalance, totalUsed: accounts.totalUsed })
     .from(accounts)
     .where(eq(accounts.id, accountId));
-  if (!account) throw new ApiError("NOT_FOUND", "Account not found.");
+  if (!account) throw new AppError("NOT_FOUND", "Account not found.");
   const rows = await db
     .select()
     .from(creditLedger)

@@ -1,6 +1,6 @@
 import { registerDomain } from "@/lib/accounts/domains";
-import { ApiError } from "@/lib/api/errors";
 import type { Db } from "@/lib/db/client";
+import { AppError as ApiError } from "@/lib/errors";
 import { FormError } from "./errors";
 import { type Actor, requireManager } from "./members";
 

@@ -1,8 +1,7 @@
-import { ApiError } from "@/lib/api/errors";
 import type { Db } from "@/lib/db/client";
+import { AppError as ApiError } from "@/lib/errors";
 import { createJob } from "@/lib/jobs/create";
-import { getTool } from "@/lib/tools/registry";
-import { TOOL_NAMES, type ToolName } from "@/lib/tools/types";
+import { getTool, TOOL_NAMES, type ToolName } from "@/lib/tools/catalog";
 import type { Actor } from "./members";
 
 export interface FieldIssue {

@@ -1,4 +1,4 @@
-import { ToolError } from "@/lib/tools/types";
+import { ToolError } from "@/lib/errors";
 import type { FetchErrorCode, GuardedResponse } from "./types";
 
 /** A refused or failed outbound fetch; `code` is one of FETCH_ERROR_CODES. */

@@ -1,7 +1,7 @@
 import type { ServerResponse } from "node:http";
 import zlib from "node:zlib";
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
-import { ToolError } from "@/lib/tools/types";
+import { ToolError } from "@/lib/errors";
 import { type FixtureServer, startFixtureServer } from "@/test/fixture-server";
 import { FetchError, requireOk, toToolError } from "./errors";
 import { createGuardedFetch, DEFAULT_USER_AGENT, guardedFetch, type Resolver } from "./guarded-fetch";

@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { ApiError } from "@/lib/api/errors";
+import { z } from "zod";
 import { recordSpend, takeCredits } from "@/lib/credits/credits";
 import type { Db } from "@/lib/db/client";
 import { idempotencyRecords, type Job, jobs } from "@/lib/db/schema";
-import type { AnyTool } from "@/lib/tools/types";
+import { AppError } from "@/lib/errors";
+import { type AnyTool, checkAvailability, type Env } from "@/lib/tools/types";
 import { jobEvents } from "./events";
 
 export interface CreateJobInput {
@@ -13,6 +14,8 @@ export interface CreateJobInput {
   /** The validated input, as stored and handed to the tool. */
   input: unknown;
   idempotency?: { key: string; requestHash: string };
+  /** The server's environment, for the tool's availability check (provider keys). */
+  env?: Env;
 }
 
 /** Canonical JSON (sorted keys) so that the same body hashes the same whatever its key order. */
@@ -35,11 +38,16 @@ export function requestHash(method: string, path: string, body: unknown): string
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
+/** An idempotency key: 1 to 255 visible ASCII characters (the header and the MCP argument alike). */
+export const idempotencyKeySchema = z
+  .string({ error: "Must be a string." })
+  .regex(IDEMPOTENCY_KEY, { error: "1 to 255 visible ASCII characters." });
+
 export function readIdempotencyKey(req: Request): string | undefined {
   const key = req.headers.get("idempotency-key");
   if (key === null) return undefined;
-  if (!IDEMPOTENCY_KEY.test(key)) {
-    throw new ApiError("VALIDATION_ERROR", "Idempotency-Key must be 1 to 255 visible ASCII characters.", {
+  if (!idempotencyKeySchema.safeParse(key).success) {
+    throw new AppError("VALIDATION_ERROR", "Idempotency-Key must be 1 to 255 visible ASCII characters.", {
       field: "Idempotency-Key",
       issues: [{ field: "Idempotency-Key", message: "1 to 255 visible ASCII characters." }],
     });
@@ -55,7 +63,7 @@ async function findReplay(db: Db, accountId: string, idem: { key: string; reques
     .where(and(eq(idempotencyRecords.accountId, accountId), eq(idempotencyRecords.key, idem.key)));
   if (!record) return null;
   if (record.requestHash !== idem.requestHash) {
-    throw new ApiError(
+    throw new AppError(
       "VALIDATION_ERROR",
       "This Idempotency-Key was already used with a different request.",
       {
@@ -88,9 +96,13 @@ export async function createJob(
   }
   // Every way in (REST, MCP, dashboard) passes here, so a tool that cannot run on this server is refused
   // before any charge, whoever asks.
-  const availability = tool.availability?.(input.input);
-  if (availability && !availability.ok) {
-    throw new ApiError("VALIDATION_ERROR", availability.reason, { reason: "tool_not_available_here" });
+  // A tool not built here is still created and charged, then failed with TOOL_UNAVAILABLE and refunded
+  // (clients integrate against its real contract); a built tool missing configuration is refused.
+  const availability = tool.unavailable
+    ? { ok: true as const }
+    : checkAvailability(tool, input.input, input.env ?? process.env);
+  if (!availability.ok) {
+    throw new AppError("VALIDATION_ERROR", availability.reason, { reason: "tool_not_available_here" });
   }
   const cost = tool.cost(input.input);
   try {

@@ -1,10 +1,10 @@
 import { and, desc, eq, gt, lt, or, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import { ApiError } from "@/lib/api/errors";
-import { queryInt } from "@/lib/api/parse";
+import { queryInt } from "@/lib/contract/query";
 import type { DbOrTx } from "@/lib/db/client";
 import { JOB_STATUSES, jobs } from "@/lib/db/schema";
-import { TOOL_NAMES } from "@/lib/tools/types";
+import { AppError } from "@/lib/errors";
+import { TOOL_NAMES } from "@/lib/tools/catalog";
 import { type JobView, toJobView } from "./view";
 
 export const listJobsQuery = z
@@ -27,7 +27,7 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   const [iso, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
   const createdAt = new Date(iso ?? "");
   if (!id || Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/.test(id)) {
-    throw new ApiError("VALIDATION_ERROR", "cursor is not a cursor this API returned.", {
+    throw new AppError("VALIDATION_ERROR", "cursor is not a cursor this API returned.", {
       field: "cursor",
       issues: [{ field: "cursor", message: "Not a cursor this API returned." }],
     });

@@ -4,9 +4,11 @@ import { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import { redactDbError } from "@/lib/db/errors";
 import { type Job, jobs } from "@/lib/db/schema";
+import { ToolError } from "@/lib/errors";
 import { FETCH_ERROR_CODES, guardedFetch } from "@/lib/fetch";
-import { getTool } from "@/lib/tools/registry";
-import { ToolError } from "@/lib/tools/types";
+import { getTool } from "@/lib/tools/catalog";
+import { loadToolRunner } from "@/lib/tools/load-runner";
+import type { AnyTool, AnyToolRunner, Env } from "@/lib/tools/types";
 import { jobEvents } from "./events";
 import { completeJob, failJob } from "./transitions";
 
@@ -31,6 +33,26 @@ export function runnerOptionsFromEnv(env = process.env): RunnerOptions {
     leaseSeconds: num("JOB_LEASE_SECONDS", 30),
     queueTimeoutSeconds: num("JOB_QUEUE_TIMEOUT_SECONDS", 1800),
     pollMs: num("JOB_POLL_MS", 1000),
+  };
+}
+
+/** Where the runner finds a job's tool: its definition (client-safe) and its server side. */
+export interface ToolSource {
+  definition(name: string): AnyTool | undefined;
+  runner(name: string): Promise<AnyToolRunner | undefined>;
+}
+
+/** The catalogue and each tool's `run.ts`: what production runs. */
+export const catalogToolSource: ToolSource = { definition: getTool, runner: loadToolRunner };
+
+/** A source from a `{ [tool]: { definition, runner } }` map (tests build their own tools this way). */
+export function toolSourceFrom(
+  map: Record<string, { definition: AnyTool; runner: AnyToolRunner }>,
+  fallback: ToolSource = catalogToolSource,
+): ToolSource {
+  return {
+    definition: (name) => (Object.hasOwn(map, name) ? map[name]!.definition : fallback.definition(name)),
+    runner: async (name) => (Object.hasOwn(map, name) ? map[name]!.runner : fallback.runner(name)),
   };
 }
 
@@ -74,6 +96,8 @@ export class JobRunner {
   constructor(
     private readonly db: Db,
     readonly options: RunnerOptions = runnerOptionsFromEnv(),
+    private readonly tools: ToolSource = catalogToolSource,
+    private readonly env: Env = process.env,
   ) {}
 
   start(): void {
@@ -159,12 +183,18 @@ export class JobRunner {
   }
 
   private async execute(job: Job): Promise<void> {
-    const tool = getTool(job.tool);
-    if (!tool) {
+    const tool = this.tools.definition(job.tool);
+    const runner = tool && !tool.unavailable ? await this.loadRunner(job) : undefined;
+    if (!tool || !runner) {
       await failJob(
         this.db,
         job.id,
-        { code: "TOOL_UNAVAILABLE", message: `Unknown tool ${job.tool}.` },
+        {
+          code: "TOOL_UNAVAILABLE",
+          message: tool
+            ? `The ${tool.title} tool is not available on this server yet. The credits for this job were refunded.`
+            : `Unknown tool ${job.tool}. The credits for this job were refunded.`,
+        },
         { leaseOwner: this.id },
       );
       return;
@@ -187,8 +217,15 @@ export class JobRunner {
           );
         }, tool.timeoutMs);
       });
-      const ctx = { jobId: job.id, accountId: job.accountId, signal: controller.signal, fetch: guardedFetch };
-      const result = await Promise.race([tool.run(tool.input.parse(job.input), ctx), timedOut]);
+      const ctx = {
+        jobId: job.id,
+        accountId: job.accountId,
+        signal: controller.signal,
+        fetch: guardedFetch,
+        env: this.env,
+      };
+      const input = tool.input.parse(job.input);
+      const result = await Promise.race([runner.run(input, ctx), timedOut]);
       const checked = tool.result.safeParse(result);
       if (!checked.success) {
         console.error(
@@ -197,7 +234,14 @@ export class JobRunner {
         );
         throw new ToolError("TOOL_FAILED", "The tool produced an invalid result. The credits were refunded.");
       }
-      await completeJob(this.db, job.id, this.id, checked.data);
+      const onCompleted = runner.onCompleted?.bind(runner);
+      await completeJob(
+        this.db,
+        job.id,
+        this.id,
+        checked.data,
+        onCompleted && ((tx, completed) => onCompleted(tx, { job: completed, input, result: checked.data })),
+      );
     } catch (err) {
       controller.abort();
       await failJob(this.db, job.id, describeFailure(err, job.id), {
@@ -207,6 +251,16 @@ export class JobRunner {
     } finally {
       clearTimeout(timeout);
       clearInterval(heartbeat);
+    }
+  }
+
+  /** A runner that fails to load (a broken module) is a failed, refunded job, not a crashed pass. */
+  private async loadRunner(job: Job): Promise<AnyToolRunner | undefined> {
+    try {
+      return await this.tools.runner(job.tool);
+    } catch (err) {
+      console.error(`[job ${job.id}] could not load the ${job.tool} runner`, err);
+      return undefined;
     }
   }
 }

@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { refundJobCredits } from "@/lib/credits/credits";
-import type { Db } from "@/lib/db/client";
+import type { Db, Tx } from "@/lib/db/client";
 import { type Job, type JobError, type JobStatus, jobs } from "@/lib/db/schema";
 
 /**
@@ -40,23 +40,32 @@ export async function failJob(
   });
 }
 
-/** Stores the result if this runner still holds the job's lease; false if the job was taken from it. */
+/**
+ * Stores the result if this runner still holds the job's lease; false if the job was taken from it.
+ * `onCompleted` (the tool's hook) runs in the same transaction, so what it records exists exactly
+ * when the job is completed; if it throws, nothing is stored and the caller fails the job.
+ */
 export async function completeJob(
   db: Db,
   jobId: string,
   leaseOwner: string,
   result: unknown,
+  onCompleted?: (tx: Tx, job: Job) => Promise<void>,
 ): Promise<boolean> {
-  const rows = await db
-    .update(jobs)
-    .set({
-      status: "completed",
-      result: result as object,
-      completedAt: new Date(),
-      leaseOwner: null,
-      leaseExpiresAt: null,
-    })
-    .where(and(eq(jobs.id, jobId), eq(jobs.status, "processing"), eq(jobs.leaseOwner, leaseOwner)))
-    .returning({ id: jobs.id });
-  return rows.length > 0;
+  return db.transaction(async (tx) => {
+    const [job] = await tx
+      .update(jobs)
+      .set({
+        status: "completed",
+        result: result as object,
+        completedAt: new Date(),
+        leaseOwner: null,
+        leaseExpiresAt: null,
+      })
+      .where(and(eq(jobs.id, jobId), eq(jobs.status, "processing"), eq(jobs.leaseOwner, leaseOwner)))
+      .returning();
+    if (!job) return false;
+    await onCompleted?.(tx, job);
+    return true;
+  });
 }

@@ -5,18 +5,44 @@ import {
   type CallToolResult,
   ListToolsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { ApiError } from "@/lib/api/errors";
+import { z } from "zod";
 import { MAX_BODY_BYTES } from "@/lib/api/parse";
 import type { Db } from "@/lib/db/client";
 import { redactDbError } from "@/lib/db/errors";
+import { AppError, assertNever, type ErrorCode, zodValidationError } from "@/lib/errors";
+import { readStreamCapped } from "@/lib/streams/read-capped";
 import { listEntry, MCP_TOOLS, type McpContext } from "./tools";
 
 export const MCP_SERVER_INFO = { name: "findable", version: "1.0.0" };
 
 const byName = new Map(MCP_TOOLS.map((t) => [t.name, t]));
 
-function toolError(err: ApiError): CallToolResult {
-  const body = { code: err.code, message: err.message, details: err.details };
+/**
+ * How each error code reaches an MCP client. Every code is a tool error (isError: true) the model can
+ * read and act on; none is a JSON-RPC protocol error, because the call itself was well formed. The
+ * switch is exhaustive so a new code must be placed here; `retryable` tells the model whether trying
+ * again later can help.
+ */
+export function mcpErrorKind(code: ErrorCode): { retryable: boolean } {
+  switch (code) {
+    case "RATE_LIMITED":
+    case "INTERNAL_ERROR":
+      return { retryable: true };
+    case "VALIDATION_ERROR":
+    case "UNAUTHORIZED":
+    case "FORBIDDEN_SCOPE":
+    case "HTTPS_REQUIRED":
+    case "INSUFFICIENT_CREDITS":
+    case "NOT_FOUND":
+    case "METHOD_NOT_ALLOWED":
+      return { retryable: false };
+    default:
+      return assertNever(code);
+  }
+}
+
+function toolError(err: AppError): CallToolResult {
+  const body = { code: err.code, message: err.message, details: err.details, ...mcpErrorKind(err.code) };
   return {
     isError: true,
     content: [{ type: "text", text: `${err.code}: ${err.message}\n${JSON.stringify(body.details)}` }],
@@ -27,7 +53,7 @@ function toolError(err: ApiError): CallToolResult {
 /** Runs one tool call; the spec's error codes come back as MCP tool errors, never as protocol errors. */
 export async function callTool(ctx: McpContext, name: string, args: unknown): Promise<CallToolResult> {
   const def = byName.get(name);
-  if (!def) return toolError(new ApiError("NOT_FOUND", `No tool named ${name}.`));
+  if (!def) return toolError(new AppError("NOT_FOUND", `No tool named ${name}.`));
   try {
     const data = await def.run(ctx, args ?? {});
     return {
@@ -35,10 +61,11 @@ export async function callTool(ctx: McpContext, name: string, args: unknown): Pr
       structuredContent: data as Record<string, unknown>,
     };
   } catch (err) {
-    if (err instanceof ApiError) return toolError(err);
+    if (err instanceof AppError) return toolError(err);
+    if (err instanceof z.ZodError) return toolError(zodValidationError(err, "", "arguments"));
     console.error(`[mcp] ${name} failed`, redactDbError(err));
     return toolError(
-      new ApiError(
+      new AppError(
         "INTERNAL_ERROR",
         "An internal error occurred. Retry, and quote the requestId if it persists.",
       ),
@@ -59,24 +86,73 @@ export function createMcpServer(ctx: McpContext): Server {
       "Tools that start jobs are billed in credits (the cost is in each description) and return a jobId; use wait_for_job to get the result. Reads are free.",
   });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: MCP_TOOLS.map(listEntry) }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) =>
-    callTool({ ...ctx, signal: extra.signal }, request.params.name, request.params.arguments),
-  );
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const token = request.params._meta?.progressToken;
+    const progress =
+      token === undefined
+        ? undefined
+        : (done: number, total: number, message: string) =>
+            extra
+              .sendNotification({
+                method: "notifications/progress",
+                params: { progressToken: token, progress: done, total, message },
+              })
+              .catch(() => {});
+    return callTool(
+      { ...ctx, signal: extra.signal, progress },
+      request.params.name,
+      request.params.arguments,
+    );
+  });
   return server;
 }
 
-/** Answers one MCP POST (JSON-RPC over Streamable HTTP, JSON responses, no session). */
+/** Whether the POST holds a tools/call that asked for progress (`_meta.progressToken`). */
+async function asksForProgress(req: Request): Promise<boolean> {
+  if (!req.body) return false;
+  try {
+    const text = await readStreamCapped(req.clone().body!, MAX_BODY_BYTES, () => new Error("too large"));
+    const parsed = JSON.parse(text.toString("utf8")) as unknown;
+    const messages = (Array.isArray(parsed) ? parsed : [parsed]) as {
+      method?: string;
+      params?: { _meta?: { progressToken?: unknown } };
+    }[];
+    return messages.some((m) => m?.method === "tools/call" && m.params?._meta?.progressToken !== undefined);
+  } catch {
+    // The transport answers malformed or oversized bodies itself.
+    return false;
+  }
+}
+
+/**
+ * Answers one MCP POST (JSON-RPC over Streamable HTTP, no session). A call that asks for progress,
+ * from a client that accepts `text/event-stream`, is answered as an event stream that carries
+ * `notifications/progress` while it runs (wait_for_job); everything else is one JSON response.
+ */
 export async function handleMcpRequest(req: Request, ctx: { db: Db; accountId: string }): Promise<Response> {
+  const stream =
+    (req.headers.get("accept") ?? "").includes("text/event-stream") && (await asksForProgress(req));
   const server = createMcpServer(ctx);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
-    enableJsonResponse: true,
+    enableJsonResponse: !stream,
     maxRequestBodySize: MAX_BODY_BYTES,
   });
   await server.connect(transport);
+  let response: Response;
   try {
-    return await transport.handleRequest(req);
-  } finally {
+    response = await transport.handleRequest(req);
+  } catch (err) {
     await server.close();
+    throw err;
   }
+  if (!response.body || !response.headers.get("content-type")?.includes("text/event-stream")) {
+    await server.close();
+    return response;
+  }
+  // The stream outlives this function: close the server once the stream has ended or was dropped.
+  const close = () => void server.close().catch(() => {});
+  const body = response.body.pipeThrough(new TransformStream({ flush: close }));
+  req.signal?.addEventListener("abort", close, { once: true });
+  return new Response(body, { status: response.status, headers: response.headers });
 }

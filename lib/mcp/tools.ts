@@ -1,17 +1,16 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { notFound } from "@/lib/api/errors";
-import { parseValue, requireUuid } from "@/lib/api/parse";
+import { jsonArgsFromQuery } from "@/lib/contract/query";
 import { getCreditAccount } from "@/lib/credits/credits";
 import type { Db } from "@/lib/db/client";
-import { JOB_STATUSES } from "@/lib/db/schema";
-import { createJob } from "@/lib/jobs/create";
-import { listJobs } from "@/lib/jobs/list";
+import { notFound, parseValue, requireUuid } from "@/lib/errors";
+import { createJob, idempotencyKeySchema, requestHash } from "@/lib/jobs/create";
+import { type ListJobsQuery, listJobs, listJobsQuery } from "@/lib/jobs/list";
 import { getJob } from "@/lib/jobs/queries";
 import { pollUrl, toJobView } from "@/lib/jobs/view";
 import { toJsonSchema } from "@/lib/openapi/json-schema";
-import { TOOLS } from "@/lib/tools/registry";
-import { type AnyTool, TOOL_NAMES } from "@/lib/tools/types";
+import { pricingText, TOOL_NAMES, TOOLS } from "@/lib/tools/catalog";
+import type { AnyTool } from "@/lib/tools/types";
 import { readBotStats, readCitations, trackingInputs } from "./tracking";
 
 /** What a tool handler may use: the authenticated account and the request's database. */
@@ -19,6 +18,8 @@ export interface McpContext {
   db: Db;
   accountId: string;
   signal?: AbortSignal;
+  /** Reports progress of a long call (seconds waited of the allowed) when the client asked for it. */
+  progress?: (done: number, total: number, message: string) => Promise<void>;
 }
 
 export interface McpToolDef {
@@ -26,6 +27,8 @@ export interface McpToolDef {
   description: string;
   /** Validates the arguments (the same zod schema the REST route uses, where there is one). */
   input: z.ZodType;
+  /** Arguments of the MCP edge only (idempotencyKey), merged into the listed input schema. */
+  extraArgs?: z.ZodObject;
   annotations: ToolAnnotations;
   run(ctx: McpContext, args: unknown): Promise<unknown>;
 }
@@ -37,26 +40,26 @@ export const WAIT_MAX_SECONDS = 60;
 export const WAIT_DEFAULT_SECONDS = 30;
 export const WAIT_POLL_MS = 500;
 
-function costText(tool: AnyTool): string {
-  if (tool.name === "ai-citation-check")
-    return "Costs 100 credits per engine (400 for all four, the default).";
-  return `Costs ${tool.cost(undefined as never)} credits.`;
-}
-
-function available(tool: AnyTool): boolean {
-  return !(tool.result instanceof z.ZodNever);
-}
+/** The billed tools' extra argument: the REST `Idempotency-Key` header as an argument. */
+const idempotencyArg = z.object({
+  idempotencyKey: idempotencyKeySchema
+    .optional()
+    .describe(
+      "Makes a retry safe: a second call with the same key and arguments returns the original job without a second charge (the same keys as the REST Idempotency-Key header).",
+    ),
+});
 
 function billedTool(tool: AnyTool): McpToolDef {
-  const unavailable = available(tool)
-    ? ""
-    : " It is not available on this server yet: its jobs fail with TOOL_UNAVAILABLE and the credits are refunded.";
+  const unavailable = tool.unavailable
+    ? " It is not available on this server yet: its jobs fail with TOOL_UNAVAILABLE and the credits are refunded."
+    : "";
   return {
     name: mcpToolName(tool.name),
-    description: `${tool.summary} ${costText(tool)} Starts an asynchronous job (charged now, refunded if it fails) and returns its jobId; call wait_for_job or get_job for the result.${unavailable}`,
+    description: `${tool.summary} Costs ${pricingText(tool)}. Starts an asynchronous job (charged now, refunded if it fails) and returns its jobId; call wait_for_job or get_job for the result.${unavailable}`,
     input: tool.input,
+    extraArgs: idempotencyArg,
     annotations: {
-      title: tool.summary,
+      title: tool.title,
       readOnlyHint: false,
       destructiveHint: false,
       idempotentHint: false,
@@ -64,14 +67,25 @@ function billedTool(tool: AnyTool): McpToolDef {
       openWorldHint: true,
     },
     async run(ctx, args) {
-      const input = parseValue(tool.input, args);
-      const { job } = await createJob(ctx.db, { accountId: ctx.accountId, tool, input });
+      const { idempotencyKey, ...rest } = (args ?? {}) as Record<string, unknown>;
+      const key = parseValue(idempotencyArg, { idempotencyKey }).idempotencyKey;
+      const input = parseValue(tool.input, rest);
+      const { job, replayed } = await createJob(ctx.db, {
+        accountId: ctx.accountId,
+        tool,
+        input,
+        // The same hash as POST /api/v1/<tool>, so a key means the same request on either edge.
+        idempotency: key
+          ? { key, requestHash: requestHash("POST", `/api/v1/${tool.name}`, rest) }
+          : undefined,
+      });
       return {
         jobId: job.id,
         tool: job.tool,
         status: job.status,
         creditsCharged: job.creditsCharged,
         pollUrl: pollUrl(job.id),
+        ...(replayed ? { idempotentReplayed: true } : {}),
       };
     },
   };
@@ -114,14 +128,8 @@ const waitInput = z
   })
   .strict();
 
-const listInput = z
-  .object({
-    status: z.enum(JOB_STATUSES).optional(),
-    tool: z.enum(TOOL_NAMES).optional(),
-    limit: z.number().int().min(1).max(100).default(20),
-    cursor: z.string().max(200).optional().describe("nextCursor of the previous page."),
-  })
-  .strict();
+/** GET /jobs' query parameters as typed arguments: the same filters, bounds and defaults. */
+const listInput = jsonArgsFromQuery(listJobsQuery);
 
 const dataTools: McpToolDef[] = [
   {
@@ -142,11 +150,14 @@ const dataTools: McpToolDef[] = [
     annotations: { ...READ_ONLY, title: "Wait for a job" },
     async run(ctx, args) {
       const { jobId, timeoutSeconds } = parseValue(waitInput, args);
-      const end = Date.now() + timeoutSeconds * 1000;
+      const started = Date.now();
+      const end = started + timeoutSeconds * 1000;
       for (;;) {
         const job = await readJob(ctx, jobId);
         const done = job.status === "completed" || job.status === "failed";
         if (done || Date.now() >= end || ctx.signal?.aborted) return toJobView(job);
+        const waited = Math.min(timeoutSeconds, Math.round((Date.now() - started) / 1000));
+        await ctx.progress?.(waited, timeoutSeconds, `The job is ${job.status}; waited ${waited} s.`);
         await sleep(Math.min(WAIT_POLL_MS, end - Date.now()), ctx.signal);
       }
     },
@@ -158,7 +169,7 @@ const dataTools: McpToolDef[] = [
     input: listInput,
     annotations: { ...READ_ONLY, title: "List jobs" },
     async run(ctx, args) {
-      return listJobs(ctx.db, ctx.accountId, parseValue(listInput, args));
+      return listJobs(ctx.db, ctx.accountId, parseValue(listInput, args) as ListJobsQuery);
     },
   },
   {
@@ -178,17 +189,25 @@ const dataTools: McpToolDef[] = [
     input: trackingInputs.botStats,
     annotations: { ...READ_ONLY, title: "Get bot visit statistics" },
     async run(ctx, args) {
-      return readBotStats(ctx.db, ctx.accountId, parseValue(trackingInputs.botStats, args));
+      return readBotStats(
+        ctx.db,
+        ctx.accountId,
+        parseValue(trackingInputs.botStats, args) as { domain: string },
+      );
     },
   },
   {
     name: "get_citations",
     description:
-      "AI-engine citations of a domain registered on this account over the last `days` (default 30, max 90). Free.",
+      "AI-engine citations of a domain registered on this account over the last `days` days. Free.",
     input: trackingInputs.citations,
     annotations: { ...READ_ONLY, title: "Get AI-engine citations" },
     async run(ctx, args) {
-      return readCitations(ctx.db, ctx.accountId, parseValue(trackingInputs.citations, args));
+      return readCitations(
+        ctx.db,
+        ctx.accountId,
+        parseValue(trackingInputs.citations, args) as { domain: string; days: number; limit: number },
+      );
     },
   },
 ];
@@ -198,11 +217,16 @@ export const MCP_TOOLS: McpToolDef[] = [...TOOL_NAMES.map((name) => billedTool(T
 
 /** The tools/list entry of a tool: JSON Schema of what it accepts. */
 export function listEntry(def: McpToolDef) {
+  const schema = toJsonSchema(def.input, "input");
+  if (def.extraArgs) {
+    const extra = toJsonSchema(def.extraArgs, "input") as { properties?: Record<string, unknown> };
+    schema.properties = { ...(schema.properties as Record<string, unknown>), ...extra.properties };
+  }
   return {
     name: def.name,
     title: def.annotations.title,
     description: def.description,
-    inputSchema: { type: "object" as const, ...toJsonSchema(def.input, "input") },
+    inputSchema: { type: "object" as const, ...schema },
     annotations: def.annotations,
   };
 }

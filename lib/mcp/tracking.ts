@@ -1,21 +1,14 @@
-import { z } from "zod";
+import { jsonArgsFromQuery } from "@/lib/contract/query";
 import type { Db } from "@/lib/db/client";
-import { getCitations } from "@/lib/tracking/citations-query";
-import { getBotStats } from "@/lib/tracking/stats";
+import { citationsQuery, trackingStatsQuery } from "@/lib/tracking/api-schemas";
+import { getCitations } from "@/lib/tracking/reports/citations-query";
+import { getBotStats } from "@/lib/tracking/reports/stats";
 
-// Both reads refuse a domain not registered on the account (FORBIDDEN_SCOPE).
-// The REST routes read these from query strings; MCP arguments are typed JSON, so numbers are numbers.
+// Both reads refuse a domain not registered on the account (FORBIDDEN_SCOPE). The arguments are the
+// REST routes' query parameters as typed JSON (numbers are numbers), with the same bounds and defaults.
 export const trackingInputs = {
-  botStats: z
-    .object({ domain: z.string().min(1).max(253).describe("A domain registered on this account.") })
-    .strict(),
-  citations: z
-    .object({
-      domain: z.string().min(1).max(253).describe("A domain registered on this account."),
-      days: z.number().int().min(1).max(90).default(30).describe("Look-back window in days."),
-      limit: z.number().int().min(1).max(200).default(50).describe("Most recent citations listed."),
-    })
-    .strict(),
+  botStats: jsonArgsFromQuery(trackingStatsQuery),
+  citations: jsonArgsFromQuery(citationsQuery),
 };
 
 export async function readBotStats(db: Db, accountId: string, input: { domain: string }) {

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/api/errors";
-import { TOOLS } from "@/lib/tools/registry";
-import { TOOL_NAMES } from "@/lib/tools/types";
+import { TOOL_NAMES, TOOLS } from "@/lib/tools/catalog";
 import { type JsonSchema, toJsonSchema } from "./json-schema";
 import { API_OPERATIONS, type ApiOperation, type BodySchema, pascal, TAGS, toolAvailable } from "./routes";
 import { errorCode, errorEnvelope, jobSummary } from "./schemas";

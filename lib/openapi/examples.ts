@@ -1,31 +1,14 @@
-import type { ToolName } from "@/lib/tools/types";
+import { TOOL_NAMES, TOOLS, type ToolName } from "@/lib/tools/catalog";
 
 /** The page and domain the examples use; the Postman collection turns them into {{siteUrl}} and {{domain}}. */
 export const EXAMPLE_SITE_URL = "https://example.com/";
 export const EXAMPLE_DOMAIN = "example.com";
 
-/** A valid body for every tool endpoint (a test parses each with the tool's schema and POSTs it). */
-export const TOOL_EXAMPLES: Record<ToolName, Record<string, unknown>> = {
-  audits: { url: EXAMPLE_SITE_URL },
-  "core-web-vitals": { url: EXAMPLE_SITE_URL, strategy: "mobile" },
-  "keyword-research": { keywords: ["ai search optimization", "llms.txt"] },
-  "brand-visibility": {
-    prompt: "What are the best tools to track AI search visibility?",
-    domain: EXAMPLE_DOMAIN,
-    engine: "ChatGPT",
-    competitors: ["competitor.example"],
-  },
-  "faq-generator": { url: EXAMPLE_SITE_URL },
-  "llms-txt": { url: EXAMPLE_SITE_URL },
-  "ai-citation-check": {
-    prompt: "Which services help websites get cited by AI answer engines?",
-    domain: EXAMPLE_DOMAIN,
-    engines: ["ChatGPT", "Perplexity"],
-    competitors: ["competitor.example"],
-  },
-  "seo-aeo-geo-audit": { url: EXAMPLE_SITE_URL },
-  "backlinks-overview": { target: EXAMPLE_DOMAIN, includeHistory: false },
-};
+/** A valid body for every tool endpoint: each definition's own example (a test POSTs each). */
+export const TOOL_EXAMPLES = Object.fromEntries(TOOL_NAMES.map((n) => [n, TOOLS[n].example])) as Record<
+  ToolName,
+  Record<string, unknown>
+>;
 
 /** One bot visit, as a server middleware would send it. */
 export function exampleTrackingEvents(now = new Date()) {

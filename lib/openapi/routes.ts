@@ -1,8 +1,7 @@
 import { z } from "zod";
 import type { ErrorCode } from "@/lib/api/errors";
 import { listJobsQuery } from "@/lib/jobs/list";
-import { TOOLS } from "@/lib/tools/registry";
-import { TOOL_NAMES, type ToolName } from "@/lib/tools/types";
+import { pricingText, TOOL_NAMES, TOOLS, type ToolName } from "@/lib/tools/catalog";
 import {
   citationsQuery,
   citationsResult,
@@ -17,7 +16,7 @@ import {
   trackingStatsQuery,
   trackingStatsResult,
 } from "@/lib/tracking/api-schemas";
-import { trackingEventSchema } from "@/lib/tracking/event-schema";
+import { trackingEventSchema } from "@/lib/tracking/ingest/event-schema";
 import { EXAMPLE_DOMAIN, exampleTrackingEvents, TOOL_EXAMPLES } from "./examples";
 import { auditsJobCreated, creditAccount, jobCreated, jobList, jsonRpcMessage } from "./schemas";
 
@@ -84,12 +83,9 @@ export const pascal = (name: string) =>
     .map((p) => p.charAt(0).toUpperCase() + p.slice(1))
     .join("");
 
-export const toolAvailable = (name: ToolName) => !(TOOLS[name].result instanceof z.ZodNever);
+export const toolAvailable = (name: ToolName) => !TOOLS[name].unavailable;
 
-export function toolCost(name: ToolName): string {
-  if (name === "ai-citation-check") return "100 credits per engine (400 for all four, the default)";
-  return `${TOOLS[name].cost(TOOL_EXAMPLES[name] as never)} credits`;
-}
+export const toolCost = (name: ToolName): string => pricingText(TOOLS[name]);
 
 function toolOperation(name: ToolName): ApiOperation {
   const tool = TOOLS[name];
@@ -109,7 +105,7 @@ function toolOperation(name: ToolName): ApiOperation {
       status: 202,
       description: "The job was created in state pending and its cost charged.",
       data:
-        name === "audits"
+        tool.creationShape === "with-charge"
           ? { name: "AuditsJobCreated", schema: auditsJobCreated }
           : { name: "JobCreated", schema: jobCreated },
       location: true,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ERROR_STATUS } from "@/lib/api/errors";
 import { JOB_STATUSES, LEDGER_TYPES } from "@/lib/db/schema";
-import { TOOL_NAMES } from "@/lib/tools/types";
+import { TOOL_NAMES } from "@/lib/tools/catalog";
 
 /**
  * Zod schemas of the response shapes that have no zod schema of their own in the services (they are

@@ -1,19 +1,76 @@
 import type { z } from "zod";
+import type { Tx } from "@/lib/db/client";
+import type { Job } from "@/lib/db/schema";
 import type { GuardedFetch } from "@/lib/fetch/types";
 
-/** Names of the credit-billed tools; each is also its endpoint's path under /api/v1. */
-export const TOOL_NAMES = [
-  "audits",
-  "core-web-vitals",
-  "keyword-research",
-  "brand-visibility",
-  "faq-generator",
-  "llms-txt",
-  "ai-citation-check",
-  "seo-aeo-geo-audit",
-  "backlinks-overview",
-] as const;
-export type ToolName = (typeof TOOL_NAMES)[number];
+export { ToolError } from "@/lib/errors";
+
+/** The server's environment as a plain record; the catalogue never reads `process.env` itself. */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export type Availability = { ok: true } | { ok: false; reason: string };
+
+/** A fact the server must be configured with for (part of) a tool to run. */
+export interface EnvRequirement {
+  env: string;
+  /** What it enables, for people: "ChatGPT", "the backlink provider". */
+  label: string;
+}
+
+/** A launcher form field in the dashboard; the API reads the input schema instead. */
+export type FieldSpec =
+  | {
+      name: string;
+      kind: "url" | "text";
+      label: string;
+      hint?: string;
+      required: boolean;
+      placeholder?: string;
+    }
+  | { name: string; kind: "textarea"; label: string; hint?: string; required: boolean; placeholder?: string }
+  | { name: string; kind: "list"; label: string; hint: string; required: boolean; placeholder?: string }
+  | { name: string; kind: "select"; label: string; options: readonly string[]; default: string }
+  | { name: string; kind: "checkboxes"; label: string; options: readonly string[] }
+  | { name: string; kind: "checkbox"; label: string };
+
+/**
+ * Everything known about a tool without running it. Client-safe: a definition imports zod and other
+ * client-safe modules only (no database, no Node built-ins, no analysis or fetch code), so routes,
+ * MCP, OpenAPI, the docs page and client components all read the same object.
+ */
+export interface ToolDefinition<I = unknown, R = unknown> {
+  /** Also the endpoint's path under /api/v1 and (with underscores) the MCP tool's name. */
+  name: string;
+  /** Shown to people: "URL audit". */
+  title: string;
+  /** One sentence for the OpenAPI document, the MCP tool list and the dashboard. */
+  summary: string;
+  /** Validates the POST body (zod 4). */
+  input: z.ZodType<I>;
+  /** A valid request body, for the OpenAPI document, Postman and the docs. */
+  example: z.input<z.ZodType<I>>;
+  /** The shape of `data.result` of a completed job; `z.never()` while the tool is not built here. */
+  result: z.ZodType<R>;
+  /** Credits charged at creation, for the validated input. */
+  cost(input: I): number;
+  /** The price in words when it depends on the input ("100 credits per engine …"); else `<cost> credits`. */
+  pricing?: string;
+  /** A job running longer than this fails with TIMEOUT and is refunded. */
+  timeoutMs: number;
+  /** Set while the analysis is not built on this server: jobs fail with TOOL_UNAVAILABLE and are refunded. */
+  unavailable?: { reason: string };
+  /** Environment variables the tool reads (documentation, and the dashboard's configuration hints). */
+  requires?: readonly EnvRequirement[];
+  /** Checked before any charge, with the server's environment; a refusal is a 400 naming what to set. */
+  availability?(input: I, env: Env): Availability;
+  /**
+   * The 202 answer's shape: the spec gives POST /audits `{ jobId, tool, status, creditsCharged, pollUrl }`
+   * and the other tools `{ jobId, status, pollUrl }`.
+   */
+  creationShape?: "with-charge";
+  /** The dashboard launcher's form. */
+  form: readonly FieldSpec[];
+}
 
 /** What a running tool may use. Everything outside the process goes through `fetch`. */
 export interface ToolContext {
@@ -23,41 +80,46 @@ export interface ToolContext {
   signal: AbortSignal;
   /** The guarded outbound fetcher (SSRF rules, timeouts, size cap, manual redirects). */
   fetch: GuardedFetch;
+  /** The server's environment (provider keys and base URLs). */
+  env: Env;
 }
 
 /**
- * A failure a tool reports on purpose. The job fails with `code` and `message`
- * (both shown to the customer) and its credits are refunded.
+ * The server side of a tool: `lib/tools/<name>/run.ts` exports `runner: ToolRunner<I, R>`, loaded only
+ * by the job runner.
  */
-export class ToolError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = "ToolError";
-  }
-}
-
-export type Availability = { ok: true } | { ok: false; reason: string };
-
-export interface ToolDefinition<I = unknown, R = unknown> {
-  name: ToolName;
-  /** One sentence for the OpenAPI document and the MCP tool list. */
-  summary: string;
-  /** Validates the POST body (zod 4). Bounds follow DESIGN.md. */
-  input: z.ZodType<I>;
-  /** The shape of `data.result` of a completed job. */
-  result: z.ZodType<R>;
-  /** Credits charged at creation. */
-  cost(input: I): number;
-  /** A job running longer than this fails with TIMEOUT and is refunded. */
-  timeoutMs: number;
-  /** Checked before any charge; a tool that cannot run here says why (400 at creation). */
-  availability?(input: I): Availability;
+export interface ToolRunner<I = unknown, R = unknown> {
+  /** The analysis. Throw ToolError for a deliberate failure (the job fails with its code and is refunded). */
   run(input: I, ctx: ToolContext): Promise<R>;
+  /**
+   * Called inside the transaction that marks the job completed, with the checked result: a tool records
+   * facts of its own there (visibility observations, a partial refund of failed engines through
+   * lib/credits with `tx`), so they exist exactly when the job is completed. Throwing fails the job
+   * (and refunds it) instead.
+   */
+  onCompleted?(tx: Tx, event: CompletedEvent<I, R>): Promise<void>;
 }
 
-/** A tool of any input and result type, as the registry, routes and runner hold them. */
-// biome-ignore lint/suspicious/noExplicitAny: the registry holds tools of different input and result types
+export interface CompletedEvent<I = unknown, R = unknown> {
+  job: Job;
+  input: I;
+  result: R;
+}
+
+/** A tool of any input and result type, as the catalogue, routes and runner hold them. */
+// biome-ignore lint/suspicious/noExplicitAny: the catalogue holds tools of different input and result types
 export type AnyTool = ToolDefinition<any, any>;
+// biome-ignore lint/suspicious/noExplicitAny: runners of different input and result types
+export type AnyToolRunner = ToolRunner<any, any>;
+
+/** Declares a definition with its literal name kept (so the catalogue's keys are typed). */
+export function defineTool<const N extends string, I, R>(
+  def: ToolDefinition<I, R> & { name: N },
+): ToolDefinition<I, R> & { name: N } {
+  return def;
+}
+
+/** Whether the tool can run for `input` on a server with `env`: not built, or missing configuration. */
+export function checkAvailability(tool: AnyTool, input: unknown, env: Env): Availability {
+  return tool.availability?.(input, env) ?? { ok: true };
+}

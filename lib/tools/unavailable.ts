@@ -1,26 +1,15 @@
 import { z } from "zod";
-import { type ToolDefinition, ToolError, type ToolName } from "./types";
 
 /**
- * A tool whose analysis is not built on this server yet. It does not pretend: its jobs fail with
- * TOOL_UNAVAILABLE and the runner refunds them. Its input schema and cost are the real ones, so
- * clients can integrate now.
+ * The placeholder parts of a tool whose analysis is not built on this server yet. Its input, cost and
+ * form are real (clients can integrate now); its result schema claims nothing, and the runner fails
+ * its jobs with TOOL_UNAVAILABLE and refunds them. To plug the real analysis in: add `run.ts` beside
+ * the definition, give the definition its real `result` schema, and drop these fields.
  */
-export function unavailableTool<I>(def: {
-  name: ToolName;
-  summary: string;
-  input: z.ZodType<I>;
-  cost: (input: I) => number;
-}): ToolDefinition<I, never> {
+export function notBuiltYet(what: string) {
   return {
-    ...def,
     result: z.never(),
     timeoutMs: 10_000,
-    async run() {
-      throw new ToolError(
-        "TOOL_UNAVAILABLE",
-        `The ${def.name} tool is not available on this server yet. The credits for this job were refunded.`,
-      );
-    },
+    unavailable: { reason: `The ${what} analysis is not available on this server yet.` },
   };
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { queryInt } from "@/lib/api/parse";
+import { queryInt } from "@/lib/contract/query";
 import { normalizeHostname } from "@/lib/hostname";
 import { MAX_EVENTS_PER_BATCH } from "./ingest/event-schema";
 

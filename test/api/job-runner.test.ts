@@ -1,15 +1,22 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { findLedgerMismatches } from "@/lib/credits/credits";
-import type { DbHandle } from "@/lib/db/client";
+import type { Db, DbHandle } from "@/lib/db/client";
 import { jobs } from "@/lib/db/schema";
 import { createJob } from "@/lib/jobs/create";
 import { JobRunner, type RunnerOptions, recoverInterruptedJobs } from "@/lib/jobs/runner";
-import { getTool } from "@/lib/tools/registry";
+import { getTool } from "@/lib/tools/catalog";
 import { balanceOf, createTestAccount, type TestAccount } from "../accounts";
 import { startTestApi, type TestApi } from "../api-server";
 import { createTestDb } from "../db";
-import { jobRow, ledgerFor, sleepTool, waitFor } from "../jobs-helpers";
+import { jobRow, ledgerFor, sleepTool, testTools, waitFor } from "../jobs-helpers";
+
+// The cron route runs the catalogue's tools; here it also runs this file's test tool.
+vi.mock("@/lib/jobs/cron", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("@/lib/jobs/cron")>();
+  const { testTools } = await import("../jobs-helpers");
+  return { ...actual, runJobsOnce: (db: Db) => actual.runJobsOnce(db, testTools) };
+});
 
 let handle: DbHandle;
 let api: TestApi;
@@ -49,7 +56,7 @@ describe("state transitions", () => {
   test("pending → processing → completed with data.result", async () => {
     const job = await newJob({ ms: 300 });
     expect((await apiJob(job.id)).status).toBe("pending");
-    const runner = new JobRunner(handle.db, opts);
+    const runner = new JobRunner(handle.db, opts, testTools);
     await runner.pass();
     const during = await apiJob(job.id);
     expect(during.status).toBe("processing");
@@ -82,7 +89,7 @@ describe("state transitions", () => {
       const before = await balanceOf(handle.db, acct.accountId);
       const job = await newJob(input);
       expect(await balanceOf(handle.db, acct.accountId)).toBe(before - 7);
-      await runOnce(new JobRunner(handle.db, opts));
+      await runOnce(new JobRunner(handle.db, opts, testTools));
       const failed = await apiJob(job.id);
       expect(failed).toMatchObject({
         status: "failed",
@@ -113,7 +120,7 @@ describe("state transitions", () => {
       tool,
       input: tool.input.parse({ target: "example.com" }),
     });
-    await runOnce(new JobRunner(handle.db, opts));
+    await runOnce(new JobRunner(handle.db, opts, testTools));
     expect(await apiJob(job.id)).toMatchObject({
       status: "failed",
       creditsRefunded: true,
@@ -143,7 +150,11 @@ describe("state transitions", () => {
       .update(jobs)
       .set({ createdAt: sql`now() - interval '31 minutes'` })
       .where(eq(jobs.id, job.id));
-    const runner = new JobRunner(handle.db, { ...opts, queueTimeoutSeconds: 1800, concurrency: 0 });
+    const runner = new JobRunner(
+      handle.db,
+      { ...opts, queueTimeoutSeconds: 1800, concurrency: 0 },
+      testTools,
+    );
     expect((await runner.pass()).queueTimedOut).toBe(1);
     expect(await apiJob(job.id)).toMatchObject({
       status: "failed",
@@ -173,7 +184,7 @@ describe("state transitions", () => {
 
   test("a live lease is left alone and renewed by the heartbeat", async () => {
     const job = await newJob({ ms: 1200 });
-    const runner = new JobRunner(handle.db, { ...opts, leaseSeconds: 1 });
+    const runner = new JobRunner(handle.db, { ...opts, leaseSeconds: 1 }, testTools);
     await runner.pass();
     const first = (await jobRow(handle.db, job.id))!.leaseExpiresAt!;
     await new Promise((r) => setTimeout(r, 700));
@@ -201,7 +212,7 @@ describe("state transitions", () => {
 
   test("a stopped runner fails its running jobs as INTERRUPTED with the refund", async () => {
     const job = await newJob({ ms: 3000 });
-    const runner = new JobRunner(handle.db, opts);
+    const runner = new JobRunner(handle.db, opts, testTools);
     await runner.pass();
     await runner.stop();
     expect(await apiJob(job.id)).toMatchObject({
@@ -218,9 +229,9 @@ describe("state transitions", () => {
     const ids: string[] = [];
     for (let i = 0; i < 12; i++) ids.push((await newJob({ ms: 100 })).id);
     const runners = [
-      new JobRunner(handle.db, opts),
-      new JobRunner(handle.db, opts),
-      new JobRunner(handle.db, opts),
+      new JobRunner(handle.db, opts, testTools),
+      new JobRunner(handle.db, opts, testTools),
+      new JobRunner(handle.db, opts, testTools),
     ];
     await Promise.all(runners.map((r) => r.pass()));
     const owners = await handle.db
@@ -240,7 +251,7 @@ describe("state transitions", () => {
   });
 
   test("the started runner picks a new job up at once", async () => {
-    const runner = new JobRunner(handle.db, { ...opts, pollMs: 60_000 });
+    const runner = new JobRunner(handle.db, { ...opts, pollMs: 60_000 }, testTools);
     runner.start();
     try {
       await new Promise((r) => setTimeout(r, 100));
@@ -257,14 +268,14 @@ describe("state transitions", () => {
 
   test("jobs older than 7 days are purged; the job is NOT_FOUND, the ledger keeps its rows", async () => {
     const job = await newJob();
-    await runOnce(new JobRunner(handle.db, opts));
+    await runOnce(new JobRunner(handle.db, opts, testTools));
     await handle.db
       .update(jobs)
       .set({ expiresAt: sql`now() - interval '1 second'` })
       .where(eq(jobs.id, job.id));
     const res = await fetch(`${api.url}/api/v1/jobs/${job.id}`, { headers: acct.headers });
     expect(res.status).toBe(404);
-    const report = await new JobRunner(handle.db, { ...opts, concurrency: 0 }).pass();
+    const report = await new JobRunner(handle.db, { ...opts, concurrency: 0 }, testTools).pass();
     expect(report.purged).toBeGreaterThanOrEqual(1);
     expect(await jobRow(handle.db, job.id)).toBeUndefined();
     expect(await findLedgerMismatches(handle.db)).toEqual([]);

@@ -10,12 +10,19 @@ import { rotateKeyAs } from "@/lib/dashboard/keys";
 import { type Actor, getActor } from "@/lib/dashboard/members";
 import { getSpendSeries } from "@/lib/dashboard/overview";
 import { SIGN_IN_ATTEMPTS, SignInThrottledError, signUp, verifyCredentials } from "@/lib/dashboard/signup";
-import { TOOL_CATALOG } from "@/lib/dashboard/tool-catalog";
 import { launchTool } from "@/lib/dashboard/tools";
 import type { Db, DbHandle } from "@/lib/db/client";
 import { creditLedger, invites, jobs, memberships, trackingDailyBots, users } from "@/lib/db/schema";
 import { getActiveKey } from "@/lib/keys/keys";
-import { TOOLS } from "@/lib/tools/registry";
+import { TOOL_NAMES, TOOLS } from "@/lib/tools/catalog";
+import { estimateCost } from "@/lib/tools/form";
+
+// The launchers read the catalogue; their price is estimateCost over the form's raw body.
+const TOOL_CATALOG = TOOL_NAMES.map((name) => ({
+  name,
+  cost: (raw: Record<string, unknown>) => estimateCost(TOOLS[name], raw),
+}));
+
 import { createTestDb } from "../db";
 
 let handle: DbHandle;

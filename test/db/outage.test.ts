@@ -1,15 +1,15 @@
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { inArray } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
+import { toolRoute } from "@/lib/api/tool-route";
 import { findLedgerMismatches } from "@/lib/credits/credits";
 import { type DbHandle, openDatabase } from "@/lib/db/client";
 import { creditLedger, jobs } from "@/lib/db/schema";
 import { JobRunner } from "@/lib/jobs/runner";
-import { toolRoute } from "@/lib/jobs/tool-route";
 import { createTestAccount, type TestAccount } from "../accounts";
 import { startTestApi, type TestApi } from "../api-server";
 import { createTestDb, isPostgres } from "../db";
-import "../jobs-helpers";
+import { sleepTool, testTools } from "../jobs-helpers";
 
 // Postgres goes away under a serving app (its connections cut, new ones refused) and comes back:
 // requests fail fast in the envelope, the app recovers without a restart, and no credit is lost.
@@ -60,7 +60,7 @@ let api: TestApi;
 let proxy: CuttableProxy;
 let runner: JobRunner;
 let acct: TestAccount;
-const createSleep = toolRoute("test-sleep").POST!;
+const createSleep = toolRoute(sleepTool).POST!;
 
 beforeAll(async () => {
   if (!pg) return;
@@ -73,7 +73,11 @@ beforeAll(async () => {
   // The app's own connection settings (postgresOptions), through the proxy.
   app = await openDatabase({ url: target.toString() });
   api = await startTestApi(app);
-  runner = new JobRunner(app.db, { concurrency: 4, leaseSeconds: 2, queueTimeoutSeconds: 600, pollMs: 200 });
+  runner = new JobRunner(
+    app.db,
+    { concurrency: 4, leaseSeconds: 2, queueTimeoutSeconds: 600, pollMs: 200 },
+    testTools,
+  );
   runner.start();
   acct = await createTestAccount(direct.db, { credits: 1000 });
 });

@@ -4,12 +4,12 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as credits from "@/app/api/v1/credits/route";
 import * as job from "@/app/api/v1/jobs/[jobId]/route";
-import { toolRoute } from "@/lib/jobs/tool-route";
+import { toolRoute } from "@/lib/api/tool-route";
 import { startServerRuntime } from "@/lib/server-runtime";
-import "../jobs-helpers";
+import { sleepTool, testTools } from "../jobs-helpers";
 
 type Handler = (req: Request, args: { params: Promise<Record<string, string>> }) => Promise<Response>;
-const sleep = toolRoute("test-sleep");
+const sleep = toolRoute(sleepTool);
 
 function route(method: string, path: string): { handler: Handler; params: Record<string, string> } | null {
   const m = path.match(/^\/api\/v1\/jobs\/([^/]+)$/);
@@ -21,7 +21,7 @@ function route(method: string, path: string): { handler: Handler; params: Record
   return null;
 }
 
-await startServerRuntime();
+await startServerRuntime(testTools);
 const server = http.createServer(async (req, res) => {
   const url = new URL(req.url ?? "/", "http://127.0.0.1");
   const found = route(req.method ?? "GET", url.pathname);

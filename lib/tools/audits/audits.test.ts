@@ -4,11 +4,16 @@ import type { FixtureServer } from "@/test/fixture-server";
 import { startFixtureServer } from "@/test/fixture-server";
 import { startSiteFixture } from "@/test/fixtures/site/server";
 import { type ToolContext, ToolError } from "../types";
-import { audits } from "./index";
+import { audits as definition } from "./definition";
+import { runner } from "./run";
+
+const audits = { ...definition, ...runner };
+
 import { type AuditResult, auditResult } from "./schema";
 
 let server: FixtureServer;
 const ctx: ToolContext = {
+  env: {},
   jobId: "job-audits-test",
   accountId: "account-audits-test",
   signal: new AbortController().signal,

@@ -7,12 +7,17 @@ import { type FixtureServer, startFixtureServer } from "@/test/fixture-server";
 import { startSiteFixture } from "@/test/fixtures/site/server";
 import { type ToolContext, ToolError } from "../types";
 import { composeAnswer } from "./answers";
+import { faqGenerator as definition } from "./definition";
 import { deduplicate } from "./extract-pairs";
-import { buildFaqJsonLd, faqGenerator, renderJsonLdScript } from "./index";
+import { buildFaqJsonLd, renderJsonLdScript, runner } from "./run";
+
+const faqGenerator = { ...definition, ...runner };
+
 import { type FaqGeneratorResult, faqGeneratorResult } from "./schema";
 
 let site: FixtureServer;
 const ctx: ToolContext = {
+  env: {},
   jobId: "job-faq-test",
   accountId: "account-test",
   signal: new AbortController().signal,

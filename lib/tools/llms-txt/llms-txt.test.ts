@@ -5,7 +5,10 @@ import { parseLlmsTxt } from "@/lib/seo/llms-txt";
 import { type FixtureHandler, type FixtureServer, startFixtureServer } from "@/test/fixture-server";
 import { buildFixtureSite, type FixtureSiteOptions } from "@/test/fixtures/generated-site";
 import { ToolError } from "../types";
-import { llmsTxt } from "./index";
+import { llmsTxt as definition } from "./definition";
+import { runner } from "./run";
+
+const llmsTxt = { ...definition, ...runner };
 
 const local = createGuardedFetch({ allowPrivateTargets: "loopback" });
 const servers: FixtureServer[] = [];
@@ -23,6 +26,7 @@ async function serve(routes: Record<string, FixtureHandler>) {
 function run(url: string, fetch: GuardedFetch = local) {
   const input = llmsTxt.input.parse({ url });
   return llmsTxt.run(input, {
+    env: {},
     jobId: "job-1",
     accountId: "acct-1",
     signal: new AbortController().signal,

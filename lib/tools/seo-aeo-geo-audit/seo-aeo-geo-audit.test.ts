@@ -3,11 +3,16 @@ import { createGuardedFetch } from "@/lib/fetch";
 import type { FixtureServer } from "@/test/fixture-server";
 import { startSiteFixture } from "@/test/fixtures/site/server";
 import { type ToolContext, ToolError } from "../types";
-import { KEY_SEO_CHECKS, seoAeoGeoAudit } from "./index";
+import { seoAeoGeoAudit as definition } from "./definition";
+import { KEY_SEO_CHECKS, runner } from "./run";
+
+const seoAeoGeoAudit = { ...definition, ...runner };
+
 import { type SeoAeoGeoResult, seoAeoGeoResult } from "./schema";
 
 let server: FixtureServer;
 const ctx: ToolContext = {
+  env: {},
   jobId: "job-seo-aeo-geo-test",
   accountId: "account-test",
   signal: new AbortController().signal,

@@ -1,7 +1,7 @@
 import { listDomains, requireRegisteredDomain } from "@/lib/accounts/domains";
-import { ApiError, validationError } from "@/lib/api/errors";
 import type { Db } from "@/lib/db/client";
 import type { NewVisit } from "@/lib/db/schema";
+import { AppError as ApiError, validationError } from "@/lib/errors";
 import type { EventsIngestResult, LogsIngestResult } from "../api-schemas";
 import { eventKey, type RejectedEvent, validateEvents } from "./event-schema";
 import { type LogSource, parseLogStream } from "./log-parser";

@@ -1,5 +1,5 @@
-import { validationError } from "@/lib/api/errors";
-import { readStreamCapped } from "@/lib/api/parse";
+import { validationError } from "@/lib/errors";
+import { readStreamCapped } from "@/lib/streams/read-capped";
 
 /** Largest access log taken in one request, after decompression. */
 export const MAX_LOG_BYTES = 10 * 1024 * 1024;
@@ -55,7 +55,7 @@ export async function readLogUpload(req: Request, maxBytes = MAX_LOG_BYTES): Pro
   try {
     return await readStreamCapped(inflated, maxBytes, () => tooLarge(maxBytes));
   } catch (err) {
-    if (err instanceof Error && err.name === "ApiError") throw err;
+    if (err instanceof Error && err.name === "AppError") throw err;
     throw validationError("The body is not valid gzip.", [{ field: "body", message: "Corrupt gzip data." }], {
       reason: "malformed_gzip",
     });

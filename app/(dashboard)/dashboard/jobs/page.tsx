@@ -6,7 +6,7 @@ import { requireActor } from "@/lib/auth/session";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { JOB_STATUSES, type JobStatus } from "@/lib/db/schema";
 import { listJobs } from "@/lib/jobs/list";
-import { TOOL_NAMES, type ToolName } from "@/lib/tools/types";
+import { TOOL_NAMES, type ToolName } from "@/lib/tools/catalog";
 
 export const metadata: Metadata = { title: "Jobs" };
 

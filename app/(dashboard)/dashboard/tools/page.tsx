@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { PageHeader } from "@/components/ui/card";
-import { TOOL_CATALOG } from "@/lib/dashboard/tool-catalog";
+import { pricingText, TOOL_NAMES, TOOLS } from "@/lib/tools/catalog";
+
+const TOOL_CATALOG = TOOL_NAMES.map((name) => TOOLS[name]);
 
 export const metadata: Metadata = { title: "Tools" };
 
@@ -19,9 +21,9 @@ export default function ToolsPage() {
             className="flex flex-col rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
           >
             <h2 className="text-base font-semibold text-slate-900">{t.title}</h2>
-            <p className="mt-1 flex-1 text-sm text-slate-700">{t.description}</p>
+            <p className="mt-1 flex-1 text-sm text-slate-700">{t.summary}</p>
             <p className="mt-3 text-sm text-slate-700">
-              {t.name === "ai-citation-check" ? "100 credits per engine" : `${t.cost({})} credits`}
+              {pricingText(t)}
               {t.unavailable ? (
                 <span className="ml-2 text-amber-900">· not available on this server yet</span>
               ) : null}

@@ -1,8 +1,8 @@
 import { timingSafeEqual } from "node:crypto";
 import { ok } from "@/lib/api/envelope";
-import { ApiError } from "@/lib/api/errors";
 import { methods, withEnvelope } from "@/lib/api/handler";
 import { getDb } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
 import { runJobsOnce } from "@/lib/jobs/cron";
 
 function authorized(req: Request): boolean {
@@ -15,9 +15,12 @@ function authorized(req: Request): boolean {
 }
 
 // GET /api/cron/jobs: one runner pass for serverless deployments (Authorization: Bearer $CRON_SECRET)
-export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  GET: withEnvelope(async ({ req }) => {
-    if (!authorized(req)) throw new ApiError("UNAUTHORIZED", "Send Authorization: Bearer <CRON_SECRET>.");
-    return ok(await runJobsOnce(await getDb()));
-  }),
-});
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods(
+  {
+    GET: withEnvelope(async ({ req }) => {
+      if (!authorized(req)) throw new AppError("UNAUTHORIZED", "Send Authorization: Bearer <CRON_SECRET>.");
+      return ok(await runJobsOnce(await getDb()));
+    }),
+  },
+  { public: true },
+);

@@ -1,15 +1,7 @@
-import { ApiError } from "@/lib/api/errors";
-import { withEnvelope } from "@/lib/api/handler";
+import { withPublicApi } from "@/lib/api/handler";
+import { unknownPath } from "@/lib/api/unknown-path";
 
 // ANY /api/v1/<unknown>: a JSON 404 in the envelope instead of Next's HTML page
-const unknownPath = withEnvelope(async ({ url }) => {
-  throw new ApiError("NOT_FOUND", `No endpoint at ${url.pathname}. See /api/v1/openapi.json.`);
-});
+const answer = withPublicApi(unknownPath);
 
-export {
-  unknownPath as GET,
-  unknownPath as POST,
-  unknownPath as PUT,
-  unknownPath as PATCH,
-  unknownPath as DELETE,
-};
+export { answer as GET, answer as POST, answer as PUT, answer as PATCH, answer as DELETE, answer as OPTIONS };

@@ -1,4 +1,5 @@
-import { toolRoute } from "@/lib/jobs/tool-route";
+import { toolRoute } from "@/lib/api/tool-route";
+import { TOOLS } from "@/lib/tools/catalog";
 
-// POST /api/v1/core-web-vitals: start a core-web-vitals job (25 credits); poll GET /api/v1/jobs/{jobId}
-export const { GET, POST, PUT, PATCH, DELETE } = toolRoute("core-web-vitals");
+// POST /api/v1/core-web-vitals: creates a job of the tool (its cost and input come from the catalogue)
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = toolRoute(TOOLS["core-web-vitals"]);

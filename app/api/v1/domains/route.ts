@@ -4,7 +4,7 @@ import { methods, withApiKey } from "@/lib/api/handler";
 import { parseJson } from "@/lib/api/parse";
 import { domainInput } from "@/lib/tracking/api-schemas";
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   // GET /api/v1/domains: the account's domains with their verification state and instructions
   GET: withApiKey(async ({ db, auth }) =>
     ok({ domains: (await listDomains(db, auth.accountId)).map(domainView) }),

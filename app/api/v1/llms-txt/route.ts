@@ -1,4 +1,5 @@
-import { toolRoute } from "@/lib/jobs/tool-route";
+import { toolRoute } from "@/lib/api/tool-route";
+import { TOOLS } from "@/lib/tools/catalog";
 
-// POST /api/v1/llms-txt: start a llms-txt job (20 credits); poll GET /api/v1/jobs/{jobId}
-export const { GET, POST, PUT, PATCH, DELETE } = toolRoute("llms-txt");
+// POST /api/v1/llms-txt: creates a job of the tool (its cost and input come from the catalogue)
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = toolRoute(TOOLS["llms-txt"]);

@@ -2,7 +2,7 @@ import { methods, withApiKey } from "@/lib/api/handler";
 import { apiBaseUrl, postmanCollectionFor, rawJson } from "@/lib/openapi/serve";
 
 // GET /api/v1/postman.json: a Postman v2.1 collection of every endpoint, importable as is (not enveloped)
-export const { GET, POST, PUT, PATCH, DELETE } = methods({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: withApiKey(async ({ req, url }) =>
     rawJson(postmanCollectionFor(apiBaseUrl(req, url)), {
       "cache-control": "no-store",

@@ -5,15 +5,15 @@ import { ToolLauncher } from "@/components/dashboard/tool-launcher";
 import { PageHeader } from "@/components/ui/card";
 import { requireActor } from "@/lib/auth/session";
 import { getCreditAccount } from "@/lib/credits/credits";
-import { findToolInfo } from "@/lib/dashboard/tool-catalog";
+import { describeToolStatus, getTool } from "@/lib/tools/catalog";
 
 export async function generateMetadata({ params }: { params: Promise<{ tool: string }> }): Promise<Metadata> {
-  return { title: findToolInfo((await params).tool)?.title ?? "Tool" };
+  return { title: getTool((await params).tool)?.title ?? "Tool" };
 }
 
 export default async function ToolPage({ params }: { params: Promise<{ tool: string }> }) {
   const { tool } = await params;
-  const info = findToolInfo(tool);
+  const info = getTool(tool);
   if (!info) notFound();
   const { db, actor } = await requireActor();
   const { balance } = await getCreditAccount(db, actor.accountId);
@@ -24,8 +24,8 @@ export default async function ToolPage({ params }: { params: Promise<{ tool: str
           ← All tools
         </Link>
       </p>
-      <PageHeader title={info.title} description={info.description} />
-      <ToolLauncher tool={info.name} balance={balance} />
+      <PageHeader title={info.title} description={info.summary} />
+      <ToolLauncher tool={info.name} balance={balance} status={describeToolStatus(info, process.env)} />
     </>
   );
 }

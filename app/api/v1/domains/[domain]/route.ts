@@ -4,7 +4,7 @@ import { methods, withApiKey } from "@/lib/api/handler";
 
 type Params = { domain: string };
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   // GET /api/v1/domains/{domain}: one domain (404 when not on the account)
   GET: withApiKey<Params>(async ({ db, auth, params }) =>
     ok(domainView(await requireOwnDomain(db, auth.accountId, params.domain))),

@@ -1,19 +1,13 @@
 import { CrawlBlockedError, crawlSite } from "@/lib/crawl/crawl-site";
 import { toToolError } from "@/lib/fetch/errors";
 import { parseLlmsTxt, renderLlmsTxt } from "@/lib/seo/llms-txt";
-import { type ToolDefinition, ToolError } from "../types";
+import { ToolError, type ToolRunner } from "../types";
 import { buildLlmsTxt } from "./build-llms-txt";
-import { type LlmsTxtInput, type LlmsTxtResult, llmsTxtInput, llmsTxtResult } from "./schema";
+import type { LlmsTxtInput, LlmsTxtResult } from "./schema";
 
 const CRAWL_TIME_LIMIT_MS = 60_000;
 
-export const llmsTxt: ToolDefinition<LlmsTxtInput, LlmsTxtResult> = {
-  name: "llms-txt",
-  summary: "A generated llms.txt for a site, from its homepage or a key page.",
-  input: llmsTxtInput,
-  result: llmsTxtResult,
-  cost: () => 20,
-  timeoutMs: 90_000,
+export const runner: ToolRunner<LlmsTxtInput, LlmsTxtResult> = {
   async run(input, ctx) {
     const crawl = await crawlSite(ctx.fetch, input.url, {
       signal: ctx.signal,

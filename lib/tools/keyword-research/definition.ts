@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { httpUrl } from "../shared-schemas";
-import { unavailableTool } from "../unavailable";
+import { defineTool } from "../types";
+import { notBuiltYet } from "../unavailable";
+
+export const MAX_SEED_KEYWORDS = 10;
 
 export const keywordResearchInput = z
   .object({
@@ -15,7 +18,7 @@ export const keywordResearchInput = z
         { error: "Must be an array of strings." },
       )
       .min(1, { error: "Give at least one keyword." })
-      .max(10, { error: "At most 10 seed keywords." })
+      .max(MAX_SEED_KEYWORDS, { error: `At most ${MAX_SEED_KEYWORDS} seed keywords.` })
       .optional(),
   })
   .strict()
@@ -31,9 +34,22 @@ export const keywordResearchInput = z
     }
   });
 
-export const keywordResearch = unavailableTool({
+export const keywordResearch = defineTool({
   name: "keyword-research",
-  summary: "Keyword ideas from a site's topics (url) or from up to 10 seed keywords.",
+  title: "Keyword research",
+  summary: `Keyword ideas from a site's topics (url) or from up to ${MAX_SEED_KEYWORDS} seed keywords.`,
   input: keywordResearchInput,
+  example: { keywords: ["ai search optimization", "llms.txt"] },
   cost: () => 50,
+  ...notBuiltYet("keyword research"),
+  form: [
+    { name: "url", kind: "url", label: "Site URL", required: false, placeholder: "https://example.com/" },
+    {
+      name: "keywords",
+      kind: "list",
+      label: "Seed keywords",
+      hint: `One per line, up to ${MAX_SEED_KEYWORDS}. Give either a URL or keywords, not both.`,
+      required: false,
+    },
+  ],
 });

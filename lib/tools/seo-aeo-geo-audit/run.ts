@@ -2,8 +2,8 @@ import { analyzeAeoPage } from "@/lib/analysis/aeo";
 import { scoreChecks } from "@/lib/analysis/check";
 import { analyzeGeo } from "@/lib/analysis/geo";
 import { runAudit } from "../audits/run-audit";
-import type { ToolDefinition } from "../types";
-import { type SeoAeoGeoInput, type SeoAeoGeoResult, seoAeoGeoInput, seoAeoGeoResult } from "./schema";
+import type { ToolRunner } from "../types";
+import type { SeoAeoGeoInput, SeoAeoGeoResult } from "./schema";
 
 export const OVERALL_WEIGHTS = { seo: 0.4, aeo: 0.3, geo: 0.3 } as const;
 
@@ -24,13 +24,7 @@ export const KEY_SEO_CHECKS = [
   "content.word-count",
 ] as const;
 
-export const seoAeoGeoAudit: ToolDefinition<SeoAeoGeoInput, SeoAeoGeoResult> = {
-  name: "seo-aeo-geo-audit",
-  summary: "Combined SEO, answer-engine (AEO) and generative-engine (GEO) audit of a URL.",
-  input: seoAeoGeoInput,
-  result: seoAeoGeoResult,
-  cost: () => 75,
-  timeoutMs: 90_000,
+export const runner: ToolRunner<SeoAeoGeoInput, SeoAeoGeoResult> = {
   async run(input, ctx) {
     const run = await runAudit(input.url, ctx);
     const { result: audit } = run;

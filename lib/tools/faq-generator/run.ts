@@ -1,15 +1,13 @@
 import { parsePage } from "@/lib/analysis/page";
 import { analyzeStructuredData } from "@/lib/analysis/structured-data/analyze";
 import { fetchHtmlPage } from "../audits/run-audit";
-import { type ToolDefinition, ToolError } from "../types";
+import { ToolError, type ToolRunner } from "../types";
 import { extractFaqPairs } from "./extract-pairs";
 import {
   type FaqGeneratorInput,
   type FaqGeneratorResult,
   type FaqPageJsonLd,
   type FaqPair,
-  faqGeneratorInput,
-  faqGeneratorResult,
   MAX_PAIRS,
   MIN_PAIRS,
 } from "./schema";
@@ -35,13 +33,7 @@ export function renderJsonLdScript(jsonLd: unknown): string {
   return `<script type="application/ld+json">\n${json}\n</script>`;
 }
 
-export const faqGenerator: ToolDefinition<FaqGeneratorInput, FaqGeneratorResult> = {
-  name: "faq-generator",
-  summary: "8 to 10 question/answer pairs grounded in a page, with a ready-to-embed FAQPage JSON-LD block.",
-  input: faqGeneratorInput,
-  result: faqGeneratorResult,
-  cost: () => 20,
-  timeoutMs: 60_000,
+export const runner: ToolRunner<FaqGeneratorInput, FaqGeneratorResult> = {
   async run(input, ctx) {
     const res = await fetchHtmlPage(input.url, ctx);
     const page = parsePage({ url: res.finalUrl, html: res.text(), headers: res.headers });

@@ -1,0 +1,15 @@
+/**
+ * Why a job failed, as the customer reads it on GET /jobs/{jobId}: a code (a fetch code such as
+ * FETCH_TIMEOUT, or one of the tools' own: HTTP_ERROR, NOT_HTML, TOOL_UNAVAILABLE, TIMEOUT…) and a
+ * message. Thrown by tools and the fetch layer; the runner fails the job with it and refunds.
+ * It is not a request error: the request that created the job already succeeded.
+ */
+export class ToolError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ToolError";
+  }
+}

@@ -1,2 +1,0 @@
-// Moved to lib/tracking/ingest/event-schema; this path stays for callers not yet updated.
-export * from "./ingest/event-schema";

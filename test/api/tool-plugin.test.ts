@@ -1,0 +1,141 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { DbHandle } from "@/lib/db/client";
+import { jobs } from "@/lib/db/schema";
+import { createJob } from "@/lib/jobs/create";
+import { JobRunner, toolSourceFrom } from "@/lib/jobs/runner";
+import { TOOLS } from "@/lib/tools/catalog";
+import { balanceOf, createTestAccount, type TestAccount } from "../accounts";
+import { createTestDb } from "../db";
+import { jobRow, sleepRunner, sleepTool } from "../jobs-helpers";
+
+// How a tool plugs in: a definition, a runner, optionally onCompleted; availability from the environment.
+let handle: DbHandle;
+let acct: TestAccount;
+const opts = { concurrency: 2, leaseSeconds: 5, queueTimeoutSeconds: 600, pollMs: 50 };
+
+beforeAll(async () => {
+  handle = await createTestDb();
+  acct = await createTestAccount(handle.db, { credits: 10_000 });
+});
+afterAll(async () => {
+  await handle?.close();
+});
+
+async function runOnce(runner: JobRunner) {
+  await runner.pass();
+  await runner.drain();
+}
+
+describe("engine availability, once an AI tool is built", () => {
+  // The definition as it will be when its run.ts lands: the same object without the placeholder flag.
+  const built = { ...TOOLS["ai-citation-check"], unavailable: undefined };
+
+  test("an unconfigured engine is a 400 before any charge, naming the configured engines and the variable", async () => {
+    const before = await balanceOf(handle.db, acct.accountId);
+    const input = built.input.parse({
+      prompt: "best crm",
+      domain: "example.com",
+      engines: ["ChatGPT", "Claude"],
+    });
+    const refused = createJob(handle.db, {
+      accountId: acct.accountId,
+      tool: built,
+      input,
+      env: { OPENAI_API_KEY: "sk-test" },
+    });
+    await expect(refused).rejects.toMatchObject({
+      code: "VALIDATION_ERROR",
+      details: { reason: "tool_not_available_here" },
+    });
+    const message = await refused.catch((e: Error) => e.message);
+    expect(message).toContain("Claude");
+    expect(message).toContain("ANTHROPIC_API_KEY");
+    expect(message).toContain("Configured engines: ChatGPT");
+    expect(await balanceOf(handle.db, acct.accountId)).toBe(before);
+  });
+
+  test("configured engines are charged per engine", async () => {
+    const before = await balanceOf(handle.db, acct.accountId);
+    const input = built.input.parse({ prompt: "best crm", domain: "example.com", engines: ["chatgpt"] });
+    const { job } = await createJob(handle.db, {
+      accountId: acct.accountId,
+      tool: built,
+      input,
+      env: { OPENAI_API_KEY: "sk-test" },
+    });
+    expect(job.creditsCharged).toBe(100);
+    expect(await balanceOf(handle.db, acct.accountId)).toBe(before - 100);
+  });
+});
+
+describe("onCompleted", () => {
+  test("runs inside the completing transaction: it sees the job completed", async () => {
+    const seen: string[] = [];
+    const runner = {
+      ...sleepRunner,
+      async onCompleted(
+        tx: Parameters<NonNullable<typeof sleepRunner.onCompleted>>[0],
+        { job }: { job: { id: string } },
+      ) {
+        const [row] = await tx.select({ status: jobs.status }).from(jobs).where(eq(jobs.id, job.id));
+        seen.push(row!.status);
+      },
+    };
+    const source = toolSourceFrom({ "test-sleep": { definition: sleepTool, runner } });
+    const { job } = await createJob(handle.db, {
+      accountId: acct.accountId,
+      tool: sleepTool,
+      input: { ms: 0 },
+    });
+    await runOnce(new JobRunner(handle.db, opts, source));
+    expect(seen).toEqual(["completed"]);
+    expect((await jobRow(handle.db, job.id))!.status).toBe("completed");
+  });
+
+  test("a throwing hook leaves nothing completed: the job fails and is refunded", async () => {
+    const before = await balanceOf(handle.db, acct.accountId);
+    const runner = {
+      ...sleepRunner,
+      async onCompleted() {
+        throw new Error("observation store down");
+      },
+    };
+    const source = toolSourceFrom({ "test-sleep": { definition: sleepTool, runner } });
+    const { job } = await createJob(handle.db, {
+      accountId: acct.accountId,
+      tool: sleepTool,
+      input: { ms: 0 },
+    });
+    await runOnce(new JobRunner(handle.db, opts, source));
+    const row = (await jobRow(handle.db, job.id))!;
+    expect(row.status).toBe("failed");
+    expect(row.result).toBeNull();
+    expect(row.creditsRefunded).toBe(true);
+    expect(await balanceOf(handle.db, acct.accountId)).toBe(before);
+  });
+});
+
+test("a catalogued tool without a run.ts fails with TOOL_UNAVAILABLE and is refunded", async () => {
+  const before = await balanceOf(handle.db, acct.accountId);
+  const built = { ...TOOLS["backlinks-overview"], unavailable: undefined };
+  const source = toolSourceFrom({ "backlinks-overview": { definition: built, runner: undefined as never } });
+  const { job } = await createJob(handle.db, {
+    accountId: acct.accountId,
+    tool: built,
+    input: built.input.parse({ target: "example.com" }),
+  });
+  await runOnce(new JobRunner(handle.db, opts, source));
+  const row = (await jobRow(handle.db, job.id))!;
+  expect(row.status).toBe("failed");
+  expect(row.error).toMatchObject({ code: "TOOL_UNAVAILABLE" });
+  expect(await balanceOf(handle.db, acct.accountId)).toBe(before);
+});
+
+test("the production loader finds run.ts by tool name, and nothing for a tool without one", async () => {
+  const { loadToolRunner } = await import("@/lib/tools/load-runner");
+  expect(typeof (await loadToolRunner("audits"))?.run).toBe("function");
+  expect(typeof (await loadToolRunner("llms-txt"))?.run).toBe("function");
+  expect(await loadToolRunner("backlinks-overview")).toBeUndefined();
+  expect(await loadToolRunner("../errors/index")).toBeUndefined();
+});
