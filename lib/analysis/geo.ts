@@ -134,25 +134,33 @@ function measureCitations(page: ParsedPage, words: number): GeoSignal {
 const ATTRIBUTION =
   /\b(said|says|say|explains?|explained|notes?|noted|wrote|writes|told|adds?|added|stated|states|according to|recalls?|argues?|argued|comments?|commented)\b|[—–-]\s*\p{Lu}\p{L}+/u;
 
+// Two attributed quotations already score 100; reading more only lets a page of thousands of nested quotes
+// cost quadratic time (each reads its parent's whole text).
+const MAX_QUOTE_ELEMENTS = 100;
+
 function measureQuotations(page: ParsedPage, sentences: string[]): GeoSignal {
   const { $ } = page;
   const evidence: string[] = [];
   let points = 0;
-  $("blockquote").each((_, el) => {
-    const q = $(el);
-    const attributed =
-      q.attr("cite") !== undefined ||
-      q.find("cite, footer, figcaption").length > 0 ||
-      q.closest("figure").find("figcaption").length > 0 ||
-      /[—–]\s*\p{Lu}/u.test(textOf(el));
-    points += attributed ? 1 : 0.5;
-    evidence.push(`blockquote${attributed ? " (attributed)" : ""}: ${textOf(el)}`);
-  });
-  $("q").each((_, el) => {
-    const attributed = $(el).attr("cite") !== undefined || ATTRIBUTION.test(textOf(el.parent ?? el));
-    points += attributed ? 1 : 0.5;
-    evidence.push(`<q>${attributed ? " (attributed)" : ""}: ${textOf(el)}`);
-  });
+  $("blockquote")
+    .slice(0, MAX_QUOTE_ELEMENTS)
+    .each((_, el) => {
+      const q = $(el);
+      const attributed =
+        q.attr("cite") !== undefined ||
+        q.find("cite, footer, figcaption").length > 0 ||
+        q.closest("figure").find("figcaption").length > 0 ||
+        /[—–]\s*\p{Lu}/u.test(textOf(el));
+      points += attributed ? 1 : 0.5;
+      evidence.push(`blockquote${attributed ? " (attributed)" : ""}: ${textOf(el)}`);
+    });
+  $("q")
+    .slice(0, MAX_QUOTE_ELEMENTS)
+    .each((_, el) => {
+      const attributed = $(el).attr("cite") !== undefined || ATTRIBUTION.test(textOf(el.parent ?? el));
+      points += attributed ? 1 : 0.5;
+      evidence.push(`<q>${attributed ? " (attributed)" : ""}: ${textOf(el)}`);
+    });
   for (const sentence of sentences) {
     for (const [quoted, inner] of findQuotedRuns(sentence)) {
       if (countWords(inner) < 4) continue;
@@ -322,8 +330,7 @@ const COMMON_CAPS = new Set([
 ]);
 
 // A whole run of letters and hyphens, then a version ("HTTP/1.1", "TLS 1.3", "Node v24.1"); or "HTTP/2".
-const VERSIONED =
-  /(?<![A-Za-z-])([A-Za-z-]+)((?:\/| v?)\d+(?:\.\d+)+)\b|\b[A-Z][A-Za-z]*\/\d\b/g;
+const VERSIONED = /(?<![A-Za-z-])([A-Za-z-]+)((?:\/| v?)\d+(?:\.\d+)+)\b|\b[A-Z][A-Za-z]*\/\d\b/g;
 const WORD_CHAR = /\w/;
 const LETTER = /[A-Za-z]/;
 
