@@ -1,10 +1,10 @@
-// An llms.txt is the site's to write: 1 MB of adversarial text in a heading or a link line is parsed in under a
-// second. Timed on purpose: the heading pattern was quadratic on a long run of spaces.
+// llms.txt and robots.txt are the site's to write: 1 MB of adversarial text is parsed in under a second. Timed on
+// purpose: the llms.txt heading pattern was quadratic on a long run of spaces, robots.txt matching on runs of `*`.
 import { performance } from "node:perf_hooks";
 import { describe, expect, test } from "vitest";
 import { ADVERSARIAL_KINDS, repeatTo } from "@/bench/analysis-inputs";
 import { parseLlmsTxt } from "./llms-txt";
-import { parseRobotsTxt } from "./robots";
+import { matchRobots, parseRobotsTxt, ROBOTS_MAX_BYTES } from "./robots";
 
 const ONE_MB = 1024 * 1024;
 const BUDGET_MS = 1000;
@@ -35,4 +35,18 @@ test("a heading of 1 MB of spaces between words keeps its text", () => {
   let parsed: ReturnType<typeof parseLlmsTxt> | undefined;
   expect(elapsed(() => (parsed = parseLlmsTxt(`# Site${spaces}name${spaces}#\n`)))).toBeLessThan(BUDGET_MS);
   expect(parsed?.model?.title).toBe(`Site${spaces}name`);
+});
+
+test("matching a URL against a robots.txt of 500 KB of wildcards", () => {
+  const rules = (pattern: string) => parseRobotsTxt(`User-agent: *\nDisallow: ${pattern}\n`);
+  const path = `https://example.com/${"a".repeat(2000)}`;
+  const wildcards = rules(`/${"*a".repeat(ROBOTS_MAX_BYTES / 2 - 20)}b`);
+  const stars = rules(`/${"*".repeat(ROBOTS_MAX_BYTES - 40)}x`);
+  let results: boolean[] = [];
+  const ms = elapsed(() => {
+    results = [wildcards, stars].map((robots) => matchRobots(robots, "Googlebot", path).allowed);
+  });
+  expect(ms).toBeLessThan(BUDGET_MS);
+  expect(results).toEqual([true, true]);
+  expect(matchRobots(rules("/*a*a$"), "Googlebot", path).allowed).toBe(false);
 });
