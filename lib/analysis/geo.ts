@@ -9,6 +9,7 @@ import type { Element } from "domhandler";
 import { extractBlocks, findMainRoot, textOf } from "./blocks";
 import { clip, plural } from "./check";
 import { isSameSite, listProseSentences } from "./content";
+import { findDescendants, tagSet } from "./dom";
 import { countWords, listWords, measureReadability } from "./text";
 import type { ParsedPage } from "./types";
 
@@ -80,6 +81,11 @@ const CITATION_MARKERS = [
   /\bsources?:/gi,
 ];
 
+const LINK_TAGS = tagSet("a");
+const TERM_TAGS = tagSet("code abbr dfn kbd");
+const ATTRIBUTION_TAGS = tagSet("cite footer figcaption");
+const FIGCAPTION = tagSet("figcaption");
+
 /** Links inside the main content, leaving out navigation and page chrome. */
 function listContentLinks(page: ParsedPage): URL[] {
   const { el, selector } = findMainRoot(page);
@@ -91,9 +97,7 @@ function listContentLinks(page: ParsedPage): URL[] {
     const band = $(a).closest("header, footer");
     return selector === "body" && band.length > 0 && band.closest("article, main, section").length === 0;
   };
-  return $(el)
-    .find("a[href]")
-    .toArray()
+  return findDescendants(el, LINK_TAGS, (a) => a.attribs.href !== undefined)
     .filter((a) => !isChrome(a))
     .flatMap((a: Element) => {
       try {
@@ -148,8 +152,11 @@ function measureQuotations(page: ParsedPage, sentences: string[]): GeoSignal {
       const q = $(el);
       const attributed =
         q.attr("cite") !== undefined ||
-        q.find("cite, footer, figcaption").length > 0 ||
-        q.closest("figure").find("figcaption").length > 0 ||
+        findDescendants(el, ATTRIBUTION_TAGS).length > 0 ||
+        q
+          .closest("figure")
+          .toArray()
+          .some((figure) => findDescendants(figure, FIGCAPTION).length > 0) ||
         /[—–]\s*\p{Lu}/u.test(textOf(el));
       points += attributed ? 1 : 0.5;
       evidence.push(`blockquote${attributed ? " (attributed)" : ""}: ${textOf(el)}`);
@@ -367,13 +374,10 @@ function measureTechnicalTerms(page: ParsedPage, sentences: string[]): GeoSignal
   for (const term of findVersionedNames(text)) terms.add(term);
   const { el } = findMainRoot(page);
   if (el) {
-    page
-      .$(el)
-      .find("code, abbr, dfn, kbd")
-      .each((_, node) => {
-        const t = textOf(node);
-        if (t && t.length <= 40) terms.add(t);
-      });
+    for (const node of findDescendants(el, TERM_TAGS)) {
+      const t = textOf(node);
+      if (t && t.length <= 40) terms.add(t);
+    }
   }
   const density = (terms.size / words) * 100;
   const score = (density / 1.5) * 100;
