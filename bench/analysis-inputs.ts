@@ -11,11 +11,15 @@ export const ADVERSARIAL_KINDS = {
   ",;:. ,;:.": () => ",;:. ",
   "<<<<": () => "<",
   "unclosed tags": () => "<p><b>",
+  "sibling paragraphs": () => "<p>x</p>",
   "quotes and dashes": () => '"— ',
   "#  #  #": () => "# ",
   "long words": () => `${"supercalifragilistic".repeat(50)} `,
   mixed: () => "Aa1.- ,;:%$[](<\"'’",
 } as const;
+
+/** Kinds that are markup rather than text: their cost is the DOM's shape, not the text analyses. */
+export const MARKUP_KINDS: ReadonlySet<string> = new Set(["unclosed tags", "sibling paragraphs"]);
 
 export type AdversarialKind = keyof typeof ADVERSARIAL_KINDS;
 
