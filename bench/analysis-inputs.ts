@@ -56,3 +56,14 @@ export function buildNormalPage(): string {
     `<body><main><article><h1>A guide to fast pages</h1>${sections}</article></main></body></html>`
   );
 }
+
+/**
+ * Milliseconds of CPU the process spent running `run` (user + system). The linear-time tests assert this
+ * rather than wall time, so a busy machine that delays the process does not read as a slow analysis.
+ */
+export function cpuTimeMs(run: () => unknown): number {
+  const start = process.cpuUsage();
+  run();
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}
