@@ -4,3 +4,4 @@ export * from "./credits";
 export * from "./jobs";
 export * from "./rate-limits";
 export * from "./tracking";
+export * from "./webgraph";
