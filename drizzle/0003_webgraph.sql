@@ -34,6 +34,7 @@ CREATE TABLE "webgraph_vertices" (
 	"snapshot_id" integer NOT NULL,
 	"vertex_id" bigint NOT NULL,
 	"rev_host" text NOT NULL,
+	"in_degree" integer DEFAULT 0 NOT NULL,
 	CONSTRAINT "webgraph_vertices_snapshot_id_vertex_id_pk" PRIMARY KEY("snapshot_id","vertex_id")
 );
 --> statement-breakpoint

@@ -230,9 +230,7 @@ export async function domainAuthority(
   }>(
     await db.execute(sql`
       with q as (select value as rev_host from json_array_elements_text(${JSON.stringify(revs)}::json))
-      select q.rev_host, v.vertex_id, r.harmonic_pos as hp, r.pagerank_pos as pp,
-        (select count(*) from webgraph_edges e
-          where e.snapshot_id = ${level.id} and e.to_id = v.vertex_id and e.from_id <> v.vertex_id) as linking
+      select q.rev_host, v.vertex_id, r.harmonic_pos as hp, r.pagerank_pos as pp, v.in_degree as linking
       from q
       left join webgraph_vertices v on v.snapshot_id = ${level.id} and v.rev_host = q.rev_host
       left join webgraph_ranks r on r.snapshot_id = ${level.id} and r.rev_host = q.rev_host`),
