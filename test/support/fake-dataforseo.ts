@@ -350,6 +350,37 @@ export async function startFakeDataForSeo(opts: {
           ],
           0.02,
         );
+      case "/v3/backlinks/bulk_ranks/live": {
+        const targets = task.targets as string[];
+        return ok(
+          [
+            {
+              items_count: targets.length,
+              items: targets.map((t, i) => ({ type: "backlinks_bulk_ranks", target: t, rank: 500 - i * 10 })),
+            },
+          ],
+          0.02 + 0.00003 * targets.length,
+        );
+      }
+      case "/v3/backlinks/bulk_referring_domains/live": {
+        const targets = task.targets as string[];
+        return ok(
+          [
+            {
+              items_count: targets.length,
+              items: targets.map((t, i) => ({
+                type: "backlinks_bulk_referring_domains",
+                target: t,
+                referring_domains: 100 - i,
+                referring_domains_nofollow: 5,
+                referring_main_domains: 90 - i,
+                referring_main_domains_nofollow: 4,
+              })),
+            },
+          ],
+          0.02 + 0.00003 * targets.length,
+        );
+      }
       default:
         return send(404, {
           version: "0.1.20250801",

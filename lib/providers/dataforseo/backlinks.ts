@@ -138,3 +138,48 @@ export async function fetchBacklinkProfile(
   };
   return { profile, cost: summary.cost + anchors.cost + domains.cost + newLost.cost };
 }
+
+export interface ProviderDomainFigures {
+  target: string;
+  /** DataForSEO's own 0–1000 rank. */
+  rank: number | null;
+  referringDomains: number | null;
+  referringMainDomains: number | null;
+}
+
+/** Rank and referring domains of up to 1000 targets: Backlinks bulk ranks and bulk referring domains. */
+export async function fetchBulkDomainFigures(
+  config: DataForSeoConfig,
+  targets: string[],
+  opts: CallOptions = {},
+): Promise<{ figures: ProviderDomainFigures[]; cost: number }> {
+  const [ranks, referring] = await Promise.all([
+    postLiveTask<ItemsResult<{ target?: string; rank?: number | null }>>(
+      config,
+      "/v3/backlinks/bulk_ranks/live",
+      { targets },
+      opts,
+    ),
+    postLiveTask<
+      ItemsResult<{
+        target?: string;
+        referring_domains?: number | null;
+        referring_main_domains?: number | null;
+      }>
+    >(config, "/v3/backlinks/bulk_referring_domains/live", { targets }, opts),
+  ]);
+  const rankOf = new Map(
+    (ranks.result[0]?.items ?? []).map((i) => [i.target?.toLowerCase(), i.rank ?? null]),
+  );
+  const refOf = new Map((referring.result[0]?.items ?? []).map((i) => [i.target?.toLowerCase(), i]));
+  const figures = targets.map((target) => {
+    const ref = refOf.get(target.toLowerCase());
+    return {
+      target,
+      rank: rankOf.get(target.toLowerCase()) ?? null,
+      referringDomains: ref?.referring_domains ?? null,
+      referringMainDomains: ref?.referring_main_domains ?? null,
+    };
+  });
+  return { figures, cost: ranks.cost + referring.cost };
+}
