@@ -1,8 +1,10 @@
+-- webgraph_edges is partitioned by snapshot by hand (drizzle-kit does not declare partitions): each import
+-- loads its own partition unindexed, then indexes and attaches it.
 CREATE TABLE "webgraph_edges" (
 	"snapshot_id" integer NOT NULL,
 	"from_id" bigint NOT NULL,
 	"to_id" bigint NOT NULL
-);
+) PARTITION BY LIST ("snapshot_id");
 --> statement-breakpoint
 CREATE TABLE "webgraph_ranks" (
 	"snapshot_id" integer NOT NULL,
@@ -38,7 +40,6 @@ CREATE TABLE "webgraph_vertices" (
 	CONSTRAINT "webgraph_vertices_snapshot_id_vertex_id_pk" PRIMARY KEY("snapshot_id","vertex_id")
 );
 --> statement-breakpoint
-ALTER TABLE "webgraph_edges" ADD CONSTRAINT "webgraph_edges_snapshot_id_webgraph_snapshots_id_fk" FOREIGN KEY ("snapshot_id") REFERENCES "public"."webgraph_snapshots"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "webgraph_ranks" ADD CONSTRAINT "webgraph_ranks_snapshot_id_webgraph_snapshots_id_fk" FOREIGN KEY ("snapshot_id") REFERENCES "public"."webgraph_snapshots"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "webgraph_vertices" ADD CONSTRAINT "webgraph_vertices_snapshot_id_webgraph_snapshots_id_fk" FOREIGN KEY ("snapshot_id") REFERENCES "public"."webgraph_snapshots"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "webgraph_edges_to_idx" ON "webgraph_edges" USING btree ("snapshot_id","to_id","from_id");--> statement-breakpoint

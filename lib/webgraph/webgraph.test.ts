@@ -5,7 +5,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { DbHandle } from "@/lib/db/client";
 import { createTestDb } from "@/test/db";
-import { importWebgraph, rowsOf } from "./import-webgraph";
+import { edgePartition, importWebgraph, rowsOf } from "./import-webgraph";
 import { WebgraphFormatError } from "./parse";
 import { backlinksOverview, domainAuthority } from "./queries";
 
@@ -54,7 +54,9 @@ describe("importWebgraph", () => {
     );
     expect(snap?.status).toBe("importing");
     expect(snap?.progress.edges).toBe(4);
-    expect(await count("webgraph_edges", snap!.id)).toBe(4);
+    // Committed into the snapshot's own partition, not yet attached (so not yet visible through the parent).
+    expect(await count(edgePartition(snap!.id), snap!.id)).toBe(4);
+    expect(await count("webgraph_edges", snap!.id)).toBe(0);
 
     const resumed = await importWebgraph(handle.db, {
       snapshot: D2,
