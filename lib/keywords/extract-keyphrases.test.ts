@@ -24,14 +24,14 @@ describe("extractKeyphrases", () => {
   test("a line repeated on most pages (the site's template) counts once", () => {
     const banner = "<p>Free shipping on ceramic mugs</p>";
     const pages = ["a", "b", "c", "d"].map((n) =>
-      page(`http://s/${n}`, `${banner}<p>Pour over kettle ${n} notes.</p><p>Pour over kettle for ${n}.</p>`),
+      page(`http://s/${n}`, `${banner}<p>Gooseneck kettle ${n} notes.</p><p>Gooseneck kettle for ${n}.</p>`),
     );
     const found = extractKeyphrases(pages, loadBackground());
     // Counted once, it falls under the two-occurrence floor; on two pages only it is no template and counts twice.
     expect(found.find((k) => k.phrase === "ceramic mugs")).toBeUndefined();
     const few = extractKeyphrases(pages.slice(0, 2), loadBackground());
     expect(few.find((k) => k.phrase === "ceramic mugs")?.occurrences).toBe(2);
-    expect(found.find((k) => k.phrase === "pour over kettle")?.occurrences).toBe(8);
+    expect(found.find((k) => k.phrase === "gooseneck kettle")?.occurrences).toBe(8);
   });
 
   test("handles a very long text in bounded time (linear tokenising, capped zones)", () => {
