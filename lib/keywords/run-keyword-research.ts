@@ -2,6 +2,7 @@ import { getDomain } from "tldts";
 import { CrawlBlockedError, crawlSite } from "@/lib/crawl/crawl-site";
 import type { GuardedFetch, GuardedResponse } from "@/lib/fetch/types";
 import {
+  DataForSeoError,
   type Env,
   fetchKeywordIdeas,
   fetchKeywordOverview,
@@ -73,7 +74,12 @@ async function researchSeeds(
   env: Env,
 ): Promise<KeywordResearchResult> {
   const config = readDataForSeoConfig(env);
-  if (!config) throw new Error(missingDataForSeoReason("Keyword research from seed keywords"));
+  if (!config) {
+    throw new DataForSeoError(
+      "DATAFORSEO_NOT_CONFIGURED",
+      missingDataForSeoReason("Keyword research from seed keywords"),
+    );
+  }
   const market = { location: 2840, language: "en" };
   const [own, ideas] = await Promise.all([
     runKeywordMetrics(
