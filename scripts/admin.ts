@@ -7,6 +7,11 @@ import { getCreditAccount, grantCredits } from "@/lib/credits/credits";
 import { type Db, migrateDatabase, openDatabase } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { getActiveKey, rotateKeyPair } from "@/lib/keys/keys";
+import {
+  IMPORT_WEBGRAPH_OPTIONS,
+  IMPORT_WEBGRAPH_USAGE,
+  runImportWebgraphCommand,
+} from "@/lib/webgraph/import-command";
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -18,6 +23,7 @@ Commands:
   rotate-key --account <id|owner email> [--rate-limit <requests per minute>]
       Revokes the active pair and prints the new key and secret (shown once).
   show --account <id|owner email>
+${IMPORT_WEBGRAPH_USAGE}
 
 Uses DATABASE_URL when set, else the embedded database in PGLITE_DATA_DIR (default .data/pglite):
 through the running server when there is one, else directly (the server waits until the command ends).`;
@@ -107,6 +113,8 @@ async function run(db: Db, command: string | undefined, values: Record<string, s
     }
     case "show":
       return show(db, (await account(db, values.account)).id);
+    case "import-webgraph":
+      return runImportWebgraphCommand(db, values, (message) => new UsageError(message));
     default:
       throw new UsageError(command ? `unknown command: ${command}` : "a command is required");
   }
@@ -127,6 +135,7 @@ async function main() {
         type: { type: "string" },
         description: { type: "string" },
         "rate-limit": { type: "string" },
+        ...IMPORT_WEBGRAPH_OPTIONS,
         help: { type: "boolean", short: "h" },
       },
     });
