@@ -20,5 +20,6 @@ function isExecutableFile(file: string): boolean {
  */
 export function readServerEnv(env: Env = process.env): Env {
   const chromePath = env.CHROME_PATH?.trim() || DEFAULT_CHROME_PATH;
-  return { ...env, [CHROME_AVAILABLE]: String(isExecutableFile(chromePath)) };
+  // Absent rather than "false": a requirement counts as met when its variable is set at all.
+  return { ...env, [CHROME_AVAILABLE]: isExecutableFile(chromePath) ? "true" : undefined };
 }

@@ -8,7 +8,7 @@ export const STRATEGIES = ["mobile", "desktop"] as const;
 
 /**
  * Not a setting: a fact the server checks itself (lib/tools/server-env.ts) each time a job is created,
- * "true" when an executable Chromium is installed at CHROME_PATH.
+ * "true" when an executable Chromium is installed at CHROME_PATH, unset otherwise.
  */
 export const CHROME_AVAILABLE = "CHROME_AVAILABLE";
 
