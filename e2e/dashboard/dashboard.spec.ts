@@ -168,6 +168,7 @@ test("sign up, audit the fixture site, rotate the key", async ({ page, request }
     "members",
     "tools/faq-generator",
     "tools/seo-aeo-geo-audit",
+    "tools/core-web-vitals",
     "tools/backlinks-overview",
   ]) {
     await page.goto(`/dashboard/${path}`);
