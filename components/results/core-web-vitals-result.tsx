@@ -127,7 +127,8 @@ export function CoreWebVitalsResultView({ result }: { result: CoreWebVitalsResul
         Measured <span className="font-mono">{result.finalUrl}</span>
         {result.finalUrl !== result.url ? <> (asked for {result.url})</> : null} on {result.strategy} ·
         Lighthouse {result.lighthouseVersion} in Chromium {result.chromiumVersion} ·{" "}
-        {new Date(result.fetchedAt).toLocaleString()}
+        {/* One spelling on the server and in every browser, whatever their time zone. */}
+        <time dateTime={result.fetchedAt}>{result.fetchedAt.slice(0, 16).replace("T", " ")} UTC</time>
       </p>
       {result.warnings.length > 0 ? (
         <ul className="list-disc space-y-1 rounded-md bg-amber-50 p-3 pl-8 text-sm text-amber-950">
