@@ -26,7 +26,10 @@ const signInWithPassword = publicAction(
       });
     } catch (err) {
       if (err instanceof SignInThrottled || (err as { code?: string }).code === "rate_limited") {
-        return { error: "Too many sign-in attempts for this address. Wait 15 minutes, then try again." };
+        return {
+          error:
+            "Too many failed sign-ins. Wait a minute (longer after each further failure), then try again.",
+        };
       }
       if (err instanceof AuthError) return { error: "Wrong email or password." };
       throw err;

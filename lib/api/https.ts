@@ -24,7 +24,12 @@ export const HSTS = "max-age=63072000; includeSubDomains";
  * TRUST_PROXY; a deployment without it must sit behind a proxy that overwrites the header.
  */
 export function clientIp(req: Request): string {
-  const hops = (req.headers.get("x-forwarded-for") ?? "")
+  return clientIpFromHeaders(req.headers);
+}
+
+/** clientIp for code that has the headers only (server actions read them from next/headers). */
+export function clientIpFromHeaders(headers: Headers): string {
+  const hops = (headers.get("x-forwarded-for") ?? "")
     .split(",")
     .map((h) => h.trim())
     .filter(Boolean);

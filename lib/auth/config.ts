@@ -7,11 +7,15 @@ import Credentials from "next-auth/providers/credentials";
 import GitHub from "next-auth/providers/github";
 import Google from "next-auth/providers/google";
 import { createAccount } from "@/lib/accounts/accounts";
-import { SignInThrottledError, verifyCredentials } from "@/lib/dashboard/signup";
+import { clientIp } from "@/lib/api/https";
+import { verifyCredentials } from "@/lib/dashboard/signup";
 import { getDb } from "@/lib/db/client";
 import { authAccounts, authSessions, authVerificationTokens, users } from "@/lib/db/schema";
+import { authLogger } from "./logger";
+import { sessionVersionCallback } from "./session-version";
+import { SignInThrottledError } from "./sign-in-throttle";
 
-/** Sign-in refused because the address had too many attempts (next-auth passes its `code` through). */
+/** Sign-in refused because of too many failures: wait, or sign in from another network (next-auth passes `code` through). */
 export class SignInThrottled extends CredentialsSignin {
   code = "rate_limited";
 }
@@ -32,8 +36,10 @@ export const { handlers, auth, signIn, signOut } = NextAuth(async () => {
         email: { label: "Email", type: "email" },
         password: { label: "Password", type: "password" },
       },
-      async authorize(credentials) {
-        const user = await verifyCredentials(db, credentials).catch((err) => {
+      async authorize(credentials, request) {
+        // The production server sets X-Forwarded-For to the client address it resolved (TRUST_PROXY).
+        const ip = clientIp(request);
+        const user = await verifyCredentials(db, credentials, { ip }).catch((err) => {
           if (err instanceof SignInThrottledError) throw new SignInThrottled();
           throw err;
         });
@@ -59,7 +65,10 @@ export const { handlers, auth, signIn, signOut } = NextAuth(async () => {
     session: { strategy: "jwt", maxAge: 7 * 24 * 60 * 60 },
     pages: { signIn: "/login" },
     providers,
+    logger: authLogger,
     callbacks: {
+      // Every request: a token whose session version is behind the user's (signed out, password changed) ends.
+      jwt: sessionVersionCallback(db),
       session({ session, token }) {
         if (token.sub) session.user.id = token.sub;
         return session;

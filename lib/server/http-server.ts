@@ -3,6 +3,7 @@
 // every forwarding header a client sent and writes its own, resolved per TRUST_PROXY, before Next sees it.
 import http from "node:http";
 import type { TLSSocket } from "node:tls";
+import { redactDbError } from "@/lib/db/errors";
 import { FORWARDING_HEADERS, resolveClient, type TrustProxy } from "./forwarded";
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void> | void;
@@ -45,7 +46,7 @@ export function createAppServer(handler: Handler, trust: TrustProxy): http.Serve
       return;
     }
     Promise.resolve(handler(req, res)).catch((err: unknown) => {
-      console.error("[server] request failed", err instanceof Error ? err.message : String(err));
+      console.error("[server] request failed", redactDbError(err));
       if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
       res.end();
     });
