@@ -2,8 +2,8 @@
 import { headers } from "next/headers";
 import { z } from "zod";
 import { clientIpFromHeaders } from "@/lib/api/https";
-import { changePassword } from "@/lib/auth/change-password";
 import { signIn } from "@/lib/auth/config";
+import { changePassword } from "@/lib/dashboard/change-password";
 import { formFields } from "./client";
 import { actorAction } from "./safe-action";
 import { type ActionState, toActionState } from "./state";

@@ -3,7 +3,8 @@
 // action client's origin check.
 import { AuthError } from "next-auth";
 import { z } from "zod";
-import { SignInThrottled, signIn } from "@/lib/auth/config";
+import { signIn } from "@/lib/auth/config";
+import { SignInThrottled } from "@/lib/auth/options";
 import { formFields } from "./client";
 import { publicAction } from "./safe-action";
 import { safeNext } from "./safe-next";

@@ -3,13 +3,13 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { createAccount } from "@/lib/accounts/accounts";
 import { hitRateLimit } from "@/lib/api/rate-limit";
-import { withBcryptSlot } from "@/lib/auth/bcrypt-gate";
+import { withBcryptSlot } from "@/lib/dashboard/bcrypt-gate";
 import {
   assertSignInAllowed,
   clearSignInFailures,
   failureDelayMs,
   recordSignInFailure,
-} from "@/lib/auth/sign-in-throttle";
+} from "@/lib/dashboard/sign-in-throttle";
 import type { Db, DbOrTx } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
 import { FormError } from "./errors";

@@ -1,15 +1,15 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { BCRYPT_CONCURRENCY, withBcryptSlot } from "@/lib/auth/bcrypt-gate";
-import { changePassword } from "@/lib/auth/change-password";
 import { endAllSessions, sessionVersionCallback } from "@/lib/auth/session-version";
+import { BCRYPT_CONCURRENCY, withBcryptSlot } from "@/lib/dashboard/bcrypt-gate";
+import { changePassword } from "@/lib/dashboard/change-password";
+import { FormError } from "@/lib/dashboard/errors";
 import {
   ADDRESS_FREE_FAILURES,
   FIRST_WAIT_SECONDS,
   PAIR_FREE_FAILURES,
   SignInThrottledError,
-} from "@/lib/auth/sign-in-throttle";
-import { FormError } from "@/lib/dashboard/errors";
+} from "@/lib/dashboard/sign-in-throttle";
 import { SIGN_UPS_PER_HOUR, signUp, verifyCredentials } from "@/lib/dashboard/signup";
 import type { Db, DbHandle } from "@/lib/db/client";
 import { createTestDb } from "../db";

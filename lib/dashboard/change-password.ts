@@ -1,16 +1,16 @@
 import bcrypt from "bcryptjs";
 import { eq, sql } from "drizzle-orm";
-import { FormError } from "@/lib/dashboard/errors";
-import { credentialsSchema, hashPassword } from "@/lib/dashboard/signup";
 import type { Db } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
 import { withBcryptSlot } from "./bcrypt-gate";
+import { FormError } from "./errors";
 import {
   assertSignInAllowed,
   clearSignInFailures,
   recordSignInFailure,
   SignInThrottledError,
 } from "./sign-in-throttle";
+import { credentialsSchema, hashPassword } from "./signup";
 
 /**
  * Replaces the user's password after checking the current one (throttled like a sign-in, so a stolen
