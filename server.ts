@@ -27,7 +27,9 @@ server.listen(port, hostname, () => {
       : trust.kind === "hops"
         ? `${trust.hops} hop(s)`
         : `${trust.ranges.length} range(s)`;
-  console.log(`Listening on http://${hostname}:${port} (trusted proxies: ${trusted})`);
+  const address = server.address();
+  const actual = typeof address === "object" && address ? address.port : port;
+  console.log(`Listening on http://${hostname}:${actual} (trusted proxies: ${trusted})`);
 });
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
