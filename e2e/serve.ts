@@ -55,10 +55,11 @@ writeFileSync("reports/e2e-accounts.json", JSON.stringify(accounts, null, 2));
 const fixture = await startSiteFixture();
 writeFileSync(`reports/e2e-fixture-${port}.json`, JSON.stringify({ url: fixture.url }, null, 2));
 
-const nextBin = path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
-const server = spawn(process.execPath, [nextBin, "start", "-p", port, "-H", "127.0.0.1"], {
+// The production server: Next behind a socket it owns, as `npm start` runs it.
+env.PUBLIC_BASE_URL ??= `http://127.0.0.1:${port}`;
+const server = spawn(process.execPath, ["--import", "tsx", path.join(process.cwd(), "server.ts")], {
   stdio: "inherit",
-  env,
+  env: { ...env, NODE_ENV: "production", PORT: port, HOST: "127.0.0.1" },
 });
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => {

@@ -83,6 +83,8 @@ const demo = await ensureDemoWorkspace(handle.db, credentialsFile);
 await handle.close();
 
 const base = `http://${host}:${port}`;
+// The OpenAPI document's and the Postman collection's server address: never taken from a request's Host.
+env.PUBLIC_BASE_URL ??= base;
 console.log(`
 Node ${process.version}
 Database: ${handle.location}
@@ -103,6 +105,10 @@ function demoLines(): string {
 Try: curl -s ${base}/api/v1/credits -H "x-api-key: ${demo.apiKey}" -H "x-api-secret: ${demo.apiSecret}"`;
 }
 
-const server = spawn(process.execPath, [nextBin, "start", "-p", port, "-H", host], { stdio: "inherit", env });
+// server.ts owns the socket (client address and scheme per TRUST_PROXY) and hands requests to Next.
+const server = spawn(process.execPath, ["--import", "tsx", path.join(root, "server.ts")], {
+  stdio: "inherit",
+  env: { ...env, NODE_ENV: "production", PORT: port, HOST: host },
+});
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

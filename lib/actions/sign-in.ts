@@ -3,7 +3,8 @@
 // action client's origin check.
 import { AuthError } from "next-auth";
 import { z } from "zod";
-import { SignInThrottled, signIn } from "@/lib/auth/config";
+import { signIn } from "@/lib/auth/config";
+import { SignInThrottled } from "@/lib/auth/options";
 import { formFields } from "./client";
 import { publicAction } from "./safe-action";
 import { safeNext } from "./safe-next";
@@ -26,7 +27,10 @@ const signInWithPassword = publicAction(
       });
     } catch (err) {
       if (err instanceof SignInThrottled || (err as { code?: string }).code === "rate_limited") {
-        return { error: "Too many sign-in attempts for this address. Wait 15 minutes, then try again." };
+        return {
+          error:
+            "Too many failed sign-ins. Wait a minute (longer after each further failure), then try again.",
+        };
       }
       if (err instanceof AuthError) return { error: "Wrong email or password." };
       throw err;

@@ -1,5 +1,7 @@
 "use server";
+import { headers } from "next/headers";
 import { z } from "zod";
+import { clientIpFromHeaders } from "@/lib/api/https";
 import { signIn } from "@/lib/auth/config";
 import { signUp } from "@/lib/dashboard/signup";
 import { getDb } from "@/lib/db/client";
@@ -19,7 +21,8 @@ const signUpInput = z.object({
 const createUser = publicAction(
   { input: signUpInput, refused: (err): AuthFormState => ({ error: err.message, field: err.field }) },
   async (input): Promise<AuthFormState> => {
-    await signUp(await getDb(), { email: input.email, password: input.password, name: input.name });
+    const ip = clientIpFromHeaders(await headers());
+    await signUp(await getDb(), { email: input.email, password: input.password, name: input.name }, { ip });
     await signIn("credentials", {
       email: input.email,
       password: input.password,

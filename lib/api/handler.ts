@@ -11,7 +11,7 @@ import {
   successResponse,
 } from "./envelope";
 import { clientIp, HSTS, isInsecureRequest } from "./https";
-import { DEFAULT_RATE_LIMIT, hitRateLimit, rateLimitHeaders } from "./rate-limit";
+import { DEFAULT_RATE_LIMIT, hitRateLimit, rateLimitHeaders, WINDOW_SECONDS } from "./rate-limit";
 
 export interface ApiContext<P extends Record<string, string | string[]>> {
   req: Request;
@@ -39,12 +39,18 @@ export function readCredentials(req: Request): { key: string; secret: string } |
   return match ? { key: match[1]!, secret: match[2]! } : null;
 }
 
+export interface ApiKeyOptions {
+  /** How many requests this one counts as against the key's limit (a JSON-RPC batch counts each message). */
+  weight?: (req: Request) => Promise<number>;
+}
+
 /**
  * Every /api/v1 handler runs inside this: request id, HTTPS rule, key auth, the shared rate limit,
  * and the spec's envelope for whatever the handler returns or throws.
  */
 export function withApiKey<P extends Record<string, string | string[]> = Record<string, never>>(
   handler: (ctx: ApiContext<P>) => Promise<ApiResult | Response>,
+  opts: ApiKeyOptions = {},
 ): RouteHandler {
   return async (req, args) => {
     const requestId = newRequestId();
@@ -66,10 +72,13 @@ export function withApiKey<P extends Record<string, string | string[]> = Record<
             : "Send your credentials in the x-api-key and x-api-secret headers.",
         );
       }
+      const weight = opts.weight ? Math.max(1, await opts.weight(req)) : 1;
       const limit = await hitRateLimit(
         db,
         `key:${auth.apiKeyId}`,
         auth.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT,
+        WINDOW_SECONDS,
+        weight,
       );
       headers = { ...headers, ...rateLimitHeaders(limit) };
       if (!limit.allowed) throw rateLimited(limit.reset);

@@ -18,16 +18,20 @@ export function isInsecureRequest(req: Request, url: URL): boolean {
 
 export const HSTS = "max-age=63072000; includeSubDomains";
 
-/** The client address for per-IP limits: the hop nearest to us in X-Forwarded-For. */
+/**
+ * The client address for per-IP limits. The production server (server.ts) drops whatever forwarding
+ * headers a client sent and sets X-Forwarded-For to the one address it resolved from the socket and
+ * TRUST_PROXY; a deployment without it must sit behind a proxy that overwrites the header.
+ */
 export function clientIp(req: Request): string {
-  const forwarded = req.headers.get("x-forwarded-for");
-  if (forwarded) {
-    const hops = forwarded
-      .split(",")
-      .map((h) => h.trim())
-      .filter(Boolean);
-    const last = hops[hops.length - 1];
-    if (last) return last;
-  }
-  return req.headers.get("x-real-ip") ?? "unknown";
+  return clientIpFromHeaders(req.headers);
+}
+
+/** clientIp for code that has the headers only (server actions read them from next/headers). */
+export function clientIpFromHeaders(headers: Headers): string {
+  const hops = (headers.get("x-forwarded-for") ?? "")
+    .split(",")
+    .map((h) => h.trim())
+    .filter(Boolean);
+  return hops[hops.length - 1] ?? "unknown";
 }

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
@@ -16,21 +17,33 @@ export interface RateLimitState {
 }
 
 /**
- * Counts one request against `bucket` in the database, so every instance shares the window.
- * One statement: the window starts at the bucket's first request and restarts after 60 s.
+ * The stored key for a bucket: its kind (the text before the first colon, ours) and a SHA-256 prefix of
+ * the whole, so a client-chosen part (an address, an email) cannot grow the table's keys.
+ */
+export function bucketKey(bucket: string): string {
+  const colon = bucket.indexOf(":");
+  const kind = colon > 0 && colon <= 16 ? bucket.slice(0, colon) : "b";
+  return `${kind}:${createHash("sha256").update(bucket).digest("base64url").slice(0, 32)}`;
+}
+
+/**
+ * Counts `weight` requests (one unless a call carries several, like a JSON-RPC batch) against `bucket`
+ * in the database, so every instance shares the window. One statement: the window starts at the
+ * bucket's first request and restarts after 60 s.
  */
 export async function hitRateLimit(
   db: DbOrTx,
   bucket: string,
   limit: number,
   windowSeconds = WINDOW_SECONDS,
+  weight = 1,
 ): Promise<RateLimitState> {
   const rows = await db.execute<{ count: number; reset: number }>(sql`
     insert into rate_limit_windows as w (bucket, window_start, count)
-    values (${bucket}, now(), 1)
+    values (${bucketKey(bucket)}, now(), ${weight}::int)
     on conflict (bucket) do update set
       window_start = case when w.window_start <= now() - make_interval(secs => ${windowSeconds}) then now() else w.window_start end,
-      count = case when w.window_start <= now() - make_interval(secs => ${windowSeconds}) then 1 else w.count + 1 end
+      count = case when w.window_start <= now() - make_interval(secs => ${windowSeconds}) then ${weight}::int else w.count + ${weight}::int end
     returning count,
       greatest(0, ceil(extract(epoch from (window_start + make_interval(secs => ${windowSeconds}) - now()))))::int as reset`);
   const row = rowsOf<{ count: number; reset: number }>(rows)[0];
@@ -41,7 +54,7 @@ export async function hitRateLimit(
     remaining: Math.max(0, limit - count),
     reset: Number(row.reset),
     allowed: count <= limit,
-    firstInWindow: count === 1,
+    firstInWindow: count === weight,
   };
 }
 
@@ -54,9 +67,4 @@ export function rateLimitHeaders(state: RateLimitState): Record<string, string> 
   };
   if (!state.allowed) headers["Retry-After"] = String(Math.max(1, state.reset));
   return headers;
-}
-
-/** Drops windows that ended long ago (IP buckets would otherwise accumulate). */
-export async function purgeRateLimitWindows(db: DbOrTx): Promise<void> {
-  await db.execute(sql`delete from rate_limit_windows where window_start < now() - interval '1 hour'`);
 }

@@ -3,6 +3,13 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { createAccount } from "@/lib/accounts/accounts";
 import { hitRateLimit } from "@/lib/api/rate-limit";
+import { withBcryptSlot } from "@/lib/dashboard/bcrypt-gate";
+import {
+  assertSignInAllowed,
+  clearSignInFailures,
+  failureDelayMs,
+  recordSignInFailure,
+} from "@/lib/dashboard/sign-in-throttle";
 import type { Db, DbOrTx } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
 import { FormError } from "./errors";
@@ -26,7 +33,7 @@ export const signUpSchema = credentialsSchema.extend({
 });
 
 export async function hashPassword(password: string): Promise<string> {
-  return bcrypt.hash(password, BCRYPT_COST);
+  return withBcryptSlot(() => bcrypt.hash(password, BCRYPT_COST));
 }
 
 export async function findUserByEmail(db: DbOrTx, email: string) {
@@ -34,15 +41,31 @@ export async function findUserByEmail(db: DbOrTx, email: string) {
   return row ?? null;
 }
 
+/** Sign-ups one client address may make per hour (each grants credits, so they are worth farming). */
+export const SIGN_UPS_PER_HOUR = 5;
+
 /**
  * Creates the user, their account (with the 100-credit sign-up grant) and the owner membership in one
- * transaction. An email already in use is refused, whatever its case.
+ * transaction. An email already in use is refused, whatever its case. With `ip`, sign-ups from one
+ * address are limited to SIGN_UPS_PER_HOUR.
  */
-export async function signUp(db: Db, raw: { email: unknown; password: unknown; name?: unknown }) {
+export async function signUp(
+  db: Db,
+  raw: { email: unknown; password: unknown; name?: unknown },
+  ctx: { ip?: string } = {},
+) {
   const parsed = signUpSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new FormError(issue?.message ?? "Invalid sign-up.", String(issue?.path[0] ?? ""));
+  }
+  if (ctx.ip) {
+    const limit = await hitRateLimit(db, `sign-up:${ctx.ip}`, SIGN_UPS_PER_HOUR, 60 * 60);
+    if (!limit.allowed) {
+      throw new FormError(
+        `Too many sign-ups from your network. Try again in ${Math.max(1, Math.ceil(limit.reset / 60))} minutes.`,
+      );
+    }
   }
   const { email, password, name } = parsed.data;
   if (await findUserByEmail(db, email)) {
@@ -67,37 +90,38 @@ const isUniqueViolation = (err: unknown) =>
 // Compared against when the email is unknown, so both paths cost one bcrypt comparison at cost 12.
 let dummyHash: Promise<string> | undefined;
 const getDummyHash = () => {
-  dummyHash ??= bcrypt.hash("no such user: constant-time filler", BCRYPT_COST);
+  dummyHash ??= withBcryptSlot(() => bcrypt.hash("no such user: constant-time filler", BCRYPT_COST));
   return dummyHash;
 };
 
-/** Sign-in attempts allowed per email address in a 15-minute window, whatever their outcome. */
-export const SIGN_IN_ATTEMPTS = 10;
-export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Too many sign-in attempts for one email address: password guessing is throttled before any bcrypt work. */
-export class SignInThrottledError extends Error {
-  constructor(readonly retryAfterSeconds: number) {
-    super(`Too many sign-in attempts. Try again in ${Math.ceil(retryAfterSeconds / 60)} minutes.`);
-    this.name = "SignInThrottledError";
-  }
+export interface SignInContext {
+  /** The client address (the production server resolves it from the socket and TRUST_PROXY). */
+  ip?: string;
+  /** Holds back a wrong answer; tests pass their own to record the delays. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 /**
  * The user for these credentials, or null. Unknown emails and OAuth-only users still pay one bcrypt compare.
- * Throws SignInThrottledError past SIGN_IN_ATTEMPTS for the address (counted in the database, so on every instance).
+ * Throws SignInThrottledError while the (email, address) pair or the address must wait after repeated
+ * failures (checked before any bcrypt work); a wrong answer is held back a little longer each time.
  */
-export async function verifyCredentials(db: DbOrTx, raw: unknown) {
+export async function verifyCredentials(db: DbOrTx, raw: unknown, ctx: SignInContext = {}) {
   const parsed = credentialsSchema.safeParse(raw);
   if (!parsed.success) return null;
-  const attempts = await hitRateLimit(
-    db,
-    `sign-in:${parsed.data.email.toLowerCase()}`,
-    SIGN_IN_ATTEMPTS,
-    SIGN_IN_WINDOW_SECONDS,
-  );
-  if (!attempts.allowed) throw new SignInThrottledError(attempts.reset);
-  const user = await findUserByEmail(db, parsed.data.email);
-  const ok = await bcrypt.compare(parsed.data.password, user?.passwordHash ?? (await getDummyHash()));
-  return ok && user?.passwordHash ? user : null;
+  const { email, password } = parsed.data;
+  const ip = ctx.ip ?? "unknown";
+  await assertSignInAllowed(db, email, ip);
+  const user = await findUserByEmail(db, email);
+  const hash = user?.passwordHash ?? (await getDummyHash());
+  const ok = await withBcryptSlot(() => bcrypt.compare(password, hash));
+  if (ok && user?.passwordHash) {
+    await clearSignInFailures(db, email, ip);
+    return user;
+  }
+  const failures = await recordSignInFailure(db, email, ip);
+  await (ctx.sleep ?? sleep)(failureDelayMs(failures));
+  return null;
 }

@@ -3,6 +3,7 @@ import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import { redactDbError } from "@/lib/db/errors";
+import { purgeRateLimitWindows } from "@/lib/db/rate-limit-windows";
 import { type Job, jobs } from "@/lib/db/schema";
 import { ToolError } from "@/lib/errors";
 import { FETCH_ERROR_CODES, guardedFetch } from "@/lib/fetch";
@@ -162,6 +163,7 @@ export class JobRunner {
     const interrupted = await recoverInterruptedJobs(this.db);
     const queueTimedOut = await failQueueTimeouts(this.db, this.options.queueTimeoutSeconds);
     const purged = await purgeExpiredJobs(this.db);
+    await purgeRateLimitWindows(this.db);
     const free = this.options.concurrency - this.running.size;
     const claimed =
       free > 0 && !this.stopped

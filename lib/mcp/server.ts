@@ -107,21 +107,33 @@ export function createMcpServer(ctx: McpContext): Server {
   return server;
 }
 
-/** Whether the POST holds a tools/call that asked for progress (`_meta.progressToken`). */
-async function asksForProgress(req: Request): Promise<boolean> {
-  if (!req.body) return false;
+type Message = { method?: string; params?: { _meta?: { progressToken?: unknown } } };
+
+/** The JSON-RPC messages of a POST (a batch is several), or null when the body is not JSON. */
+async function readMessages(req: Request): Promise<Message[] | null> {
+  if (!req.body) return null;
   try {
     const text = await readStreamCapped(req.clone().body!, MAX_BODY_BYTES, () => new Error("too large"));
     const parsed = JSON.parse(text.toString("utf8")) as unknown;
-    const messages = (Array.isArray(parsed) ? parsed : [parsed]) as {
-      method?: string;
-      params?: { _meta?: { progressToken?: unknown } };
-    }[];
-    return messages.some((m) => m?.method === "tools/call" && m.params?._meta?.progressToken !== undefined);
+    return (Array.isArray(parsed) ? parsed : [parsed]) as Message[];
   } catch {
     // The transport answers malformed or oversized bodies itself.
-    return false;
+    return null;
   }
+}
+
+/**
+ * How many requests an MCP POST counts as against the key's rate limit: each message of a JSON-RPC
+ * batch counts, so a batch cannot carry more calls than the limit allows one at a time.
+ */
+export async function countMcpMessages(req: Request): Promise<number> {
+  return Math.max(1, (await readMessages(req))?.length ?? 1);
+}
+
+/** Whether the POST holds a tools/call that asked for progress (`_meta.progressToken`). */
+async function asksForProgress(req: Request): Promise<boolean> {
+  const messages = await readMessages(req);
+  return !!messages?.some((m) => m?.method === "tools/call" && m.params?._meta?.progressToken !== undefined);
 }
 
 /**
@@ -129,7 +141,10 @@ async function asksForProgress(req: Request): Promise<boolean> {
  * from a client that accepts `text/event-stream`, is answered as an event stream that carries
  * `notifications/progress` while it runs (wait_for_job); everything else is one JSON response.
  */
-export async function handleMcpRequest(req: Request, ctx: { db: Db; accountId: string }): Promise<Response> {
+export async function handleMcpRequest(
+  req: Request,
+  ctx: { db: Db; accountId: string; apiKeyId?: string },
+): Promise<Response> {
   const stream =
     (req.headers.get("accept") ?? "").includes("text/event-stream") && (await asksForProgress(req));
   const server = createMcpServer(ctx);

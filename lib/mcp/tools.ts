@@ -12,11 +12,14 @@ import { toJsonSchema } from "@/lib/openapi/json-schema";
 import { pricingText, TOOL_NAMES, TOOLS } from "@/lib/tools/catalog";
 import type { AnyTool } from "@/lib/tools/types";
 import { readBotStats, readCitations, trackingInputs } from "./tracking";
+import { acquireWaitSlot, WAITS_PER_KEY } from "./wait-slots";
 
 /** What a tool handler may use: the authenticated account and the request's database. */
 export interface McpContext {
   db: Db;
   accountId: string;
+  /** The API key the call came with: bounds its concurrent waits. */
+  apiKeyId?: string;
   signal?: AbortSignal;
   /** Reports progress of a long call (seconds waited of the allowed) when the client asked for it. */
   progress?: (done: number, total: number, message: string) => Promise<void>;
@@ -145,20 +148,25 @@ const dataTools: McpToolDef[] = [
   },
   {
     name: "wait_for_job",
-    description: `Waits until a job is completed or failed, up to timeoutSeconds (default ${WAIT_DEFAULT_SECONDS}, at most ${WAIT_MAX_SECONDS}), then returns the job as it stands; if it is still pending or processing, call again. Free.`,
+    description: `Waits until a job is completed or failed, up to timeoutSeconds (default ${WAIT_DEFAULT_SECONDS}, at most ${WAIT_MAX_SECONDS}), then returns the job as it stands; if it is still pending or processing, call again. At most ${WAITS_PER_KEY} calls per API key wait at once. Free.`,
     input: waitInput,
     annotations: { ...READ_ONLY, title: "Wait for a job" },
     async run(ctx, args) {
       const { jobId, timeoutSeconds } = parseValue(waitInput, args);
-      const started = Date.now();
-      const end = started + timeoutSeconds * 1000;
-      for (;;) {
-        const job = await readJob(ctx, jobId);
-        const done = job.status === "completed" || job.status === "failed";
-        if (done || Date.now() >= end || ctx.signal?.aborted) return toJobView(job);
-        const waited = Math.min(timeoutSeconds, Math.round((Date.now() - started) / 1000));
-        await ctx.progress?.(waited, timeoutSeconds, `The job is ${job.status}; waited ${waited} s.`);
-        await sleep(Math.min(WAIT_POLL_MS, end - Date.now()), ctx.signal);
+      const release = acquireWaitSlot(ctx.apiKeyId ?? `account:${ctx.accountId}`);
+      try {
+        const started = Date.now();
+        const end = started + timeoutSeconds * 1000;
+        for (;;) {
+          const job = await readJob(ctx, jobId);
+          const done = job.status === "completed" || job.status === "failed";
+          if (done || Date.now() >= end || ctx.signal?.aborted) return toJobView(job);
+          const waited = Math.min(timeoutSeconds, Math.round((Date.now() - started) / 1000));
+          await ctx.progress?.(waited, timeoutSeconds, `The job is ${job.status}; waited ${waited} s.`);
+          await sleep(Math.min(WAIT_POLL_MS, end - Date.now()), ctx.signal);
+        }
+      } finally {
+        release();
       }
     },
   },

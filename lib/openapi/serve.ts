@@ -1,12 +1,16 @@
 import { buildOpenApiDocument, type OpenApiDocument } from "./document";
 import { buildPostmanCollection } from "./postman";
 
-/** Where /api/v1 is served, as the client reached it (a TLS-terminating proxy sets X-Forwarded-*). */
-export function apiBaseUrl(req: Request, url: URL): string {
-  const proto = req.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() || url.protocol.replace(":", "");
-  const host =
-    req.headers.get("x-forwarded-host")?.split(",")[0]?.trim() || req.headers.get("host") || url.host;
-  return `${proto}://${host}/api/v1`;
+/**
+ * Where /api/v1 is served: PUBLIC_BASE_URL, else the address the server listens on. Never a request's
+ * Host or X-Forwarded-Host, which a client chooses (a cached document would hand its address to others).
+ */
+export function apiBaseUrl(
+  env: { PUBLIC_BASE_URL?: string; HOST?: string; PORT?: string } = process.env as Record<string, string>,
+): string {
+  const configured = env.PUBLIC_BASE_URL?.trim();
+  const base = configured || `http://${env.HOST || "localhost"}:${env.PORT || "3000"}`;
+  return `${base.replace(/\/+$/, "")}/api/v1`;
 }
 
 // Building walks every zod schema; keep each base URL's document for an hour (its examples carry dates).

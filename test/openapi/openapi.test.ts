@@ -23,6 +23,8 @@ let doc: OpenApiDocument;
 beforeAll(async () => {
   handle = await createTestDb();
   api = await startTestApi(handle);
+  // The documents name the configured public address (as npm start sets it to the listening one).
+  process.env.PUBLIC_BASE_URL = api.url;
   acct = await createTestAccount(handle.db, { credits: 100_000, domains: [EXAMPLE_DOMAIN] });
   const res = await fetch(`${api.url}/api/v1/openapi.json`);
   expect(res.status).toBe(200);

@@ -44,6 +44,8 @@ export const users = pgTable(
     passwordHash: text("password_hash"),
     emailVerified: timestamp("email_verified", { withTimezone: true, mode: "date" }),
     image: text("image"),
+    /** Embedded in every session token; bumping it (sign-out, password change) ends every session. */
+    sessionVersion: integer("session_version").notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex("users_email_unique").on(sql`lower(${t.email})`)],

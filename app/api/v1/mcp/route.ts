@@ -1,12 +1,17 @@
 import { methods, withApiKey } from "@/lib/api/handler";
-import { handleMcpRequest } from "@/lib/mcp/server";
+import { countMcpMessages, handleMcpRequest } from "@/lib/mcp/server";
 
 // POST /api/v1/mcp: the hosted MCP server (stateless Streamable HTTP); same key, rate limit and billing as REST.
 // MCP clients probe GET (a standalone event stream) and DELETE (session end) as part of the protocol; this
 // stateless server answers both 405 as the MCP transport allows, counted per IP rather than against the key.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods(
   {
-    POST: withApiKey(async ({ req, db, auth }) => handleMcpRequest(req, { db, accountId: auth.accountId })),
+    // Each message of a JSON-RPC batch counts against the key's rate limit.
+    POST: withApiKey(
+      async ({ req, db, auth }) =>
+        handleMcpRequest(req, { db, accountId: auth.accountId, apiKeyId: auth.apiKeyId }),
+      { weight: countMcpMessages },
+    ),
   },
   { public: true },
 );
