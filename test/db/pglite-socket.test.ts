@@ -76,14 +76,21 @@ async function rawClient(queries: string[]) {
 test("a client's transaction holds the session: the owner's statement waits and is not rolled back with it", async () => {
   await start();
   const sql = client();
+  // The owner's statement is sent once the client's transaction has written (not after a guessed delay, which a
+  // loaded machine can outrun).
+  let clientWrote!: () => void;
+  const insideTransaction = new Promise<void>((resolve) => {
+    clientWrote = resolve;
+  });
   const inTx = sql
     .begin(async (tx) => {
       await tx`insert into t (v) values ('client')`;
+      clientWrote();
       await sleep(300);
       throw new Error("roll back");
     })
     .catch((e: Error) => e.message);
-  await sleep(100);
+  await insideTransaction;
   const ownerStarted = Date.now();
   await pg.query("insert into t (v) values ('owner')");
   const ownerWaited = Date.now() - ownerStarted;
