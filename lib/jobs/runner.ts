@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, eq, lt, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import { redactDbError } from "@/lib/db/errors";
@@ -313,17 +313,21 @@ export async function claimPendingJobs(
     .orderBy(asc(jobs.createdAt))
     .limit(limit)
     .for("update", { skipLocked: true });
-  return db
-    .update(jobs)
-    .set({
-      status: "processing",
-      startedAt: sql`now()`,
-      leaseOwner: workerId,
-      leaseExpiresAt: sql`now() + make_interval(secs => ${leaseSeconds})`,
-      attempts: sql`${jobs.attempts} + 1`,
-    })
-    .where(and(inArray(jobs.id, next), eq(jobs.status, "pending")))
-    .returning();
+  return (
+    db
+      .update(jobs)
+      .set({
+        status: "processing",
+        startedAt: sql`now()`,
+        leaseOwner: workerId,
+        leaseExpiresAt: sql`now() + make_interval(secs => ${leaseSeconds})`,
+        attempts: sql`${jobs.attempts} + 1`,
+      })
+      // ARRAY(…) is evaluated once: as `id IN (…)` the planner may run the locking subquery again per
+      // row, and SKIP LOCKED then hands it further jobs, so one pass claimed more than `limit`.
+      .where(and(sql`${jobs.id} = any(array(${next}))`, eq(jobs.status, "pending")))
+      .returning()
+  );
 }
 
 export async function renewLease(

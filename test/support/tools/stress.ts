@@ -41,7 +41,7 @@ export const runner: ToolRunner<z.output<typeof input>, z.output<typeof result>>
         }
       case "hog": {
         const kept: number[][] = [];
-        for (;;) kept.push(new Array(100_000).fill(kept.length));
+        for (;;) kept.push(new Array(1_000_000).fill(kept.length));
       }
       case "uncaught":
         // Thrown outside the tool's promise chain: it takes the whole thread down.
