@@ -1,5 +1,5 @@
 import path from "node:path";
-import { SHARE_ENV, Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import type { Env } from "@/lib/tools/types";
 import { deserializeError, type FromWorker, type ToWorker } from "./worker-protocol";
 
@@ -38,6 +38,9 @@ export class WorkerLimitError extends Error {
 // The worker entry is read from disk, not bundled: `next start` serves a bundle, the tools run from
 // their sources (the entry compiles them), and the project root is the working directory of every command.
 const WORKER_ENTRY = path.join(process.cwd(), "lib", "jobs", "tool-worker.mjs");
+// Turbopack follows `new Worker(…)` of an imported node:worker_threads into the server bundle (and the
+// entry's tsx into esbuild's binary); the module taken from the runtime keeps the entry a file on disk.
+const threads = process.getBuiltinModule("node:worker_threads");
 
 interface Slot {
   worker: Worker;
@@ -162,9 +165,9 @@ export class ToolWorkerPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(WORKER_ENTRY, {
+    const worker = new threads.Worker(WORKER_ENTRY, {
       // The tools read ALLOW_PRIVATE_TARGETS and FETCH_USER_AGENT at call time, as in the main thread.
-      env: SHARE_ENV,
+      env: threads.SHARE_ENV,
       execArgv: [],
       resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb },
     });

@@ -1,5 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { inArray } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import type { DbHandle } from "@/lib/db/client";
+import { jobs } from "@/lib/db/schema";
 import { createJob } from "@/lib/jobs/create";
 import { JobRunner, type RunnerOptions, toolSourceFrom } from "@/lib/jobs/runner";
 import { getTool } from "@/lib/tools/catalog";
@@ -52,6 +54,12 @@ afterAll(async () => {
   await site?.close();
   await api?.close();
   await handle?.close();
+});
+
+// Runners here take one job at a time, oldest first: a job an earlier failed test left behind must not
+// be the one the next test runs.
+beforeEach(async () => {
+  await handle.db.delete(jobs).where(inArray(jobs.status, ["pending", "processing"]));
 });
 
 async function newJob(tool: AnyTool, input: Record<string, unknown>) {
