@@ -12,7 +12,8 @@ import { benchDatabase, ensureBuild, fmt, type LoadResult, load, NEXT_BIN, start
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
-const JOBS_IN_FLIGHT = 2;
+// One job at a time by default: on a small machine the tools then leave a core to the server.
+const JOBS_IN_FLIGHT = Number(process.env.BENCH_JOBS ?? 1);
 
 if (process.argv[2] === "--serve") {
   await serveStressApp(process.argv[3] === "in-process");
