@@ -1,20 +1,28 @@
 import { randomBytes } from "node:crypto";
-import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, eq, lt, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import { redactDbError } from "@/lib/db/errors";
 import { purgeRateLimitWindows } from "@/lib/db/rate-limit-windows";
 import { type Job, jobs } from "@/lib/db/schema";
 import { ToolError } from "@/lib/errors";
-import { FETCH_ERROR_CODES, guardedFetch } from "@/lib/fetch";
-import { getTool } from "@/lib/tools/catalog";
-import { loadToolRunner } from "@/lib/tools/load-runner";
+import { guardedFetch } from "@/lib/fetch";
 import type { AnyTool, AnyToolRunner, Env } from "@/lib/tools/types";
 import { jobEvents } from "./events";
+import { type RunningTask, type ToolWorkerPool, toolPoolFor, WorkerLimitError } from "./tool-pool";
+import { catalogToolSource, describeFailure, type ToolSource } from "./tool-source";
 import { completeJob, failJob } from "./transitions";
 
+export {
+  catalogToolSource,
+  describeFailure,
+  type ToolEntry,
+  type ToolSource,
+  toolSourceFrom,
+} from "./tool-source";
+
 export interface RunnerOptions {
-  /** Jobs this worker runs at once. */
+  /** Jobs this worker runs at once (and tool worker threads kept warm). */
   concurrency: number;
   /** A processing job whose lease is not renewed for this long is taken as interrupted. */
   leaseSeconds: number;
@@ -22,6 +30,10 @@ export interface RunnerOptions {
   queueTimeoutSeconds: number;
   /** How often the worker looks for work when nothing pokes it. */
   pollMs: number;
+  /** The heap limit of each tool worker thread; a tool that passes it fails with MEMORY_LIMIT. */
+  workerMemoryMb?: number;
+  /** After a tool's time limit, how long it may clean up before its thread is terminated. */
+  abortGraceMs?: number;
 }
 
 export function runnerOptionsFromEnv(env = process.env): RunnerOptions {
@@ -34,26 +46,8 @@ export function runnerOptionsFromEnv(env = process.env): RunnerOptions {
     leaseSeconds: num("JOB_LEASE_SECONDS", 30),
     queueTimeoutSeconds: num("JOB_QUEUE_TIMEOUT_SECONDS", 1800),
     pollMs: num("JOB_POLL_MS", 1000),
-  };
-}
-
-/** Where the runner finds a job's tool: its definition (client-safe) and its server side. */
-export interface ToolSource {
-  definition(name: string): AnyTool | undefined;
-  runner(name: string): Promise<AnyToolRunner | undefined>;
-}
-
-/** The catalogue and each tool's `run.ts`: what production runs. */
-export const catalogToolSource: ToolSource = { definition: getTool, runner: loadToolRunner };
-
-/** A source from a `{ [tool]: { definition, runner } }` map (tests build their own tools this way). */
-export function toolSourceFrom(
-  map: Record<string, { definition: AnyTool; runner: AnyToolRunner }>,
-  fallback: ToolSource = catalogToolSource,
-): ToolSource {
-  return {
-    definition: (name) => (Object.hasOwn(map, name) ? map[name]!.definition : fallback.definition(name)),
-    runner: async (name) => (Object.hasOwn(map, name) ? map[name]!.runner : fallback.runner(name)),
+    workerMemoryMb: num("TOOL_WORKER_MEMORY_MB", 512),
+    abortGraceMs: num("TOOL_ABORT_GRACE_MS", 2000),
   };
 }
 
@@ -64,22 +58,6 @@ export interface PassReport {
   claimed: number;
 }
 
-const FETCH_CODES = new Set<string>([...FETCH_ERROR_CODES, "HTTP_ERROR"]);
-
-/** What a customer reads about a failure: a deliberate code, or a generic one that leaks nothing. */
-export function describeFailure(err: unknown, jobId: string): { code: string; message: string } {
-  if (err instanceof ToolError) return { code: err.code, message: err.message };
-  const code = (err as { code?: unknown })?.code;
-  if (typeof code === "string" && FETCH_CODES.has(code)) {
-    return { code, message: (err as Error).message };
-  }
-  console.error(`[job ${jobId}] tool failed`, redactDbError(err));
-  return {
-    code: "TOOL_FAILED",
-    message: "The tool failed unexpectedly. The credits for this job were refunded.",
-  };
-}
-
 /**
  * One job runner (a server's in-process worker, `npm run worker`, or a cron call). Every
  * shared fact lives in the database, so any number of runners can work side by side.
@@ -87,6 +65,8 @@ export function describeFailure(err: unknown, jobId: string): { code: string; me
 export class JobRunner {
   readonly id = `w_${randomBytes(6).toString("hex")}`;
   private readonly running = new Map<string, Promise<void>>();
+  private readonly controllers = new Map<string, AbortController>();
+  private readonly pool: ToolWorkerPool;
   private timer: NodeJS.Timeout | undefined;
   private started = false;
   private stopped = false;
@@ -99,7 +79,18 @@ export class JobRunner {
     readonly options: RunnerOptions = runnerOptionsFromEnv(),
     private readonly tools: ToolSource = catalogToolSource,
     private readonly env: Env = process.env,
-  ) {}
+  ) {
+    this.pool = toolPoolFor({
+      memoryMb: options.workerMemoryMb ?? 512,
+      graceMs: options.abortGraceMs ?? 2000,
+    });
+    this.pool.reserve(options.concurrency);
+  }
+
+  /** The tool worker threads this runner uses (shared by the runners of this process with its limits). */
+  get workers(): ToolWorkerPool {
+    return this.pool;
+  }
 
   start(): void {
     if (this.started) return;
@@ -114,7 +105,7 @@ export class JobRunner {
     loop();
   }
 
-  /** Stops claiming; jobs still running are failed as INTERRUPTED and refunded. */
+  /** Stops claiming; jobs still running are failed as INTERRUPTED and refunded, and their tools aborted. */
   async stop(): Promise<void> {
     this.stopped = true;
     jobEvents.off("created", this.onCreated);
@@ -130,6 +121,7 @@ export class JobRunner {
         },
         { from: ["processing"], leaseOwner: this.id },
       );
+      this.controllers.get(jobId)?.abort();
     }
   }
 
@@ -202,32 +194,27 @@ export class JobRunner {
       return;
     }
     const controller = new AbortController();
+    this.controllers.set(job.id, controller);
     const heartbeat = setInterval(
       () => void renewLease(this.db, job.id, this.id, this.options.leaseSeconds).catch(() => {}),
       Math.max(200, (this.options.leaseSeconds * 1000) / 3),
     );
-    let timeout: NodeJS.Timeout | undefined;
+    let task: RunningTask | undefined;
     try {
-      const timedOut = new Promise<never>((_, reject) => {
-        timeout = setTimeout(() => {
-          controller.abort();
-          reject(
-            new ToolError(
-              "TIMEOUT",
-              `The ${job.tool} job took longer than ${Math.round(tool.timeoutMs / 1000)} s and was stopped. The credits were refunded.`,
-            ),
-          );
-        }, tool.timeoutMs);
-      });
-      const ctx = {
-        jobId: job.id,
-        accountId: job.accountId,
-        signal: controller.signal,
-        fetch: guardedFetch,
-        env: this.env,
-      };
       const input = tool.input.parse(job.input);
-      const result = await Promise.race([runner.run(input, ctx), timedOut]);
+      const file = tool.runsIn === "main" ? undefined : this.tools.runnerFile?.(job.tool);
+      let result: unknown;
+      if (file) {
+        task = this.pool.run(
+          { file, input, jobId: job.id, accountId: job.accountId, env: { ...this.env } },
+          { timeoutMs: tool.timeoutMs, signal: controller.signal },
+        );
+        result = await task.outcome.catch((err) => {
+          throw this.describeLimit(err, job, tool);
+        });
+      } else {
+        result = await this.runHere(job, tool, runner, input, controller);
+      }
       const checked = tool.result.safeParse(result);
       if (!checked.success) {
         console.error(
@@ -251,9 +238,56 @@ export class JobRunner {
         leaseOwner: this.id,
       });
     } finally {
-      clearTimeout(timeout);
       clearInterval(heartbeat);
+      this.controllers.delete(job.id);
+      // The slot stays taken until the thread is free: it answered the abort, or it was terminated.
+      await task?.released;
     }
+  }
+
+  /** A tool that runs in this process (`runsIn: "main"`, or a test's in-process tool), with `ctx.db`. */
+  private async runHere(
+    job: Job,
+    tool: AnyTool,
+    runner: AnyToolRunner,
+    input: unknown,
+    controller: AbortController,
+  ): Promise<unknown> {
+    let timeout: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timeout = setTimeout(() => {
+        controller.abort();
+        reject(this.describeLimit(new WorkerLimitError("time"), job, tool));
+      }, tool.timeoutMs);
+    });
+    const ctx = {
+      jobId: job.id,
+      accountId: job.accountId,
+      signal: controller.signal,
+      fetch: guardedFetch,
+      env: this.env,
+      db: this.db,
+    };
+    try {
+      return await Promise.race([runner.run(input, ctx), timedOut]);
+    } finally {
+      clearTimeout(timeout);
+    }
+  }
+
+  /** The customer's words for a tool stopped at a limit; any other error passes through. */
+  private describeLimit(err: unknown, job: Job, tool: AnyTool): unknown {
+    if (!(err instanceof WorkerLimitError)) return err;
+    if (err.limit === "time") {
+      return new ToolError(
+        "TIMEOUT",
+        `The ${job.tool} job took longer than ${Math.round(tool.timeoutMs / 1000)} s and was stopped. The credits were refunded.`,
+      );
+    }
+    return new ToolError(
+      "MEMORY_LIMIT",
+      `The ${job.tool} job needed more than ${this.pool.options.memoryMb} MB of memory and was stopped. The credits were refunded.`,
+    );
   }
 
   /** A runner that fails to load (a broken module) is a failed, refunded job, not a crashed pass. */
@@ -281,17 +315,21 @@ export async function claimPendingJobs(
     .orderBy(asc(jobs.createdAt))
     .limit(limit)
     .for("update", { skipLocked: true });
-  return db
-    .update(jobs)
-    .set({
-      status: "processing",
-      startedAt: sql`now()`,
-      leaseOwner: workerId,
-      leaseExpiresAt: sql`now() + make_interval(secs => ${leaseSeconds})`,
-      attempts: sql`${jobs.attempts} + 1`,
-    })
-    .where(and(inArray(jobs.id, next), eq(jobs.status, "pending")))
-    .returning();
+  return (
+    db
+      .update(jobs)
+      .set({
+        status: "processing",
+        startedAt: sql`now()`,
+        leaseOwner: workerId,
+        leaseExpiresAt: sql`now() + make_interval(secs => ${leaseSeconds})`,
+        attempts: sql`${jobs.attempts} + 1`,
+      })
+      // ARRAY(…) is evaluated once: as `id IN (…)` the planner may run the locking subquery again per
+      // row, and SKIP LOCKED then hands it further jobs, so one pass claimed more than `limit`.
+      .where(and(sql`${jobs.id} = any(array(${next}))`, eq(jobs.status, "pending")))
+      .returning()
+  );
 }
 
 export async function renewLease(

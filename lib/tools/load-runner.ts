@@ -1,3 +1,4 @@
+import path from "node:path";
 import { isToolName } from "./catalog";
 import type { AnyToolRunner } from "./types";
 
@@ -19,6 +20,14 @@ export const loadToolRunner: RunnerLoader = async (tool) => {
     throw err;
   }
 };
+
+/**
+ * The file a tool worker thread imports to run the tool: the source on disk, which the worker compiles
+ * itself (the server's bundle cannot be loaded into a thread). Commands run from the project root.
+ */
+export function toolRunnerFile(tool: string): string | undefined {
+  return isToolName(tool) ? path.join(process.cwd(), "lib", "tools", tool, "run.ts") : undefined;
+}
 
 function isModuleNotFound(err: unknown): boolean {
   const code = (err as { code?: string })?.code;

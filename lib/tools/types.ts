@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { Tx } from "@/lib/db/client";
+import type { Db, Tx } from "@/lib/db/client";
 import type { Job } from "@/lib/db/schema";
 import type { GuardedFetch } from "@/lib/fetch/types";
 
@@ -60,8 +60,20 @@ export interface ToolDefinition<I = unknown, R = unknown> {
   cost(input: I): number;
   /** The price in words when it depends on the input ("100 credits per engine …"); else `<cost> credits`. */
   pricing?: string;
-  /** A job running longer than this fails with TIMEOUT and is refunded. */
+  /**
+   * A job running longer than this fails with TIMEOUT and is refunded: its signal is aborted, and a
+   * worker thread still busy shortly after is terminated.
+   */
   timeoutMs: number;
+  /**
+   * Where `run` executes. By default (`"worker"`) in a worker thread of the job runner, apart from the
+   * event loop that serves requests, under a heap limit (TOOL_WORKER_MEMORY_MB; past it the job fails
+   * with MEMORY_LIMIT) and the hard time limit; its input, result and errors cross as plain data (a
+   * ToolError keeps its code and message). `"main"` runs it in the server's process with `ctx.db`, for
+   * a tool that reads the database while it runs: it must then never block the event loop for long
+   * (no unbounded parsing or analysis), and its time limit only aborts its signal.
+   */
+  runsIn?: "worker" | "main";
   /** Set while the analysis is not built on this server: jobs fail with TOOL_UNAVAILABLE and are refunded. */
   unavailable?: { reason: string };
   /** Environment variables the tool reads (documentation, and the dashboard's configuration hints). */
@@ -87,11 +99,13 @@ export interface ToolContext {
   fetch: GuardedFetch;
   /** The server's environment (provider keys and base URLs). */
   env: Env;
+  /** The database, only for a tool defined with `runsIn: "main"` (a worker thread has none). */
+  db?: Db;
 }
 
 /**
- * The server side of a tool: `lib/tools/<name>/run.ts` exports `runner: ToolRunner<I, R>`, loaded only
- * by the job runner.
+ * The server side of a tool: `lib/tools/<name>/run.ts` exports `runner: ToolRunner<I, R>`, loaded by
+ * the job runner: `run` in a worker thread (see `runsIn`), `onCompleted` in the runner's process.
  */
 export interface ToolRunner<I = unknown, R = unknown> {
   /** The analysis. Throw ToolError for a deliberate failure (the job fails with its code and is refunded). */

@@ -250,6 +250,20 @@ describe("state transitions", () => {
     expect(rows.every((r) => r.status === "completed" && r.attempts === 1)).toBe(true);
   });
 
+  test("a pass claims no more jobs than the runner's free slots", async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await newJob({ ms: 0 })).id);
+    const runner = new JobRunner(handle.db, { ...opts, concurrency: 1 }, testTools);
+    expect((await runner.pass()).claimed).toBe(1);
+    const statuses = await handle.db
+      .select({ status: jobs.status })
+      .from(jobs)
+      .where(sql`${jobs.id} in ${ids}`);
+    expect(statuses.filter((s) => s.status !== "pending")).toHaveLength(1);
+    await runner.drain();
+    for (let i = 0; i < 2; i++) await runOnce(runner);
+  });
+
   test("the started runner picks a new job up at once", async () => {
     const runner = new JobRunner(handle.db, { ...opts, pollMs: 60_000 }, testTools);
     runner.start();

@@ -7,7 +7,7 @@ import { JobRunner, toolSourceFrom } from "@/lib/jobs/runner";
 import { TOOLS } from "@/lib/tools/catalog";
 import { balanceOf, createTestAccount, type TestAccount } from "../accounts";
 import { createTestDb } from "../db";
-import { jobRow, sleepRunner, sleepTool } from "../jobs-helpers";
+import { jobRow, SLEEP_TOOL_FILE, sleepRunner, sleepTool } from "../jobs-helpers";
 
 // How a tool plugs in: a definition, a runner, optionally onCompleted; availability from the environment.
 let handle: DbHandle;
@@ -70,6 +70,7 @@ describe("engine availability, once an AI tool is built", () => {
 });
 
 describe("onCompleted", () => {
+  // run() in a worker thread (the file), onCompleted in the runner's process with its transaction.
   test("runs inside the completing transaction: it sees the job completed", async () => {
     const seen: string[] = [];
     const runner = {
@@ -82,7 +83,9 @@ describe("onCompleted", () => {
         seen.push(row!.status);
       },
     };
-    const source = toolSourceFrom({ "test-sleep": { definition: sleepTool, runner } });
+    const source = toolSourceFrom({
+      "test-sleep": { definition: sleepTool, runner, file: SLEEP_TOOL_FILE },
+    });
     const { job } = await createJob(handle.db, {
       accountId: acct.accountId,
       tool: sleepTool,
@@ -101,7 +104,9 @@ describe("onCompleted", () => {
         throw new Error("observation store down");
       },
     };
-    const source = toolSourceFrom({ "test-sleep": { definition: sleepTool, runner } });
+    const source = toolSourceFrom({
+      "test-sleep": { definition: sleepTool, runner, file: SLEEP_TOOL_FILE },
+    });
     const { job } = await createJob(handle.db, {
       accountId: acct.accountId,
       tool: sleepTool,
