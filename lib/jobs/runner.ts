@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
 import { z } from "zod";
+import { purgeObservations } from "@/lib/ai-visibility/observations";
 import type { Db } from "@/lib/db/client";
 import { redactDbError } from "@/lib/db/errors";
 import { type Job, jobs } from "@/lib/db/schema";
@@ -162,6 +163,7 @@ export class JobRunner {
     const interrupted = await recoverInterruptedJobs(this.db);
     const queueTimedOut = await failQueueTimeouts(this.db, this.options.queueTimeoutSeconds);
     const purged = await purgeExpiredJobs(this.db);
+    await purgeObservations(this.db);
     const free = this.options.concurrency - this.running.size;
     const claimed =
       free > 0 && !this.stopped
@@ -240,7 +242,9 @@ export class JobRunner {
         job.id,
         this.id,
         checked.data,
-        onCompleted && ((tx, completed) => onCompleted(tx, { job: completed, input, result: checked.data })),
+        onCompleted &&
+          ((tx, completed) =>
+            onCompleted(tx, { job: completed, input, result: checked.data, output: result })),
       );
     } catch (err) {
       controller.abort();
