@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import SwaggerParser from "@apidevtools/swagger-parser";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { ERROR_STATUS } from "@/lib/api/errors";
 import type { DbHandle } from "@/lib/db/client";
 import type { OpenApiDocument } from "@/lib/openapi/document";
@@ -21,6 +21,12 @@ let acct: TestAccount;
 let doc: OpenApiDocument;
 
 beforeAll(async () => {
+  // The AI tools refuse engines this server has no key for; the examples name engines, so configure them
+  // (at a closed local port: no runner runs here, and nothing could leave the machine if one did).
+  for (const provider of ["OPENAI", "PERPLEXITY", "ANTHROPIC", "GEMINI"]) {
+    vi.stubEnv(`${provider}_API_KEY`, "test-key");
+    vi.stubEnv(`${provider}_BASE_URL`, "http://127.0.0.1:9");
+  }
   handle = await createTestDb();
   api = await startTestApi(handle);
   acct = await createTestAccount(handle.db, { credits: 100_000, domains: [EXAMPLE_DOMAIN] });
@@ -29,6 +35,7 @@ beforeAll(async () => {
   doc = (await res.json()) as OpenApiDocument;
 });
 afterAll(async () => {
+  vi.unstubAllEnvs();
   await api?.close();
   await handle?.close();
 });
@@ -237,6 +244,7 @@ describe("GET /api/v1/postman.json", () => {
       "Credits",
       "Tracking",
       "Domains",
+      "AI visibility",
       "MCP",
       "Meta",
     ]);
