@@ -1,10 +1,13 @@
 "use client";
 
+import type { AiCitationCheckResult, BrandVisibilityResult } from "@/lib/ai-visibility/schemas";
 import type { AuditResult } from "@/lib/tools/audits/schema";
 import type { FaqGeneratorResult } from "@/lib/tools/faq-generator/schema";
 import type { LlmsTxtResult } from "@/lib/tools/llms-txt/schema";
 import type { SeoAeoGeoResult } from "@/lib/tools/seo-aeo-geo-audit/schema";
+import { AiCitationResultView } from "./ai-citation-result";
 import { AuditResultView } from "./audit-result";
+import { BrandVisibilityResultView } from "./brand-visibility-result";
 import { FaqResultView } from "./faq-result";
 import { LlmsTxtResultView } from "./llms-txt-result";
 import { SeoAeoGeoResultView } from "./seo-aeo-geo-result";
@@ -21,6 +24,10 @@ export function ResultView({ tool, result }: { tool: string; result: unknown }) 
       return <FaqResultView result={result as FaqGeneratorResult} />;
     case "llms-txt":
       return <LlmsTxtResultView result={result as LlmsTxtResult} />;
+    case "ai-citation-check":
+      return <AiCitationResultView result={result as AiCitationCheckResult} />;
+    case "brand-visibility":
+      return <BrandVisibilityResultView result={result as BrandVisibilityResult} />;
     default:
       return null;
   }
