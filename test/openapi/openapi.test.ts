@@ -14,6 +14,7 @@ import { TOOL_NAMES, TOOLS } from "@/lib/tools/catalog";
 import { createTestAccount, type TestAccount } from "../accounts";
 import { startTestApi, type TestApi } from "../api-server";
 import { createTestDb } from "../db";
+import { configureEnginesOffline } from "../support/configure-engines";
 
 let handle: DbHandle;
 let api: TestApi;
@@ -21,12 +22,8 @@ let acct: TestAccount;
 let doc: OpenApiDocument;
 
 beforeAll(async () => {
-  // The AI tools refuse engines this server has no key for; the examples name engines, so configure them
-  // (at a closed local port: no runner runs here, and nothing could leave the machine if one did).
-  for (const provider of ["OPENAI", "PERPLEXITY", "ANTHROPIC", "GEMINI"]) {
-    vi.stubEnv(`${provider}_API_KEY`, "test-key");
-    vi.stubEnv(`${provider}_BASE_URL`, "http://127.0.0.1:9");
-  }
+  // The AI tools refuse engines this server has no key for; the examples name engines.
+  configureEnginesOffline();
   handle = await createTestDb();
   api = await startTestApi(handle);
   acct = await createTestAccount(handle.db, { credits: 100_000, domains: [EXAMPLE_DOMAIN] });
