@@ -8,6 +8,11 @@ import { type Db, migrateDatabase, openDatabase } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { describeJobForOperators } from "@/lib/jobs/operator-view";
 import { getActiveKey, rotateKeyPair } from "@/lib/keys/keys";
+import {
+  IMPORT_WEBGRAPH_OPTIONS,
+  IMPORT_WEBGRAPH_USAGE,
+  runImportWebgraphCommand,
+} from "@/lib/webgraph/import-command";
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -21,6 +26,7 @@ Commands:
   show --account <id|owner email>
   show-job --job <job id>
       A job as operators see it: state, charge and refunds, its ledger rows and the AI providers' token usage.
+${IMPORT_WEBGRAPH_USAGE}
 
 Uses DATABASE_URL when set, else the embedded database in PGLITE_DATA_DIR (default .data/pglite):
 through the running server when there is one, else directly (the server waits until the command ends).`;
@@ -121,6 +127,8 @@ async function run(db: Db, command: string | undefined, values: Record<string, s
       return show(db, (await account(db, values.account)).id);
     case "show-job":
       return showJob(db, need(values.job, "job"));
+    case "import-webgraph":
+      return runImportWebgraphCommand(db, values, (message) => new UsageError(message));
     default:
       throw new UsageError(command ? `unknown command: ${command}` : "a command is required");
   }
@@ -142,6 +150,7 @@ async function main() {
         type: { type: "string" },
         description: { type: "string" },
         "rate-limit": { type: "string" },
+        ...IMPORT_WEBGRAPH_OPTIONS,
         help: { type: "boolean", short: "h" },
       },
     });

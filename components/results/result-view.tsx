@@ -1,6 +1,7 @@
 "use client";
 
 import type { AiCitationCheckResult, BrandVisibilityResult } from "@/lib/ai-visibility/schemas";
+import type { CoreWebVitalsResult } from "@/lib/cwv/result-schema";
 import type { AuditResult } from "@/lib/tools/audits/schema";
 import type { FaqGeneratorResult } from "@/lib/tools/faq-generator/schema";
 import type { LlmsTxtResult } from "@/lib/tools/llms-txt/schema";
@@ -8,6 +9,7 @@ import type { SeoAeoGeoResult } from "@/lib/tools/seo-aeo-geo-audit/schema";
 import { AiCitationResultView } from "./ai-citation-result";
 import { AuditResultView } from "./audit-result";
 import { BrandVisibilityResultView } from "./brand-visibility-result";
+import { CoreWebVitalsResultView } from "./core-web-vitals-result";
 import { FaqResultView } from "./faq-result";
 import { LlmsTxtResultView } from "./llms-txt-result";
 import { SeoAeoGeoResultView } from "./seo-aeo-geo-result";
@@ -22,6 +24,8 @@ export function ResultView({ tool, result }: { tool: string; result: unknown }) 
       return <SeoAeoGeoResultView result={result as SeoAeoGeoResult} />;
     case "faq-generator":
       return <FaqResultView result={result as FaqGeneratorResult} />;
+    case "core-web-vitals":
+      return <CoreWebVitalsResultView result={result as CoreWebVitalsResult} />;
     case "llms-txt":
       return <LlmsTxtResultView result={result as LlmsTxtResult} />;
     case "ai-citation-check":

@@ -125,17 +125,67 @@ export function findMainRoot(page: ParsedPage): { el: Element | undefined; selec
   return { el: body.get(0), selector: "body" };
 }
 
-const cache = new WeakMap<ParsedPage, Block[]>();
+/**
+ * Limits on the text every content analysis reads (words, sentences, readability, GEO, AEO, FAQ). A page is
+ * fetched up to several megabytes and all of it is the site's to choose, so the text analysed is capped: a
+ * long real paragraph is 2,000 characters and a long article 100,000, so neither cap touches a real page,
+ * while a hostile one cannot make the analyses (and the job's credits) run unbounded.
+ */
+export const MAX_BLOCK_CHARS = 20_000;
+export const MAX_PAGE_TEXT_CHARS = 300_000;
 
-/** Main-content blocks of a page in document order (memoised per parsed page). */
+const cache = new WeakMap<ParsedPage, { blocks: Block[]; capped: boolean }>();
+
+/** Main-content blocks of a page in document order, within the text caps (memoised per parsed page). */
 export function extractBlocks(page: ParsedPage): Block[] {
+  return readBlocks(page).blocks;
+}
+
+/** True when the page's main content was longer than the caps and only its beginning was analysed. */
+export function isTextCapped(page: ParsedPage): boolean {
+  return readBlocks(page).capped;
+}
+
+function readBlocks(page: ParsedPage): { blocks: Block[]; capped: boolean } {
   const hit = cache.get(page);
   if (hit) return hit;
   const { el, selector } = findMainRoot(page);
+  const all: Block[] = [];
+  if (el) walkContainer(el, all, selector !== "body", "paragraph", 0);
+  const entry = capBlocks(all);
+  cache.set(page, entry);
+  return entry;
+}
+
+function capBlocks(all: Block[]): { blocks: Block[]; capped: boolean } {
   const blocks: Block[] = [];
-  if (el) walkContainer(el, blocks, selector !== "body", "paragraph", 0);
-  cache.set(page, blocks);
-  return blocks;
+  let left = MAX_PAGE_TEXT_CHARS;
+  let capped = false;
+  for (const block of all) {
+    if (left <= 0) {
+      capped = true;
+      break;
+    }
+    const limit = Math.min(MAX_BLOCK_CHARS, left);
+    if (block.text.length <= limit) {
+      blocks.push(block);
+      left -= block.text.length;
+      continue;
+    }
+    capped = true;
+    const text = cutText(block.text, limit);
+    if (text) blocks.push({ ...block, text });
+    left -= limit;
+  }
+  return { blocks, capped };
+}
+
+/** The first `limit` characters, never splitting a surrogate pair, without trailing space. */
+function cutText(text: string, limit: number): string {
+  let end = limit;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return text.slice(0, end).trimEnd();
 }
 
 // Real pages nest a few dozen levels; past this the rest of a subtree becomes one block of text.

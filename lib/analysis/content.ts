@@ -1,5 +1,5 @@
 import type { Element } from "domhandler";
-import { type Block, extractBlocks, textOf } from "./blocks";
+import { type Block, extractBlocks, isTextCapped, MAX_PAGE_TEXT_CHARS, textOf } from "./blocks";
 import { clip, createCheck, plural } from "./check";
 import { countWords, endsLikeSentence, measureReadability, type Readability, splitSentences } from "./text";
 import type { Check, ParsedPage } from "./types";
@@ -103,7 +103,7 @@ export function analyzeContent(page: ParsedPage): ContentReport {
     images: { total: imgs.length, withoutAlt: withoutAlt.length, decorative: decorative.length },
     links,
     checks: [
-      checkWordCount(wordCount),
+      checkWordCount(wordCount, isTextCapped(page)),
       checkReadability(readability, lang),
       checkImageAlt(
         imgs.length,
@@ -114,8 +114,13 @@ export function analyzeContent(page: ParsedPage): ContentReport {
   };
 }
 
-function checkWordCount(words: number): Check {
+function checkWordCount(words: number, capped: boolean): Check {
   const evidence = [`${words} words of main content`];
+  if (capped) {
+    evidence.push(
+      `only the first ${MAX_PAGE_TEXT_CHARS.toLocaleString("en")} characters of text (and of each block) were analysed`,
+    );
+  }
   if (words < THIN_CONTENT_WORDS) {
     return createCheck(
       "content.word-count",

@@ -9,6 +9,7 @@ import type { Element } from "domhandler";
 import { extractBlocks, findMainRoot, textOf } from "./blocks";
 import { clip, plural } from "./check";
 import { isSameSite, listProseSentences } from "./content";
+import { findDescendants, tagSet } from "./dom";
 import { countWords, listWords, measureReadability } from "./text";
 import type { ParsedPage } from "./types";
 
@@ -80,6 +81,11 @@ const CITATION_MARKERS = [
   /\bsources?:/gi,
 ];
 
+const LINK_TAGS = tagSet("a");
+const TERM_TAGS = tagSet("code abbr dfn kbd");
+const ATTRIBUTION_TAGS = tagSet("cite footer figcaption");
+const FIGCAPTION = tagSet("figcaption");
+
 /** Links inside the main content, leaving out navigation and page chrome. */
 function listContentLinks(page: ParsedPage): URL[] {
   const { el, selector } = findMainRoot(page);
@@ -91,9 +97,7 @@ function listContentLinks(page: ParsedPage): URL[] {
     const band = $(a).closest("header, footer");
     return selector === "body" && band.length > 0 && band.closest("article, main, section").length === 0;
   };
-  return $(el)
-    .find("a[href]")
-    .toArray()
+  return findDescendants(el, LINK_TAGS, (a) => a.attribs.href !== undefined)
     .filter((a) => !isChrome(a))
     .flatMap((a: Element) => {
       try {
@@ -134,29 +138,40 @@ function measureCitations(page: ParsedPage, words: number): GeoSignal {
 const ATTRIBUTION =
   /\b(said|says|say|explains?|explained|notes?|noted|wrote|writes|told|adds?|added|stated|states|according to|recalls?|argues?|argued|comments?|commented)\b|[—–-]\s*\p{Lu}\p{L}+/u;
 
+// Two attributed quotations already score 100; reading more only lets a page of thousands of nested quotes
+// cost quadratic time (each reads its parent's whole text).
+const MAX_QUOTE_ELEMENTS = 100;
+
 function measureQuotations(page: ParsedPage, sentences: string[]): GeoSignal {
   const { $ } = page;
   const evidence: string[] = [];
   let points = 0;
-  $("blockquote").each((_, el) => {
-    const q = $(el);
-    const attributed =
-      q.attr("cite") !== undefined ||
-      q.find("cite, footer, figcaption").length > 0 ||
-      q.closest("figure").find("figcaption").length > 0 ||
-      /[—–]\s*\p{Lu}/u.test(textOf(el));
-    points += attributed ? 1 : 0.5;
-    evidence.push(`blockquote${attributed ? " (attributed)" : ""}: ${textOf(el)}`);
-  });
-  $("q").each((_, el) => {
-    const attributed = $(el).attr("cite") !== undefined || ATTRIBUTION.test(textOf(el.parent ?? el));
-    points += attributed ? 1 : 0.5;
-    evidence.push(`<q>${attributed ? " (attributed)" : ""}: ${textOf(el)}`);
-  });
+  $("blockquote")
+    .slice(0, MAX_QUOTE_ELEMENTS)
+    .each((_, el) => {
+      const q = $(el);
+      const attributed =
+        q.attr("cite") !== undefined ||
+        findDescendants(el, ATTRIBUTION_TAGS).length > 0 ||
+        q
+          .closest("figure")
+          .toArray()
+          .some((figure) => findDescendants(figure, FIGCAPTION).length > 0) ||
+        /[—–]\s*\p{Lu}/u.test(textOf(el));
+      points += attributed ? 1 : 0.5;
+      evidence.push(`blockquote${attributed ? " (attributed)" : ""}: ${textOf(el)}`);
+    });
+  $("q")
+    .slice(0, MAX_QUOTE_ELEMENTS)
+    .each((_, el) => {
+      const attributed = $(el).attr("cite") !== undefined || ATTRIBUTION.test(textOf(el.parent ?? el));
+      points += attributed ? 1 : 0.5;
+      evidence.push(`<q>${attributed ? " (attributed)" : ""}: ${textOf(el)}`);
+    });
   for (const sentence of sentences) {
-    for (const m of sentence.matchAll(/[“"]([^”"]{20,400})[”"]/g)) {
-      if (countWords(m[1] ?? "") < 4) continue;
-      const attributed = ATTRIBUTION.test(sentence.replace(m[0], " "));
+    for (const [quoted, inner] of findQuotedRuns(sentence)) {
+      if (countWords(inner) < 4) continue;
+      const attributed = ATTRIBUTION.test(sentence.replace(quoted, " "));
       points += attributed ? 1 : 0.5;
       evidence.push(`quoted${attributed ? " (attributed)" : ""}: ${sentence}`);
     }
@@ -169,8 +184,35 @@ function measureQuotations(page: ParsedPage, sentences: string[]): GeoSignal {
   return signal("quotations", score, recommendation, evidence.length ? evidence : ["no quotations found"]);
 }
 
+// Each number pattern starts only where a run of digits starts (`\b` or a look-behind): unanchored `\d+` retried
+// from every digit of a long run, quadratic on a page of digits.
+const QUOTE_OPENERS = new Set(["“", '"']);
+const QUOTE_CLOSERS = new Set(["”", '"']);
+
+/**
+ * Quoted passages of 20–400 characters as [with quotes, inside], as `/[“"]([^”"]{20,400})[”"]/g` finds them,
+ * but in linear time: that regex read up to 400 characters after every opening quote of a run of quotes.
+ */
+function findQuotedRuns(sentence: string): Array<[string, string]> {
+  const found: Array<[string, string]> = [];
+  let nextCloser = -1;
+  for (let open = 0; open < sentence.length; open++) {
+    if (!QUOTE_OPENERS.has(sentence[open]!)) continue;
+    if (nextCloser <= open) {
+      nextCloser = open + 1;
+      while (nextCloser < sentence.length && !QUOTE_CLOSERS.has(sentence[nextCloser]!)) nextCloser++;
+    }
+    if (nextCloser >= sentence.length) break;
+    const length = nextCloser - open - 1;
+    if (length < 20 || length > 400) continue;
+    found.push([sentence.slice(open, nextCloser + 1), sentence.slice(open + 1, nextCloser)]);
+    open = nextCloser;
+  }
+  return found;
+}
+
 const STATISTIC = [
-  /\d+(?:[.,]\d+)?\s?(?:%|percent\b|per cent\b|percentage points?)/i,
+  /(?<!\d)\d+(?:[.,]\d+)?\s?(?:%|percent\b|per cent\b|percentage points?)/i,
   /[$€£¥]\s?\d/,
   /\b\d+(?:[.,]\d+)?\s?(?:million|billion|trillion|thousand|bn)\b/i,
   /\b\d+(?:[.,]\d+)?\s?(?:x|times)\b/i,
@@ -294,23 +336,48 @@ const COMMON_CAPS = new Set([
   "AND",
 ]);
 
+// A whole run of letters and hyphens, then a version ("HTTP/1.1", "TLS 1.3", "Node v24.1"); or "HTTP/2".
+const VERSIONED = /(?<![A-Za-z-])([A-Za-z-]+)((?:\/| v?)\d+(?:\.\d+)+)\b|\b[A-Z][A-Za-z]*\/\d\b/g;
+const WORD_CHAR = /\w/;
+const LETTER = /[A-Za-z]/;
+
+/**
+ * Names with versions, as `\b[A-Za-z][A-Za-z-]*(?:\/| v?)\d+(?:\.\d+)+\b|\b[A-Z][A-Za-z]*\/\d\b` finds them.
+ * That pattern retried a long "a-a-a-…" from every letter (each starts a word), quadratic; this one reads each
+ * run of letters and hyphens once and then takes the name from its first letter that starts a word.
+ */
+function findVersionedNames(text: string): string[] {
+  const names: string[] = [];
+  for (const m of text.matchAll(VERSIONED)) {
+    const run = m[1];
+    if (run === undefined) {
+      names.push(m[0]);
+      continue;
+    }
+    for (let i = 0; i < run.length; i++) {
+      if (!LETTER.test(run[i]!)) continue;
+      const before = i === 0 ? (text[m.index - 1] ?? "") : run[i - 1]!;
+      if (WORD_CHAR.test(before)) continue;
+      names.push(run.slice(i) + m[2]);
+      break;
+    }
+  }
+  return names;
+}
+
 function measureTechnicalTerms(page: ParsedPage, sentences: string[]): GeoSignal {
   const text = sentences.join(" ");
   const words = Math.max(1, countWords(text));
   const terms = new Set<string>();
   for (const m of text.matchAll(/\b[A-Z][A-Z0-9]{1,5}s?\b/g))
     if (!COMMON_CAPS.has(m[0].replace(/s$/, ""))) terms.add(m[0].replace(/s$/, ""));
-  for (const m of text.matchAll(/\b[A-Za-z][A-Za-z-]*(?:\/| v?)\d+(?:\.\d+)+\b|\b[A-Z][A-Za-z]*\/\d\b/g))
-    terms.add(m[0]);
+  for (const term of findVersionedNames(text)) terms.add(term);
   const { el } = findMainRoot(page);
   if (el) {
-    page
-      .$(el)
-      .find("code, abbr, dfn, kbd")
-      .each((_, node) => {
-        const t = textOf(node);
-        if (t && t.length <= 40) terms.add(t);
-      });
+    for (const node of findDescendants(el, TERM_TAGS)) {
+      const t = textOf(node);
+      if (t && t.length <= 40) terms.add(t);
+    }
   }
   const density = (terms.size / words) * 100;
   const score = (density / 1.5) * 100;

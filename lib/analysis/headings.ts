@@ -1,5 +1,6 @@
 import { textOf } from "./blocks";
 import { clip, createCheck, plural } from "./check";
+import { findDescendants, tagSet } from "./dom";
 import type { Check, ParsedPage } from "./types";
 
 export interface HeadingEntry {
@@ -12,14 +13,14 @@ export interface HeadingsReport {
   checks: Check[];
 }
 
+const IMG = tagSet("img");
+const HEADINGS = tagSet("h1 h2 h3 h4 h5 h6");
+
 /** Heading text including image alt text, since `<h1><img alt="Brand"></h1>` is a real heading. */
-function headingText(page: ParsedPage, el: Parameters<typeof textOf>[0]): string {
+function headingText(el: Parameters<typeof textOf>[0]): string {
   const text = textOf(el);
   if (text) return text;
-  return page
-    .$(el)
-    .find("img[alt]")
-    .toArray()
+  return findDescendants(el, IMG, (img) => img.attribs.alt !== undefined)
     .map((img) => (img.attribs.alt ?? "").trim())
     .join(" ")
     .trim();
@@ -28,10 +29,11 @@ function headingText(page: ParsedPage, el: Parameters<typeof textOf>[0]): string
 export function analyzeHeadings(page: ParsedPage): HeadingsReport {
   const { $ } = page;
   const outline: HeadingEntry[] = $("body")
-    .find("h1, h2, h3, h4, h5, h6")
     .toArray()
+    .slice(0, 1)
+    .flatMap((body) => findDescendants(body, HEADINGS))
     .filter((el) => $(el).closest("svg, template, [hidden], [aria-hidden=true]").length === 0)
-    .map((el) => ({ level: Number(el.name.slice(1)), text: headingText(page, el) }));
+    .map((el) => ({ level: Number(el.name.slice(1)), text: headingText(el) }));
   return { outline, checks: [checkH1(outline), checkHierarchy(outline), checkEmpty(outline)] };
 }
 

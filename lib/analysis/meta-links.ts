@@ -10,18 +10,44 @@ export interface HreflangEntry {
   source: "html" | "header";
 }
 
-/** Parses an HTTP Link header into (url, params) pairs. */
+const WHITESPACE = /\s/;
+
+/**
+ * Parses an HTTP Link header into (url, params) pairs: `<url>` then `; name=value` parameters up to the next
+ * comma. A scanner, not a regex: a header of a million "<" without ">" once took quadratic time.
+ */
 export function parseLinkHeader(value: string): Array<{ url: string; params: Record<string, string> }> {
   const links: Array<{ url: string; params: Record<string, string> }> = [];
-  for (const m of value.matchAll(/<([^>]*)>((?:\s*;\s*[^;,]+(?:=(?:"[^"]*"|[^;,]*))?)*)/g)) {
+  let pos = 0;
+  for (;;) {
+    const open = value.indexOf("<", pos);
+    if (open < 0) break;
+    const close = value.indexOf(">", open + 1);
+    if (close < 0) break;
+    const end = skipLinkParams(value, close + 1);
     const params: Record<string, string> = {};
-    for (const p of (m[2] ?? "").split(";")) {
+    for (const p of value.slice(close + 1, end).split(";")) {
       const [k, ...v] = p.split("=");
       if (k?.trim()) params[k.trim().toLowerCase()] = v.join("=").trim().replace(/^"|"$/g, "");
     }
-    links.push({ url: m[1] ?? "", params });
+    links.push({ url: value.slice(open + 1, close), params });
+    pos = end;
   }
   return links;
+}
+
+/** End of the `; param` run starting at `from`: each is a ";" then at least one character before the next ";" or ",". */
+function skipLinkParams(value: string, from: number): number {
+  let end = from;
+  for (;;) {
+    let i = end;
+    while (i < value.length && WHITESPACE.test(value[i]!)) i++;
+    if (value[i] !== ";") return end;
+    let next = i + 1;
+    while (next < value.length && value[next] !== ";" && value[next] !== ",") next++;
+    if (next === i + 1) return end;
+    end = next;
+  }
 }
 
 function withoutHash(url: URL): string {

@@ -14,11 +14,17 @@ export function isQuestionText(text: string): boolean {
 
 /** The question as it should be displayed: numbering stripped, a question mark added when missing. */
 export function toQuestion(text: string): string {
-  const t = text
-    .trim()
-    .replace(/^[\d.)\s]+(?=\p{L})/u, "")
-    .replace(/[\s:;,.]+$/, "");
+  const t = trimTrailingPunctuation(text.trim().replace(/^[\d.)\s]+(?=\p{L})/u, ""));
   return t.endsWith("?") ? t : `${t}?`;
+}
+
+const TRAILING = /[\s:;,.]/;
+
+// A loop, not `/[\s:;,.]+$/`, which retried from every character of a long run of such marks: quadratic.
+function trimTrailingPunctuation(text: string): string {
+  let end = text.length;
+  while (end > 0 && TRAILING.test(text[end - 1]!)) end--;
+  return text.slice(0, end);
 }
 
 export interface HeadingSection {

@@ -22,26 +22,44 @@ const ABBREVIATIONS = new Set(
   ).split(" "),
 );
 
+const SENTENCE_PUNCTUATION = new Set([".", "!", "?", "…"]);
+const CLOSERS = new Set(['"', "'", "”", "’", ")", "]"]);
+const SENTENCE_START = /[\p{Lu}\p{N}"'“‘([]/u;
+const TOKEN_CHAR = /[\p{L}.]/u;
+const UPPERCASE = /^\p{Lu}$/u;
+// Longer than any abbreviation, so a longer token need not be read to know it is not one.
+const ABBREVIATION_SCAN = 16;
+
 /**
  * Splits one block of prose into sentences. Blocks (paragraphs, list items) are split by the caller first,
  * so a heading without a full stop never merges into the paragraph after it.
+ * A hand-written scanner rather than regexes: every character is read a bounded number of times, so a hostile
+ * page (thousands of "A. " or a run of dots) costs linear time.
  */
 export function splitSentences(text: string): string[] {
   const flat = normalizeSpace(text);
   if (!flat) return [];
   const sentences: string[] = [];
-  const boundary = /[.!?…]+["'”’)\]]*\s+/g;
   let start = 0;
-  for (let m = boundary.exec(flat); m; m = boundary.exec(flat)) {
-    const end = m.index + m[0].length;
-    const next = flat[end] ?? "";
-    if (!/[\p{Lu}\p{N}"'“‘([]/u.test(next)) continue;
-    const before = flat.slice(start, m.index + 1);
-    const lastToken = /([\p{L}.]+)\.$/u.exec(before)?.[1]?.toLowerCase() ?? "";
-    if (m[0].startsWith(".") && m[0].trim() === ".") {
-      if (ABBREVIATIONS.has(lastToken)) continue;
+  let i = 0;
+  while (i < flat.length) {
+    if (!SENTENCE_PUNCTUATION.has(flat[i]!)) {
+      i++;
+      continue;
+    }
+    // A boundary is a run of end punctuation, then closing quotes or brackets, then a space.
+    const at = i;
+    while (i < flat.length && SENTENCE_PUNCTUATION.has(flat[i]!)) i++;
+    const punctuationEnd = i;
+    while (i < flat.length && CLOSERS.has(flat[i]!)) i++;
+    if (flat[i] !== " ") continue;
+    const end = i + 1;
+    i = end;
+    if (!SENTENCE_START.test(flat[end] ?? "")) continue;
+    if (flat[at] === "." && punctuationEnd === at + 1 && end === at + 2) {
+      if (ABBREVIATIONS.has(readTokenBefore(flat, start, at))) continue;
       // A lone capital before the period is an initial ("J. Smith"), not a sentence end.
-      if (/^\p{Lu}$/u.test(/(\S+)\.$/u.exec(before)?.[1] ?? "")) continue;
+      if (isInitialBefore(flat, start, at)) continue;
     }
     sentences.push(flat.slice(start, end).trim());
     start = end;
@@ -49,6 +67,37 @@ export function splitSentences(text: string): string[] {
   const rest = flat.slice(start).trim();
   if (rest) sentences.push(rest);
   return sentences;
+}
+
+/** The code point ending just before `end`, never reaching before `floor`. */
+function codePointBefore(text: string, floor: number, end: number): string {
+  if (end - 1 < floor) return "";
+  const low = text.charCodeAt(end - 1);
+  if (low >= 0xdc00 && low <= 0xdfff && end - 2 >= floor) {
+    const high = text.charCodeAt(end - 2);
+    if (high >= 0xd800 && high <= 0xdbff) return text.slice(end - 2, end);
+  }
+  return text[end - 1]!;
+}
+
+/** The lower-cased run of letters and dots just before the period at `dot` ("e.g", "mr"); "" when too long. */
+function readTokenBefore(text: string, floor: number, dot: number): string {
+  let from = dot;
+  while (from > floor) {
+    const ch = codePointBefore(text, floor, from);
+    if (!TOKEN_CHAR.test(ch)) break;
+    from -= ch.length;
+    if (dot - from > ABBREVIATION_SCAN) return "";
+  }
+  return text.slice(from, dot).toLowerCase();
+}
+
+/** The word before the period at `dot` is one capital letter. */
+function isInitialBefore(text: string, floor: number, dot: number): boolean {
+  const ch = codePointBefore(text, floor, dot);
+  if (!ch || !UPPERCASE.test(ch)) return false;
+  const from = dot - ch.length;
+  return from === floor || text[from - 1] === " ";
 }
 
 /** True when the text ends like a finished sentence rather than a fragment (label, menu item). */

@@ -1,4 +1,5 @@
 import * as cheerio from "cheerio";
+import { findDescendants, tagSet } from "@/lib/analysis/dom";
 
 export interface PageHeading {
   level: 1 | 2 | 3;
@@ -28,7 +29,8 @@ export interface PageFacts {
 
 const SUMMARY_MAX_CHARS = 320;
 const MIN_PARAGRAPH_CHARS = 40;
-const BOILERPLATE = "nav, header, footer, aside, script, style, noscript, template, form";
+const BOILERPLATE = tagSet("nav header footer aside script style noscript template form");
+const PARAGRAPH = tagSet("p");
 
 export function extractPage(html: string, pageUrl: string): PageFacts {
   const $ = cheerio.load(html);
@@ -71,7 +73,7 @@ export function extractPage(html: string, pageUrl: string): PageFacts {
     : $("article").first().length
       ? $("article").first()
       : $("body");
-  content.find(BOILERPLATE).remove();
+  $(content.toArray().flatMap((el) => findDescendants(el, BOILERPLATE))).remove();
   const text = clean(content.text()) ?? "";
 
   return {
@@ -91,13 +93,13 @@ export function extractPage(html: string, pageUrl: string): PageFacts {
 
 function findSummary($: cheerio.CheerioAPI, content: ReturnType<cheerio.CheerioAPI>): string | null {
   let summary: string | null = null;
-  content.find("p").each((_, el) => {
+  for (const el of content.toArray().flatMap((root) => findDescendants(root, PARAGRAPH))) {
     const text = clean($(el).text());
     if (text && text.length >= MIN_PARAGRAPH_CHARS) {
       summary = text;
-      return false;
+      break;
     }
-  });
+  }
   return summary ? shorten(summary, SUMMARY_MAX_CHARS) : null;
 }
 

@@ -5,6 +5,7 @@ import { recordSpend, takeCredits } from "@/lib/credits/credits";
 import type { Db } from "@/lib/db/client";
 import { idempotencyRecords, type Job, jobs } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
+import { readServerEnv } from "@/lib/tools/server-env";
 import { type AnyTool, checkAvailability, type Env } from "@/lib/tools/types";
 import { jobEvents } from "./events";
 
@@ -100,7 +101,7 @@ export async function createJob(
   // (clients integrate against its real contract); a built tool missing configuration is refused.
   const availability = tool.unavailable
     ? { ok: true as const }
-    : checkAvailability(tool, input.input, input.env ?? process.env);
+    : checkAvailability(tool, input.input, readServerEnv(input.env ?? process.env));
   if (!availability.ok) {
     throw new AppError("VALIDATION_ERROR", availability.reason, {
       reason: "tool_not_available_here",

@@ -11,6 +11,15 @@ export function toJsonSchema(schema: z.ZodType, io: "input" | "output" = "output
     io,
     target: "draft-2020-12",
     unrepresentable: "any",
+    // zod leaves out the default of a field whose items are preprocessed (the case-insensitive enums) when it
+    // describes the input side; clients still need to read it.
+    override: (ctx) => {
+      const def = (ctx.zodSchema as unknown as { _zod: { def: { type: string; defaultValue?: unknown } } })
+        ._zod.def;
+      if (def.type === "default" && !("default" in ctx.jsonSchema)) {
+        ctx.jsonSchema.default = JSON.parse(JSON.stringify(def.defaultValue));
+      }
+    },
   }) as JsonSchema;
   return rest;
 }

@@ -95,7 +95,7 @@ export function parseLlmsTxt(text: string): LlmsTxtParseResult {
     const line = index + 1;
     const trimmed = raw.trim();
     if (/^(```|~~~)/.test(trimmed)) inFence = !inFence;
-    const heading = inFence ? null : trimmed.match(/^(#{1,6})\s+(.*?)(?:\s+#+)?\s*$/);
+    const heading = inFence ? null : matchAtxHeading(trimmed);
 
     if (!model) {
       if (!trimmed) continue;
@@ -195,6 +195,34 @@ export function parseLlmsTxt(text: string): LlmsTxtParseResult {
     add(0, "warning", "OPTIONAL_NOT_LAST", `The "${OPTIONAL_SECTION}" section is usually the last one.`);
   }
   return { model: parsed, issues, valid: !issues.some((i) => i.severity === "error") };
+}
+
+const WHITESPACE = /\s/;
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
+
+/**
+ * A markdown ATX heading of a trimmed line: [line, hashes, text] with the closing "#"s removed, or null.
+ * Hand-written because the lazy regex it replaces (`^(#{1,6})\s+(.*?)(?:\s+#+)?\s*$`) retried the end of
+ * the line from every character, quadratic on a long run of spaces.
+ */
+function matchAtxHeading(line: string): [string, string, string] | null {
+  let hashes = 0;
+  while (line[hashes] === "#") hashes++;
+  if (hashes < 1 || hashes > 6 || !WHITESPACE.test(line[hashes] ?? "")) return null;
+  let from = hashes;
+  while (from < line.length && WHITESPACE.test(line[from]!)) from++;
+  const body = line.slice(from);
+  // The shortest text wins, so a closing run of "#" after whitespace is dropped with that whitespace.
+  let closing = body.length;
+  while (closing > 0 && body[closing - 1] === "#") closing--;
+  let text = body;
+  if (closing < body.length && closing > 0 && WHITESPACE.test(body[closing - 1]!)) {
+    let cut = closing;
+    while (cut > 0 && WHITESPACE.test(body[cut - 1]!)) cut--;
+    text = body.slice(0, cut);
+  }
+  if (LINE_BREAK.test(text)) return null;
+  return [line, line.slice(0, hashes), text];
 }
 
 /** Renders the model in the canonical llmstxt.org layout; parseLlmsTxt reads it back unchanged. */

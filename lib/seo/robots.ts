@@ -269,25 +269,26 @@ function isHex(byte: number) {
 }
 
 /**
- * `*` matches any run of characters, a final `$` anchors the end. Tracks every reachable
- * position at once (as Google's reference parser does), so patterns full of `*` stay linear
- * per character instead of backtracking.
+ * `*` matches any run of characters, a final `$` anchors the end; a pattern otherwise matches a prefix.
+ * The pieces between `*`s are found left to right, each at its earliest place after the previous one (the
+ * earliest place never loses a match), so the cost is linear in the path per piece with no backtracking.
+ * Tracking every reachable position instead cost pattern length × path length: a 500 KB robots.txt of `*a*a…`
+ * took seconds per URL.
  */
 export function matchesPattern(pattern: string, path: string): boolean {
-  let positions = [0];
-  for (let i = 0; i < pattern.length; i++) {
-    const char = pattern[i];
-    if (char === "$" && i === pattern.length - 1) return positions.includes(path.length);
-    if (char === "*") {
-      const from = positions[0]!;
-      positions = [];
-      for (let p = from; p <= path.length; p++) positions.push(p);
-      continue;
-    }
-    const next: number[] = [];
-    for (const p of positions) if (p < path.length && path[p] === char) next.push(p + 1);
-    if (next.length === 0) return false;
-    positions = next;
+  const anchored = pattern.endsWith("$");
+  const pieces = (anchored ? pattern.slice(0, -1) : pattern).split("*");
+  const first = pieces[0] ?? "";
+  if (!path.startsWith(first)) return false;
+  let pos = first.length;
+  if (pieces.length === 1) return !anchored || pos === path.length;
+  for (let i = 1; i < pieces.length - 1; i++) {
+    const piece = pieces[i]!;
+    const at = path.indexOf(piece, pos);
+    if (at < 0) return false;
+    pos = at + piece.length;
   }
-  return true;
+  const last = pieces[pieces.length - 1]!;
+  if (anchored) return path.length - last.length >= pos && path.endsWith(last);
+  return path.indexOf(last, pos) >= 0;
 }

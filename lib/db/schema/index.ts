@@ -5,3 +5,4 @@ export * from "./jobs";
 export * from "./rate-limits";
 export * from "./tracking";
 export * from "./visibility";
+export * from "./webgraph";

@@ -6,6 +6,7 @@
 import type { CheerioAPI } from "cheerio";
 import type { AnyNode, Element } from "domhandler";
 import { extractBlocks, findMainRoot, textOf } from "@/lib/analysis/blocks";
+import { findDescendants, tagSet } from "@/lib/analysis/dom";
 import { isQuestionText, listHeadingSections, toQuestion } from "@/lib/analysis/questions";
 import { findTypedNodes, readText, type StructuredDataReport } from "@/lib/analysis/structured-data/analyze";
 import { isObject } from "@/lib/analysis/structured-data/extract";
@@ -14,13 +15,21 @@ import type { ParsedPage } from "@/lib/analysis/types";
 import { composeAnswer } from "./answers";
 import type { FaqPair } from "./schema";
 
+// Cheerio's find is quadratic in the number of children; this walk is linear.
+const DETAILS = tagSet("details");
+const DL = tagSet("dl");
+const DT_DD = tagSet("dt dd");
+
 export function extractFaqPairs(page: ParsedPage, sd: StructuredDataReport): FaqPair[] {
   const { el: root } = findMainRoot(page);
   const scope = root ? page.$(root) : page.$("body");
   const candidates = [
     ...fromFaqSchema(sd),
-    ...fromDetails(page.$, scope.find("details").toArray()),
-    ...fromDefinitionLists(page.$, scope.find("dl").toArray()),
+    ...fromDetails(
+      page.$,
+      scope.toArray().flatMap((el) => findDescendants(el, DETAILS)),
+    ),
+    ...fromDefinitionLists(scope.toArray().flatMap((el) => findDescendants(el, DL))),
     ...fromQuestionHeadings(page),
     ...fromDefinitions(page),
   ];
@@ -63,19 +72,17 @@ function fromDetails($: CheerioAPI, details: Element[]): FaqPair[] {
   return pairs;
 }
 
-function fromDefinitionLists($: CheerioAPI, lists: Element[]): FaqPair[] {
+function fromDefinitionLists(lists: Element[]): FaqPair[] {
   const pairs: FaqPair[] = [];
   for (const dl of lists) {
     // dt/dd may sit directly in the dl or be grouped in divs (allowed by HTML).
-    const items = $(dl).find("dt, dd").toArray();
+    const items = findDescendants(dl, DT_DD);
     for (const [i, dt] of items.entries()) {
       if (dt.name !== "dt") continue;
       const term = textOf(dt);
       const dds: string[] = [];
-      for (const next of items.slice(i + 1)) {
-        if (next.name !== "dd") break;
-        dds.push(textOf(next));
-      }
+      // An index walk, not items.slice(i + 1): a list of thousands of terms would copy the rest each time.
+      for (let j = i + 1; j < items.length && items[j]!.name === "dd"; j++) dds.push(textOf(items[j]!));
       const answer = composeAnswer(dds);
       if (!answer) continue;
       if (isQuestionText(term)) {

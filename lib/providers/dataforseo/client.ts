@@ -1,0 +1,173 @@
+/** Environment the adapter reads; the integrator passes `process.env` or a test's own map. */
+export type Env = Record<string, string | undefined>;
+
+export const DATAFORSEO_ENV = ["DATAFORSEO_LOGIN", "DATAFORSEO_PASSWORD"] as const;
+export const DATAFORSEO_DEFAULT_BASE_URL = "https://api.dataforseo.com";
+
+export interface DataForSeoConfig {
+  login: string;
+  password: string;
+  baseUrl: string;
+}
+
+/** The adapter's settings, or null when DataForSEO is not configured on this server. */
+export function readDataForSeoConfig(env: Env = process.env): DataForSeoConfig | null {
+  const login = env.DATAFORSEO_LOGIN?.trim();
+  const password = env.DATAFORSEO_PASSWORD?.trim();
+  if (!login || !password) return null;
+  const baseUrl = (env.DATAFORSEO_BASE_URL?.trim() || DATAFORSEO_DEFAULT_BASE_URL).replace(/\/+$/, "");
+  return { login, password, baseUrl };
+}
+
+/** Every way a DataForSEO call can fail, as the job's error code. */
+export const DATAFORSEO_ERROR_CODES = [
+  "DATAFORSEO_NOT_CONFIGURED",
+  "DATAFORSEO_AUTH_FAILED",
+  "DATAFORSEO_PAYMENT_REQUIRED",
+  "DATAFORSEO_RATE_LIMITED",
+  "DATAFORSEO_INVALID_REQUEST",
+  "DATAFORSEO_NOT_FOUND",
+  "DATAFORSEO_UPSTREAM_ERROR",
+  "DATAFORSEO_SERVER_ERROR",
+  "DATAFORSEO_UNREACHABLE",
+  "DATAFORSEO_BAD_RESPONSE",
+] as const;
+export type DataForSeoErrorCode = (typeof DATAFORSEO_ERROR_CODES)[number];
+
+export class DataForSeoError extends Error {
+  constructor(
+    readonly code: DataForSeoErrorCode,
+    message: string,
+    /** DataForSEO's own status code (5-digit) or the HTTP status, when there was one. */
+    readonly statusCode?: number,
+  ) {
+    super(message);
+    this.name = "DataForSeoError";
+  }
+}
+
+/**
+ * DataForSEO answers HTTP 200 for nearly everything and puts the outcome in 5-digit `status_code`s, on the
+ * envelope and again on each task. 20000 is success; 40102 ("No Search Results") is an empty answer, not a
+ * failure, and is handled by the caller.
+ */
+export function classifyStatus(code: number): DataForSeoErrorCode | null {
+  if (code >= 20000 && code < 30000) return null;
+  if (code === 40100 || code === 40104) return "DATAFORSEO_AUTH_FAILED";
+  if (code === 40101) return "DATAFORSEO_UPSTREAM_ERROR";
+  if (code === 40202 || code === 40209) return "DATAFORSEO_RATE_LIMITED";
+  if (code >= 40200 && code < 40300) return "DATAFORSEO_PAYMENT_REQUIRED";
+  if (code >= 40400 && code < 40500) return "DATAFORSEO_NOT_FOUND";
+  if (code >= 40000 && code < 50000) return "DATAFORSEO_INVALID_REQUEST";
+  return "DATAFORSEO_SERVER_ERROR";
+}
+
+function classifyHttp(status: number): DataForSeoErrorCode {
+  if (status === 401 || status === 403) return "DATAFORSEO_AUTH_FAILED";
+  if (status === 402) return "DATAFORSEO_PAYMENT_REQUIRED";
+  if (status === 404) return "DATAFORSEO_NOT_FOUND";
+  if (status === 429) return "DATAFORSEO_RATE_LIMITED";
+  if (status >= 500) return "DATAFORSEO_SERVER_ERROR";
+  return "DATAFORSEO_INVALID_REQUEST";
+}
+
+export const NO_RESULTS_STATUS = 40102;
+
+interface Envelope<R> {
+  version?: string;
+  status_code: number;
+  status_message: string;
+  cost?: number;
+  tasks_count?: number;
+  tasks_error?: number;
+  tasks?: {
+    id: string;
+    status_code: number;
+    status_message: string;
+    cost?: number;
+    result_count?: number;
+    path?: string[];
+    data?: unknown;
+    result: R[] | null;
+  }[];
+}
+
+export interface TaskAnswer<R> {
+  result: R[];
+  /** USD DataForSEO charged for the task, as it reports it. */
+  cost: number;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Outbound HTTP; default the global fetch. Provider hosts are fixed by configuration, not by customers. */
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+}
+
+/** POSTs one task to a live endpoint and returns its result array, or throws a DataForSeoError. */
+export async function postLiveTask<R>(
+  config: DataForSeoConfig,
+  path: string,
+  task: Record<string, unknown>,
+  opts: CallOptions = {},
+): Promise<TaskAnswer<R>> {
+  const doFetch = opts.fetch ?? fetch;
+  const timeout = AbortSignal.timeout(opts.timeoutMs ?? 60_000);
+  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+  let res: Response;
+  try {
+    res = await doFetch(`${config.baseUrl}${path}`, {
+      method: "POST",
+      headers: {
+        authorization: `Basic ${Buffer.from(`${config.login}:${config.password}`).toString("base64")}`,
+        "content-type": "application/json",
+      },
+      body: JSON.stringify([task]),
+      signal,
+    });
+  } catch (err) {
+    if (opts.signal?.aborted) throw err;
+    throw new DataForSeoError(
+      "DATAFORSEO_UNREACHABLE",
+      `DataForSEO could not be reached: ${(err as Error).message}`,
+    );
+  }
+  let body: Envelope<R> | null = null;
+  try {
+    body = (await res.json()) as Envelope<R>;
+  } catch {
+    body = null;
+  }
+  if (!res.ok) {
+    const message = body?.status_message ?? res.statusText;
+    throw new DataForSeoError(
+      classifyHttp(res.status),
+      `DataForSEO answered HTTP ${res.status}: ${message}`,
+      res.status,
+    );
+  }
+  if (!body || typeof body.status_code !== "number") {
+    throw new DataForSeoError("DATAFORSEO_BAD_RESPONSE", "DataForSEO answered with an unexpected body.");
+  }
+  const top = classifyStatus(body.status_code);
+  if (top)
+    throw new DataForSeoError(
+      top,
+      `DataForSEO: ${body.status_code} ${body.status_message}`,
+      body.status_code,
+    );
+  const [first] = body.tasks ?? [];
+  if (!first || typeof first.status_code !== "number") {
+    throw new DataForSeoError("DATAFORSEO_BAD_RESPONSE", "DataForSEO answered without the task.");
+  }
+  if (first.status_code === NO_RESULTS_STATUS) return { result: [], cost: first.cost ?? 0 };
+  const code = classifyStatus(first.status_code);
+  if (code)
+    throw new DataForSeoError(
+      code,
+      `DataForSEO: ${first.status_code} ${first.status_message}`,
+      first.status_code,
+    );
+  return { result: first.result ?? [], cost: first.cost ?? 0 };
+}

@@ -1,0 +1,3 @@
+export * from "./backlinks";
+export * from "./client";
+export * from "./keywords";

@@ -1,0 +1,162 @@
+import { writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { DbHandle } from "@/lib/db/client";
+import { createTestDb } from "@/test/db";
+import { edgePartition, importWebgraph, rowsOf } from "./import-webgraph";
+import { WebgraphFormatError } from "./parse";
+import { backlinksOverview, domainAuthority } from "./queries";
+
+const FIXTURES = path.join(import.meta.dirname, "../../test/fixtures/webgraph");
+const files = (release: string, level: "host" | "domain") => ({
+  verticesFile: path.join(FIXTURES, `${release}-${level}-vertices.txt.gz`),
+  edgesFile: path.join(FIXTURES, `${release}-${level}-edges.txt.gz`),
+  ranksFile: path.join(FIXTURES, `${release}-${level}-ranks.txt.gz`),
+});
+const D1 = { name: "cc-main-sample-d1", takenOn: "2025-02-28" };
+const D2 = { name: "cc-main-sample-d2", takenOn: "2025-08-31" };
+
+let handle: DbHandle;
+beforeAll(async () => {
+  handle = await createTestDb();
+});
+afterAll(() => handle?.close());
+
+const count = async (table: string, snapshotId: number) =>
+  Number(
+    rowsOf<{ n: string | number }>(
+      await handle.db.execute(
+        sql`select count(*) as n from ${sql.raw(table)} where snapshot_id = ${snapshotId}`,
+      ),
+    )[0]?.n,
+  );
+
+describe("importWebgraph", () => {
+  test("an interrupted import resumes where it stopped and writes every row once", async () => {
+    let batches = 0;
+    const interrupted = importWebgraph(handle.db, {
+      snapshot: D2,
+      level: "domain",
+      ...files("d2", "domain"),
+      batchSize: 2,
+      onProgress: (p) => {
+        // Stop in the middle of the edges, after some were committed.
+        if (p.phase === "edges" && ++batches === 2) throw new Error("killed");
+      },
+    });
+    await expect(interrupted).rejects.toThrow("killed");
+    const [snap] = rowsOf<{ id: number; status: string; progress: { edges: number } }>(
+      await handle.db.execute(
+        sql`select id, status, progress from webgraph_snapshots where name = ${D2.name}`,
+      ),
+    );
+    expect(snap?.status).toBe("importing");
+    expect(snap?.progress.edges).toBe(4);
+    // Committed into the snapshot's own partition, not yet attached (so not yet visible through the parent).
+    expect(await count(edgePartition(snap!.id), snap!.id)).toBe(4);
+    expect(await count("webgraph_edges", snap!.id)).toBe(0);
+
+    const resumed = await importWebgraph(handle.db, {
+      snapshot: D2,
+      level: "domain",
+      ...files("d2", "domain"),
+      batchSize: 2,
+    });
+    expect(resumed.imported).toBe(true);
+    expect(resumed.linesRead).toEqual({ vertices: 0, ranks: 0, edges: 4 });
+    expect(await count("webgraph_edges", snap!.id)).toBe(8);
+    expect(await count("webgraph_vertices", snap!.id)).toBe(5);
+    expect(await count("webgraph_ranks", snap!.id)).toBe(5);
+
+    const again = await importWebgraph(handle.db, {
+      snapshot: D2,
+      level: "domain",
+      ...files("d2", "domain"),
+    });
+    expect(again.imported).toBe(false);
+    expect(await count("webgraph_edges", snap!.id)).toBe(8);
+  });
+
+  test("imports the host level and an older release", async () => {
+    const host = await importWebgraph(handle.db, { snapshot: D2, level: "host", ...files("d2", "host") });
+    expect(host.linesRead).toEqual({ vertices: 7, ranks: 7, edges: 8 });
+    const old = await importWebgraph(handle.db, { snapshot: D1, level: "domain", ...files("d1", "domain") });
+    expect(await count("webgraph_edges", old.snapshotId)).toBe(3);
+  });
+
+  test("a line out of format names the file and line", async () => {
+    const bad = path.join(tmpdir(), `webgraph-bad-${process.pid}.txt`);
+    writeFileSync(bad, "0\t1\n1\tnot-a-number\n");
+    const run = importWebgraph(handle.db, {
+      snapshot: { name: "broken", takenOn: "2025-01-01" },
+      level: "domain",
+      ...files("d1", "domain"),
+      edgesFile: bad,
+    });
+    await expect(run).rejects.toBeInstanceOf(WebgraphFormatError);
+    await expect(run).rejects.toThrow(`${bad}:2`);
+  });
+});
+
+describe("backlinksOverview", () => {
+  test("counts referring domains and hosts and ranks the target in the newest snapshot", async () => {
+    const o = await backlinksOverview(handle.db, { target: "www.example.com" });
+    expect(o).not.toBeNull();
+    expect(o!.snapshot).toBe(D2.name);
+    expect(o!.found).toBe(true);
+    // coffee-roasters, news-daily, brew-guide, wikipedia
+    expect(o!.referringDomains).toBe(4);
+    // five hosts outside example.com; blog.example.com is its own
+    expect(o!.referringHosts).toBe(5);
+    expect(o!.rank).toMatchObject({ harmonicCentralityRank: 2, pageRankRank: 1, level: "domain" });
+    // 100·(1 − ln2/ln6)/2 + 100/2 = 80.65
+    expect(o!.rank!.authorityScore).toBe(81);
+    expect(o!.topReferringDomains.map((d) => d.domain)).toEqual([
+      "wikipedia.org",
+      "news-daily.com",
+      "brew-guide.org",
+      "coffee-roasters.com",
+    ]);
+    expect(o!.topReferringDomains[0]).toMatchObject({ harmonicCentralityRank: 1, pageRankRank: 2 });
+    expect(o!.history).toBeUndefined();
+  });
+
+  test("history lists every snapshot oldest first", async () => {
+    const o = await backlinksOverview(handle.db, { target: "example.com", includeHistory: true });
+    expect(o!.history!.map((h) => [h.snapshot, h.referringDomains, h.referringHosts])).toEqual([
+      [D1.name, 2, null],
+      [D2.name, 4, 5],
+    ]);
+    expect(o!.history![0]!.rank).toMatchObject({ harmonicCentralityRank: 3, pageRankRank: 2 });
+  });
+
+  test("a target missing from the graph is reported as not found, with zero links", async () => {
+    const o = await backlinksOverview(handle.db, { target: "unknown.example.net" });
+    expect(o).toMatchObject({
+      found: false,
+      referringDomains: 0,
+      referringHosts: 0,
+      rank: null,
+      topReferringDomains: [],
+    });
+  });
+});
+
+describe("domainAuthority", () => {
+  test("scores each asked domain, in the order asked, from the newest domain graph", async () => {
+    const r = await domainAuthority(handle.db, {
+      domains: ["wikipedia.org", "nowhere.test", "blog.example.com", "coffee-roasters.com"],
+    });
+    expect(r.snapshot).toEqual({ name: D2.name, takenOn: D2.takenOn, level: "domain" });
+    expect(r.domains.map((d) => [d.domain, d.found, d.referringDomains, d.harmonicCentralityRank])).toEqual([
+      ["wikipedia.org", true, 2, 1],
+      ["nowhere.test", false, 0, null],
+      ["blog.example.com", true, 4, 2],
+      ["coffee-roasters.com", true, 1, 5],
+    ]);
+    expect(r.domains[2]!.authorityScore).toBeGreaterThan(r.domains[3]!.authorityScore!);
+    expect(r.domains[1]!.authorityScore).toBeNull();
+  });
+});
