@@ -6,6 +6,7 @@ import { findAccount } from "@/lib/accounts/lookup";
 import { getCreditAccount, grantCredits } from "@/lib/credits/credits";
 import { type Db, migrateDatabase, openDatabase } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { describeJobForOperators } from "@/lib/jobs/operator-view";
 import { getActiveKey, rotateKeyPair } from "@/lib/keys/keys";
 import {
   IMPORT_WEBGRAPH_OPTIONS,
@@ -23,6 +24,8 @@ Commands:
   rotate-key --account <id|owner email> [--rate-limit <requests per minute>]
       Revokes the active pair and prints the new key and secret (shown once).
   show --account <id|owner email>
+  show-job --job <job id>
+      A job as operators see it: state, charge and refunds, its ledger rows and the AI providers' token usage.
 ${IMPORT_WEBGRAPH_USAGE}
 
 Uses DATABASE_URL when set, else the embedded database in PGLITE_DATA_DIR (default .data/pglite):
@@ -65,6 +68,15 @@ async function show(db: Db, accountId: string) {
     apiKey: await getActiveKey(db, accountId),
     recentTransactions: credits.recentTransactions,
   };
+}
+
+async function showJob(db: Db, jobId: string) {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(jobId)) {
+    throw new UsageError("--job must be a job id (a UUID)");
+  }
+  const job = await describeJobForOperators(db, jobId);
+  if (!job) throw new UsageError(`no job ${jobId}`);
+  return job;
 }
 
 async function run(db: Db, command: string | undefined, values: Record<string, string | undefined>) {
@@ -113,6 +125,8 @@ async function run(db: Db, command: string | undefined, values: Record<string, s
     }
     case "show":
       return show(db, (await account(db, values.account)).id);
+    case "show-job":
+      return showJob(db, need(values.job, "job"));
     case "import-webgraph":
       return runImportWebgraphCommand(db, values, (message) => new UsageError(message));
     default:
@@ -131,6 +145,7 @@ async function main() {
         grant: { type: "string" },
         domain: { type: "string" },
         account: { type: "string" },
+        job: { type: "string" },
         amount: { type: "string" },
         type: { type: "string" },
         description: { type: "string" },

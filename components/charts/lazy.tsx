@@ -9,3 +9,7 @@ export const LazyCitationChart = dynamic(() => import("./citation-chart"), {
   ssr: false,
   loading: placeholder,
 });
+export const LazyVisibilityChart = dynamic(() => import("./visibility-chart"), {
+  ssr: false,
+  loading: placeholder,
+});

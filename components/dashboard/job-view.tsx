@@ -49,7 +49,12 @@ export function JobView({ jobId, initial }: { jobId: string; initial?: Job }) {
         </h2>
         <StatusBadge status={job.status} />
         <span className="text-sm text-slate-600">
-          {job.creditsCharged} credits{job.creditsRefunded ? " · refunded" : ""}
+          {job.creditsCharged} credits
+          {job.creditsRefunded
+            ? " · refunded"
+            : job.creditsRefundedAmount > 0
+              ? ` · ${job.creditsRefundedAmount} refunded`
+              : ""}
         </span>
       </div>
       {running ? (

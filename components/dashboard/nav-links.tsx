@@ -9,6 +9,7 @@ const LINKS = [
   { href: "/dashboard/jobs", label: "Jobs" },
   { href: "/dashboard/bots", label: "Bots" },
   { href: "/dashboard/citations", label: "Citations" },
+  { href: "/dashboard/visibility", label: "AI visibility" },
   { href: "/dashboard/domains", label: "Domains" },
   { href: "/dashboard/keys", label: "API keys" },
   { href: "/dashboard/members", label: "Members" },

@@ -34,7 +34,10 @@ export function ToolLauncher({
 
   const body = formToInput(info, values);
   const cost = estimateCost(info, body);
-  const unconfigured = (status?.requirements ?? []).filter((r) => !r.configured).map((r) => r.label);
+  const missing = (status?.requirements ?? []).filter((r) => !r.configured);
+  const unconfigured = missing.map((r) => r.label);
+  // An option named by a requirement (an AI engine) is disabled while its variable is not set here.
+  const disabledOptions = Object.fromEntries(missing.map((r) => [r.label, r.env]));
   const set = (name: string, value: string | string[] | boolean) =>
     setValues((v) => ({ ...v, [name]: value }));
 
@@ -85,6 +88,7 @@ export function ToolLauncher({
             field={f}
             value={values[f.name]}
             error={issues[f.name]}
+            disabledOptions={disabledOptions}
             onChange={(v) => set(f.name, v)}
           />
         ))}
@@ -121,11 +125,14 @@ function Field({
   field,
   value,
   error,
+  disabledOptions = {},
   onChange,
 }: {
   field: FieldSpec;
   value: string | string[] | boolean | undefined;
   error?: string;
+  /** Option → the environment variable that would enable it (unconfigured engines). */
+  disabledOptions?: Record<string, string>;
   onChange: (v: string | string[] | boolean) => void;
 }) {
   const id = `field-${field.name}`;
@@ -167,17 +174,25 @@ function Field({
         <fieldset>
           <legend className="field-label">{field.label}</legend>
           <div className="mt-1 flex flex-wrap gap-4">
-            {field.options.map((o) => (
-              <label key={o} className="flex items-center gap-2 text-sm text-slate-900">
-                <input
-                  type="checkbox"
-                  className="size-4"
-                  checked={list.includes(o)}
-                  onChange={(e) => onChange(e.target.checked ? [...list, o] : list.filter((x) => x !== o))}
-                />
-                {o}
-              </label>
-            ))}
+            {field.options.map((o) => {
+              const needs = disabledOptions[o];
+              return (
+                <label
+                  key={o}
+                  className={`flex items-center gap-2 text-sm ${needs ? "text-slate-500" : "text-slate-900"}`}
+                >
+                  <input
+                    type="checkbox"
+                    className="size-4"
+                    disabled={Boolean(needs)}
+                    checked={!needs && list.includes(o)}
+                    onChange={(e) => onChange(e.target.checked ? [...list, o] : list.filter((x) => x !== o))}
+                  />
+                  {o}
+                  {needs ? <span className="text-xs">(not configured: set {needs})</span> : null}
+                </label>
+              );
+            })}
           </div>
           {errorEl}
         </fieldset>
@@ -196,7 +211,9 @@ function Field({
             className="field-input"
           >
             {field.options.map((o) => (
-              <option key={o}>{o}</option>
+              <option key={o} value={o} disabled={Boolean(disabledOptions[o])}>
+                {disabledOptions[o] ? `${o} (not configured: set ${disabledOptions[o]})` : o}
+              </option>
             ))}
           </select>
           {errorEl}

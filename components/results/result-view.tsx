@@ -1,11 +1,14 @@
 "use client";
 
+import type { AiCitationCheckResult, BrandVisibilityResult } from "@/lib/ai-visibility/schemas";
 import type { CoreWebVitalsResult } from "@/lib/cwv/result-schema";
 import type { AuditResult } from "@/lib/tools/audits/schema";
 import type { FaqGeneratorResult } from "@/lib/tools/faq-generator/schema";
 import type { LlmsTxtResult } from "@/lib/tools/llms-txt/schema";
 import type { SeoAeoGeoResult } from "@/lib/tools/seo-aeo-geo-audit/schema";
+import { AiCitationResultView } from "./ai-citation-result";
 import { AuditResultView } from "./audit-result";
+import { BrandVisibilityResultView } from "./brand-visibility-result";
 import { CoreWebVitalsResultView } from "./core-web-vitals-result";
 import { FaqResultView } from "./faq-result";
 import { LlmsTxtResultView } from "./llms-txt-result";
@@ -25,6 +28,10 @@ export function ResultView({ tool, result }: { tool: string; result: unknown }) 
       return <CoreWebVitalsResultView result={result as CoreWebVitalsResult} />;
     case "llms-txt":
       return <LlmsTxtResultView result={result as LlmsTxtResult} />;
+    case "ai-citation-check":
+      return <AiCitationResultView result={result as AiCitationCheckResult} />;
+    case "brand-visibility":
+      return <BrandVisibilityResultView result={result as BrandVisibilityResult} />;
     default:
       return null;
   }

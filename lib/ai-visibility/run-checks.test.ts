@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { ToolError } from "@/lib/tools/types";
+import { ToolError } from "@/lib/errors";
 import { createRoutedFetch, type FakeEngines, startFakeEngines } from "@/test/fakes/ai/engines";
 import { type FixtureServer, startFixtureServer } from "@/test/fixture-server";
 import { failedEngines, runBrandVisibility, runCitationCheck, separateUsage } from "./run-checks";

@@ -1,3 +1,4 @@
+import { ToolError } from "@/lib/errors";
 import type { GuardedFetch } from "@/lib/fetch/types";
 import { ENGINE_ADAPTERS } from "@/lib/providers/ask-engine";
 import { EngineError } from "@/lib/providers/engine-retry";
@@ -9,7 +10,6 @@ import {
   resolveProvider,
 } from "@/lib/providers/engine-types";
 import { ENGINE_CONFIGS } from "@/lib/providers/engines";
-import { ToolError } from "@/lib/tools/types";
 import { type AnswerAnalysis, analyzeAnswer } from "./analyze-answer";
 import { findDomainLabel, findRegistrableDomain } from "./domains";
 import { resolveSources } from "./resolve-sources";

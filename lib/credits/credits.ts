@@ -106,6 +106,35 @@ export async function refundJobCredits(
   return rowsOf(inserted).length > 0;
 }
 
+/**
+ * Gives back part of a completed job's charge (the share of the parts that failed), as the job's one refund row.
+ * The unique (job, type) ledger index makes it happen at most once, and a job refunded this way can no longer
+ * fail (it is completed), so the full refund never follows it. Returns false if the job already had a refund.
+ */
+export async function refundJobShare(
+  tx: Tx,
+  job: { id: string; accountId: string; creditsCharged: number },
+  amount: number,
+  description: string,
+): Promise<boolean> {
+  if (!Number.isInteger(amount) || amount <= 0 || amount > job.creditsCharged) {
+    throw new Error(`refund share must be a whole number in 1..${job.creditsCharged}`);
+  }
+  const inserted = await tx.execute(sql`
+    with bal as (
+      update accounts set credit_balance = credit_balance + ${amount},
+        total_used = greatest(0, total_used - ${amount})
+      where id = ${job.accountId}
+        and not exists (select 1 from credit_ledger where job_id = ${job.id} and type = 'refund')
+      returning credit_balance
+    )
+    insert into credit_ledger (account_id, type, amount, balance_after, description, job_id)
+    select ${job.accountId}, 'refund', ${amount}, credit_balance, ${description}, ${job.id}
+    from bal
+    returning id`);
+  return rowsOf(inserted).length > 0;
+}
+
 export interface CreditAccountView {
   balance: number;
   totalUsed: number;

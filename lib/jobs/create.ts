@@ -103,7 +103,10 @@ export async function createJob(
     ? { ok: true as const }
     : checkAvailability(tool, input.input, readServerEnv(input.env ?? process.env));
   if (!availability.ok) {
-    throw new AppError("VALIDATION_ERROR", availability.reason, { reason: "tool_not_available_here" });
+    throw new AppError("VALIDATION_ERROR", availability.reason, {
+      reason: "tool_not_available_here",
+      ...availability.details,
+    });
   }
   const cost = tool.cost(input.input);
   try {

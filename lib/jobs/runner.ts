@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, asc, eq, lt, sql } from "drizzle-orm";
 import { z } from "zod";
+import { purgeObservations } from "@/lib/ai-visibility/observations";
 import type { Db } from "@/lib/db/client";
 import { redactDbError } from "@/lib/db/errors";
 import { purgeRateLimitWindows } from "@/lib/db/rate-limit-windows";
@@ -156,6 +157,7 @@ export class JobRunner {
     const queueTimedOut = await failQueueTimeouts(this.db, this.options.queueTimeoutSeconds);
     const purged = await purgeExpiredJobs(this.db);
     await purgeRateLimitWindows(this.db);
+    await purgeObservations(this.db);
     const free = this.options.concurrency - this.running.size;
     const claimed =
       free > 0 && !this.stopped
@@ -229,7 +231,9 @@ export class JobRunner {
         job.id,
         this.id,
         checked.data,
-        onCompleted && ((tx, completed) => onCompleted(tx, { job: completed, input, result: checked.data })),
+        onCompleted &&
+          ((tx, completed) =>
+            onCompleted(tx, { job: completed, input, result: checked.data, output: result })),
       );
     } catch (err) {
       controller.abort();

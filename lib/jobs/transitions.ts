@@ -25,6 +25,7 @@ export async function failJob(
         leaseOwner: null,
         leaseExpiresAt: null,
         creditsRefunded: sql`${jobs.creditsCharged} > 0`,
+        creditsRefundedAmount: sql`${jobs.creditsCharged}`,
       })
       .where(
         and(

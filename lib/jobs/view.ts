@@ -8,7 +8,10 @@ export interface JobView {
   result?: unknown;
   error?: JobError;
   creditsCharged: number;
+  /** True when a failed job was refunded in full (the spec's field). */
   creditsRefunded: boolean;
+  /** Credits given back: the whole charge of a failed job, or the failed engines' share of a completed one. */
+  creditsRefundedAmount: number;
   createdAt: string;
   startedAt: string | null;
   completedAt: string | null;
@@ -26,6 +29,7 @@ export function toJobView(job: Job): JobView {
     ...(job.status === "failed" && job.error ? { error: job.error } : {}),
     creditsCharged: job.creditsCharged,
     creditsRefunded: job.creditsRefunded,
+    creditsRefundedAmount: job.creditsRefundedAmount,
     createdAt: job.createdAt.toISOString(),
     startedAt: job.startedAt?.toISOString() ?? null,
     completedAt: job.completedAt?.toISOString() ?? null,

@@ -11,7 +11,14 @@ import { pollUrl, toJobView } from "@/lib/jobs/view";
 import { toJsonSchema } from "@/lib/openapi/json-schema";
 import { pricingText, TOOL_NAMES, TOOLS } from "@/lib/tools/catalog";
 import type { AnyTool } from "@/lib/tools/types";
-import { readBotStats, readCitations, trackingInputs } from "./tracking";
+import {
+  describeEngines,
+  readBotStats,
+  readCitations,
+  readVisibilityReport,
+  trackingInputs,
+  visibilityInput,
+} from "./tracking";
 import { acquireWaitSlot, WAITS_PER_KEY } from "./wait-slots";
 
 /** What a tool handler may use: the authenticated account and the request's database. */
@@ -215,6 +222,31 @@ const dataTools: McpToolDef[] = [
         ctx.db,
         ctx.accountId,
         parseValue(trackingInputs.citations, args) as { domain: string; days: number; limit: number },
+      );
+    },
+  },
+  {
+    name: "list_engines",
+    description:
+      "The AI engines (ChatGPT, Perplexity, Claude, Gemini): whether each is configured on this server, and its model. ai_citation_check and brand_visibility accept configured engines only. Free.",
+    input: z.object({}).strict(),
+    annotations: { ...READ_ONLY, title: "List AI engines" },
+    async run(_ctx, args) {
+      parseValue(z.object({}).strict(), args ?? {});
+      return describeEngines();
+    },
+  },
+  {
+    name: "get_visibility",
+    description:
+      "Citation and mention rates of a domain registered on this account, per AI engine and overall, per day over the last `days` days (default 30, at most 395), from completed AI checks. Free.",
+    input: visibilityInput,
+    annotations: { ...READ_ONLY, title: "Get AI visibility" },
+    async run(ctx, args) {
+      return readVisibilityReport(
+        ctx.db,
+        ctx.accountId,
+        parseValue(visibilityInput, args) as { domain: string; days: number },
       );
     },
   },

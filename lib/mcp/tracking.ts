@@ -1,3 +1,5 @@
+import { visibilityQuery } from "@/lib/ai-visibility/api-schemas";
+import { describeEngines, getVisibility } from "@/lib/ai-visibility/report";
 import { jsonArgsFromQuery } from "@/lib/contract/query";
 import type { Db } from "@/lib/db/client";
 import { citationsQuery, trackingStatsQuery } from "@/lib/tracking/api-schemas";
@@ -22,3 +24,16 @@ export async function readCitations(
 ) {
   return getCitations(db, accountId, input);
 }
+
+// The AI engines and the visibility they observed: the REST routes' parameters as typed JSON arguments.
+export const visibilityInput = jsonArgsFromQuery(visibilityQuery);
+
+export async function readVisibilityReport(
+  db: Db,
+  accountId: string,
+  input: { domain: string; days: number },
+) {
+  return getVisibility(db, accountId, input);
+}
+
+export { describeEngines };

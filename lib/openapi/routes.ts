@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { enginesResult, visibilityQuery, visibilityResult } from "@/lib/ai-visibility/api-schemas";
 import type { ErrorCode } from "@/lib/api/errors";
 import { listJobsQuery } from "@/lib/jobs/list";
 import { pricingText, TOOL_NAMES, TOOLS, type ToolName } from "@/lib/tools/catalog";
@@ -32,6 +33,10 @@ export const TAGS = [
     description: "AI and search bot visits of your registered domains: ingest and reports. Free.",
   },
   { name: "Domains", description: "The domains registered on the account. Free." },
+  {
+    name: "AI visibility",
+    description: "The AI engines this server asks, and what completed AI checks observed over time. Free.",
+  },
   { name: "MCP", description: "The hosted Model Context Protocol endpoint for AI assistants." },
   { name: "Meta", description: "This document and the Postman collection." },
 ] as const;
@@ -208,6 +213,38 @@ export const API_OPERATIONS: ApiOperation[] = [
     errors: ["VALIDATION_ERROR"],
   },
   {
+    method: "get",
+    path: "/engines",
+    operationId: "listEngines",
+    tag: "AI visibility",
+    summary: "The AI engines and whether each is configured here",
+    description:
+      "ChatGPT, Perplexity, Claude and Gemini, each with whether this server holds its provider's key (the key itself is never shown) and the model it is asked with. An engine that is not configured is refused by /ai-citation-check and /brand-visibility with 400 `VALIDATION_ERROR` before any charge. Free.",
+    success: {
+      status: 200,
+      description: "The engines.",
+      data: { name: "Engines", schema: enginesResult },
+    },
+    errors: [],
+  },
+  {
+    method: "get",
+    path: "/visibility",
+    operationId: "getVisibility",
+    tag: "AI visibility",
+    summary: "AI-engine citation and mention rates of a registered domain over time",
+    description:
+      "What the completed /ai-citation-check and /brand-visibility jobs of the account observed about a domain registered on it: per engine and overall, the share of answers that cited the domain and the share that mentioned it, per UTC day over the last `days` (today included). Observations are kept 13 months; `days` above 395 is 400, never clamped. A domain not registered on the account is 403 `FORBIDDEN_SCOPE`. Free.",
+    query: visibilityQuery,
+    queryExample: { domain: EXAMPLE_DOMAIN, days: "30" },
+    success: {
+      status: 200,
+      description: "Citation and mention rates.",
+      data: { name: "Visibility", schema: visibilityResult },
+    },
+    errors: ["VALIDATION_ERROR"],
+  },
+  {
     method: "post",
     path: "/tracking/events",
     operationId: "ingestTrackingEvents",
@@ -333,8 +370,7 @@ export const API_OPERATIONS: ApiOperation[] = [
     operationId: "mcp",
     tag: "MCP",
     summary: "Hosted MCP server (Streamable HTTP, stateless)",
-    description:
-      "A Model Context Protocol server for AI assistants and agent frameworks, over Streamable HTTP in stateless mode with JSON responses (send `Accept: application/json, text/event-stream`). Same credentials, rate limit and credit billing as the REST API: each JSON-RPC message counts against the limit (a batch counts each of its messages), at most 4 `wait_for_job` calls per key wait at once (more are `RATE_LIMITED` tool errors), and each tool costs what its endpoint costs. Tools: one per tool endpoint (`audits`, `core_web_vitals`, `keyword_research`, `brand_visibility`, `faq_generator`, `llms_txt`, `ai_citation_check`, `seo_aeo_geo_audit`, `backlinks_overview`), plus `get_job`, `wait_for_job`, `list_jobs`, `get_credits`, `get_bot_stats`, `get_citations`. API errors come back as tool results with `isError: true`, text `CODE: message` and `structuredContent` `{code, message, details}`. Answers are JSON-RPC, not the envelope, except authentication and rate-limit errors, which are the envelope with their HTTP status.",
+    description: `A Model Context Protocol server for AI assistants and agent frameworks, over Streamable HTTP in stateless mode with JSON responses (send \`Accept: application/json, text/event-stream\`). Same credentials, rate limit and credit billing as the REST API: each JSON-RPC message counts against the limit (a batch counts each of its messages), at most 4 \`wait_for_job\` calls per key wait at once (more are \`RATE_LIMITED\` tool errors), and each tool costs what its endpoint costs. Tools: one per tool endpoint (${TOOL_NAMES.map((name) => `\`${name.replaceAll("-", "_")}\``).join(", ")}), plus \`get_job\`, \`wait_for_job\`, \`list_jobs\`, \`get_credits\`, \`get_bot_stats\`, \`get_citations\`, \`list_engines\`, \`get_visibility\`. API errors come back as tool results with \`isError: true\`, text \`CODE: message\` and \`structuredContent\` \`{code, message, details}\`. Answers are JSON-RPC, not the envelope, except authentication and rate-limit errors, which are the envelope with their HTTP status.`,
     body: {
       name: "McpMessage",
       schema: jsonRpcMessage,

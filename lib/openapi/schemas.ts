@@ -51,7 +51,13 @@ const jobBase = {
     .optional()
     .describe("Present once status is failed, e.g. TOOL_UNAVAILABLE, FETCH_TIMEOUT, INTERRUPTED."),
   creditsCharged: z.number().int(),
-  creditsRefunded: z.boolean().describe("True when a failed job was refunded."),
+  creditsRefunded: z.boolean().describe("True when a failed job was refunded (in full)."),
+  creditsRefundedAmount: z
+    .number()
+    .int()
+    .describe(
+      "Credits given back: the whole charge of a failed job; on a completed AI check, 100 per engine that failed (a partial refund, with `creditsRefunded` false); else 0.",
+    ),
   createdAt: z.iso.datetime(),
   startedAt: z.iso.datetime().nullable(),
   completedAt: z.iso.datetime().nullable(),

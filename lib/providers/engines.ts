@@ -26,6 +26,14 @@ export const DEFAULT_MODELS: Record<EngineName, string> = {
   Gemini: GEMINI_CONFIG.defaultModel,
 };
 
+/** Each engine's key variable, for the catalogue's configuration hints (`requires`). */
+export const ENGINE_REQUIREMENTS: readonly { env: string; label: EngineName }[] = ENGINE_NAMES.map(
+  (name) => ({
+    env: ENGINE_CONFIGS[name].apiKeyEnv,
+    label: name,
+  }),
+);
+
 export interface EngineStatus {
   name: EngineName;
   configured: boolean;

@@ -62,7 +62,7 @@ export function describeToolStatus(tool: AnyTool, env: Env): ToolStatus {
     name: tool.name as ToolName,
     built: !tool.unavailable,
     ...(tool.unavailable ? { reason: tool.unavailable.reason } : {}),
-    requirements: (tool.requires ?? []).map((r) => ({ ...r, configured: Boolean(env[r.env]) })),
+    requirements: (tool.requires ?? []).map((r) => ({ ...r, configured: Boolean(env[r.env]?.trim()) })),
   };
 }
 

@@ -1,5 +1,8 @@
 import { z } from "zod";
 import { normalizeHostname } from "@/lib/hostname";
+import { ENGINE_NAMES, type EngineName } from "@/lib/providers/engine-types";
+import { checkEngineAvailability } from "@/lib/providers/engines";
+import type { Availability, Env } from "./types";
 
 /** A domain or hostname (≤ 253 characters), normalised to lower-case ASCII; a pasted URL is reduced to its host. */
 export const hostname = z
@@ -29,35 +32,19 @@ export function caseInsensitiveEnum<const T extends readonly [string, ...string[
   );
 }
 
-export const ENGINES = ["ChatGPT", "Perplexity", "Claude", "Gemini"] as const;
-export type Engine = (typeof ENGINES)[number];
+/** The engines come from the providers' configuration, the one source of what each engine needs. */
+export const ENGINES = ENGINE_NAMES;
+export type Engine = EngineName;
 export const engine = caseInsensitiveEnum(ENGINES, `Must be one of ${ENGINES.join(", ")}.`);
 
-/** The environment variable that configures each AI engine's provider. */
-export const ENGINE_ENV: Record<Engine, string> = {
-  ChatGPT: "OPENAI_API_KEY",
-  Perplexity: "PERPLEXITY_API_KEY",
-  Claude: "ANTHROPIC_API_KEY",
-  Gemini: "GEMINI_API_KEY",
-};
-
-export const ENGINE_REQUIREMENTS = ENGINES.map((e) => ({ env: ENGINE_ENV[e], label: e }));
-
-/** Refuses engines whose provider key is not set, naming the configured ones and the variable to set. */
-export function checkEngines(
-  requested: readonly Engine[],
-  env: Readonly<Record<string, string | undefined>>,
-) {
-  const configured = ENGINES.filter((e) => Boolean(env[ENGINE_ENV[e]]));
-  const missing = requested.filter((e) => !configured.includes(e));
-  if (missing.length === 0) return { ok: true as const };
-  const set = missing.map((e) => `${ENGINE_ENV[e]} for ${e}`).join(", ");
-  const have = configured.length
-    ? `Configured engines: ${configured.join(", ")}.`
-    : "No engine is configured.";
+/** The engines' availability as a tool states it: the 400 carries the configured engines and what to set. */
+export function engineAvailability(wanted: readonly Engine[], env: Env): Availability {
+  const checked = checkEngineAvailability(wanted, env);
+  if (checked.ok) return checked;
   return {
-    ok: false as const,
-    reason: `${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} not configured on this server. ${have} The operator sets ${set}.`,
+    ok: false,
+    reason: checked.reason,
+    details: { configured: checked.configured, missing: checked.missing },
   };
 }
 

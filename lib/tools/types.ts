@@ -8,7 +8,10 @@ export { ToolError } from "@/lib/errors";
 /** The server's environment as a plain record; the catalogue never reads `process.env` itself. */
 export type Env = Readonly<Record<string, string | undefined>>;
 
-export type Availability = { ok: true } | { ok: false; reason: string };
+export type Availability =
+  | { ok: true }
+  /** `details` joins the 400's details (e.g. the engines configured here and the variables to set). */
+  | { ok: false; reason: string; details?: Record<string, unknown> };
 
 /** A fact the server must be configured with for (part of) a tool to run. */
 export interface EnvRequirement {
@@ -122,7 +125,13 @@ export interface ToolRunner<I = unknown, R = unknown> {
 export interface CompletedEvent<I = unknown, R = unknown> {
   job: Job;
   input: I;
+  /** The result as stored: what the result schema kept of the tool's output. */
   result: R;
+  /**
+   * What `run` returned, before the result schema kept only the customer's fields: a tool may return
+   * operator-only facts beside its result (the AI engines' token usage) and store them here.
+   */
+  output: unknown;
 }
 
 /** A tool of any input and result type, as the catalogue, routes and runner hold them. */

@@ -98,6 +98,8 @@ describe("npm run admin", () => {
     ["unknown account", ["show", "--account", "nobody@example.com"], /no account/],
     ["bad domain", ["add-domain", "--account", "owner@example.com", "--domain", "not a domain"], /hostname/],
     ["unknown option", ["show", "--acount", "x"], /Unknown option/],
+    ["show-job without a job id", ["show-job", "--job", "nope"], /a job id/],
+    ["show-job of an unknown job", ["show-job", "--job", "00000000-0000-4000-8000-000000000000"], /no job/],
   ];
   for (const [name, args, message] of bad) {
     test(`refuses: ${name}`, () => {

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import type { DbHandle } from "@/lib/db/client";
 import { createTestAccount, type TestAccount } from "../accounts";
 import { startTestApi, type TestApi } from "../api-server";
 import { createTestDb } from "../db";
 import { jobRow } from "../jobs-helpers";
+import { configureEnginesOffline } from "../support/configure-engines";
 
 // Every /api/v1 answer, including the ones no handler was written for, is the envelope with a
 // request id and the rate-limit headers, and counts against a limit.
@@ -12,11 +13,14 @@ let api: TestApi;
 let acct: TestAccount;
 
 beforeAll(async () => {
+  // The AI tools refuse engines without a key; these tests create AI jobs without running them.
+  configureEnginesOffline();
   handle = await createTestDb();
   api = await startTestApi(handle);
   acct = await createTestAccount(handle.db, { credits: 1000 });
 });
 afterAll(async () => {
+  vi.unstubAllEnvs();
   await api?.close();
   await handle?.close();
 });

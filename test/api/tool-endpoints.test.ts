@@ -1,22 +1,26 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { findLedgerMismatches } from "@/lib/credits/credits";
 import type { DbHandle } from "@/lib/db/client";
 import { creditLedger, jobs } from "@/lib/db/schema";
 import { balanceOf, createTestAccount, type TestAccount } from "../accounts";
 import { startTestApi, type TestApi } from "../api-server";
 import { createTestDb } from "../db";
+import { configureEnginesOffline } from "../support/configure-engines";
 
 let handle: DbHandle;
 let api: TestApi;
 let rich: TestAccount;
 
 beforeAll(async () => {
+  // The AI tools refuse engines without a key; these tests create AI jobs without running them.
+  configureEnginesOffline();
   handle = await createTestDb();
   api = await startTestApi(handle);
   rich = await createTestAccount(handle.db, { credits: 100_000 });
 });
 afterAll(async () => {
+  vi.unstubAllEnvs();
   await api?.close();
   await handle?.close();
 });

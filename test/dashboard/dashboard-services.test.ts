@@ -1,6 +1,6 @@
 import bcrypt from "bcryptjs";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { getCreditAccount } from "@/lib/credits/credits";
 import { getBotPurposeSeries } from "@/lib/dashboard/bot-series";
 import { addDomainAs } from "@/lib/dashboard/domains";
@@ -24,6 +24,7 @@ const TOOL_CATALOG = TOOL_NAMES.map((name) => ({
 }));
 
 import { createTestDb } from "../db";
+import { configureEnginesOffline } from "../support/configure-engines";
 
 let handle: DbHandle;
 let db: Db;
@@ -32,10 +33,15 @@ const email = () => `dash${++n}-${process.pid}@example.com`;
 const PASSWORD = "correct horse battery";
 
 beforeAll(async () => {
+  // The AI tools refuse engines without a key; these tests launch AI jobs without running them.
+  configureEnginesOffline();
   handle = await createTestDb();
   db = handle.db;
 });
-afterAll(() => handle.close());
+afterAll(() => {
+  vi.unstubAllEnvs();
+  return handle.close();
+});
 
 async function ownerActor() {
   const { user } = await signUp(db, { email: email(), password: PASSWORD });

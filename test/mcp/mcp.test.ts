@@ -68,7 +68,16 @@ const BILLED = [
   "seo_aeo_geo_audit",
   "backlinks_overview",
 ];
-const READS = ["get_job", "wait_for_job", "list_jobs", "get_credits", "get_bot_stats", "get_citations"];
+const READS = [
+  "get_job",
+  "wait_for_job",
+  "list_jobs",
+  "get_credits",
+  "get_bot_stats",
+  "get_citations",
+  "list_engines",
+  "get_visibility",
+];
 const COSTS: Record<string, string> = {
   audits: "Costs 50 credits",
   core_web_vitals: "Costs 25 credits",
@@ -82,7 +91,7 @@ const COSTS: Record<string, string> = {
 };
 
 describe("tools/list", () => {
-  test("all 15 tools with input schemas, costs and annotations", async () => {
+  test("all 17 tools with input schemas, costs and annotations", async () => {
     const client = await connect(acct.headers);
     expect(client.getServerCapabilities()?.tools).toBeDefined();
     const { tools } = await client.listTools();
@@ -230,6 +239,19 @@ describe("errors are tool errors with the spec's codes", () => {
       "FORBIDDEN_SCOPE",
     ],
     [
+      "visibility of an unregistered domain",
+      "get_visibility",
+      { domain: "not-mine.example.com" },
+      "FORBIDDEN_SCOPE",
+    ],
+    [
+      "visibility days above 395",
+      "get_visibility",
+      { domain: "mcp.example.com", days: 396 },
+      "VALIDATION_ERROR",
+      "days",
+    ],
+    [
       "citations days above 90",
       "get_citations",
       { domain: "mcp.example.com", days: 91 },
@@ -289,7 +311,7 @@ describe("authentication and rate limit, as the REST API", () => {
   test("Authorization: Bearer <key>:<secret> works too", async () => {
     const client = await connect({ authorization: `Bearer ${acct.key}:${acct.secret}` });
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(15);
+    expect(tools).toHaveLength(17);
   });
 
   test("every MCP HTTP request counts against the key's limit; the 4th of 3 is 429", async () => {

@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import SwaggerParser from "@apidevtools/swagger-parser";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { ERROR_STATUS } from "@/lib/api/errors";
 import type { DbHandle } from "@/lib/db/client";
 import type { OpenApiDocument } from "@/lib/openapi/document";
@@ -14,6 +14,7 @@ import { TOOL_NAMES, TOOLS } from "@/lib/tools/catalog";
 import { createTestAccount, type TestAccount } from "../accounts";
 import { startTestApi, type TestApi } from "../api-server";
 import { createTestDb } from "../db";
+import { configureEnginesOffline } from "../support/configure-engines";
 
 let handle: DbHandle;
 let api: TestApi;
@@ -21,6 +22,8 @@ let acct: TestAccount;
 let doc: OpenApiDocument;
 
 beforeAll(async () => {
+  // The AI tools refuse engines this server has no key for; the examples name engines.
+  configureEnginesOffline();
   handle = await createTestDb();
   api = await startTestApi(handle);
   // The documents name the configured public address (as npm start sets it to the listening one).
@@ -31,6 +34,7 @@ beforeAll(async () => {
   doc = (await res.json()) as OpenApiDocument;
 });
 afterAll(async () => {
+  vi.unstubAllEnvs();
   await api?.close();
   await handle?.close();
 });
@@ -244,6 +248,7 @@ describe("GET /api/v1/postman.json", () => {
       "Credits",
       "Tracking",
       "Domains",
+      "AI visibility",
       "MCP",
       "Meta",
     ]);

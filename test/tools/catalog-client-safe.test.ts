@@ -10,8 +10,12 @@ const ROOT = path.resolve(__dirname, "../..");
 const FORBIDDEN = [
   /^node:/,
   new RegExp(`^(${builtinModules.join("|")})(/|$)`),
-  /^@\/lib\/(db|fetch|crawl|providers|credits|jobs|api|accounts|tracking|keys)(\/|$)/,
+  /^@\/lib\/(db|fetch|crawl|credits|jobs|api|accounts|tracking|keys)(\/|$)/,
+  // The providers' SDK-free configuration (engine names, key variables, models) is the one exception.
+  /^@\/lib\/providers\/(?!(engines|engine-types)$)/,
   /^(drizzle-orm|postgres|@electric-sql\/pglite|undici|cheerio|lighthouse|puppeteer-core)(\/|$)/,
+  /^(openai|@anthropic-ai\/sdk|@google\/genai)(\/|$)/,
+  /(^|\/)(ask|ask-engine|engine-retry|sdk-errors)(\.ts)?$/,
   /\/run(\.ts)?$/,
 ];
 

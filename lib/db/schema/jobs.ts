@@ -35,6 +35,13 @@ export const jobs = pgTable(
     error: jsonb("error").$type<JobError>(),
     creditsCharged: integer("credits_charged").notNull(),
     creditsRefunded: boolean("credits_refunded").notNull().default(false),
+    /**
+     * Credits given back: all of them for a failed job; for a completed job, the share of the parts that
+     * failed (an AI engine that did not answer). The ledger's unique (job, refund) row guards it.
+     */
+    creditsRefundedAmount: integer("credits_refunded_amount").notNull().default(0),
+    /** Provider token usage, for operators only (the admin CLI); never in a customer's view. */
+    providerUsage: jsonb("provider_usage"),
     attempts: integer("attempts").notNull().default(0),
     leaseOwner: text("lease_owner"),
     leaseExpiresAt: timestamp("lease_expires_at", { withTimezone: true }),
@@ -53,6 +60,10 @@ export const jobs = pgTable(
     check("jobs_status_valid", sql`${t.status} in ('pending', 'processing', 'completed', 'failed')`),
     check("jobs_credits_non_negative", sql`${t.creditsCharged} >= 0`),
     check("jobs_result_only_when_completed", sql`${t.result} is null or ${t.status} = 'completed'`),
+    check(
+      "jobs_refunded_amount_bounds",
+      sql`${t.creditsRefundedAmount} >= 0 and ${t.creditsRefundedAmount} <= ${t.creditsCharged}`,
+    ),
     check("jobs_refund_only_when_failed", sql`not ${t.creditsRefunded} or ${t.status} = 'failed'`),
   ],
 );

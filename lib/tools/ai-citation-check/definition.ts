@@ -1,17 +1,12 @@
 import { z } from "zod";
-import {
-  checkEngines,
-  competitors,
-  ENGINE_REQUIREMENTS,
-  ENGINES,
-  engine,
-  hostname,
-  prompt,
-} from "../domain-schemas";
+import { aiCitationCheckResult } from "@/lib/ai-visibility/schemas";
+import { ENGINE_REQUIREMENTS } from "@/lib/providers/engines";
+import { competitors, ENGINES, engine, engineAvailability, hostname, prompt } from "../domain-schemas";
 import { defineTool } from "../types";
-import { notBuiltYet } from "../unavailable";
 
 export const COST_PER_ENGINE = 100;
+/** The time limit of a check; the engines' retries stop starting waits that would pass it. */
+export const ENGINE_CHECK_TIMEOUT_MS = 150_000;
 
 export const aiCitationCheckInput = z
   .object({
@@ -40,9 +35,11 @@ export const aiCitationCheck = defineTool({
   },
   cost: (input) => COST_PER_ENGINE * input.engines.length,
   pricing: `${COST_PER_ENGINE} credits per engine (${COST_PER_ENGINE * ENGINES.length} for all ${ENGINES.length === 4 ? "four" : ENGINES.length}, the default)`,
-  ...notBuiltYet("AI citation"),
+  result: aiCitationCheckResult,
+  // Engines run in parallel, each with up to four attempts (Retry-After honoured): room for a slow engine's retries.
+  timeoutMs: ENGINE_CHECK_TIMEOUT_MS,
   requires: ENGINE_REQUIREMENTS,
-  availability: (input, env) => checkEngines(input.engines, env),
+  availability: (input, env) => engineAvailability(input.engines, env),
   form: [
     { name: "prompt", kind: "textarea", label: "Prompt", required: true, placeholder: "Best tools for …" },
     { name: "domain", kind: "text", label: "Your domain", required: true, placeholder: "example.com" },
@@ -56,3 +53,5 @@ export const aiCitationCheck = defineTool({
     },
   ],
 });
+
+export type AiCitationCheckInput = z.output<typeof aiCitationCheckInput>;

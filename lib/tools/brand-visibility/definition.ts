@@ -1,15 +1,9 @@
 import { z } from "zod";
-import {
-  checkEngines,
-  competitors,
-  ENGINE_REQUIREMENTS,
-  ENGINES,
-  engine,
-  hostname,
-  prompt,
-} from "../domain-schemas";
+import { brandVisibilityResult } from "@/lib/ai-visibility/schemas";
+import { ENGINE_REQUIREMENTS } from "@/lib/providers/engines";
+import { COST_PER_ENGINE, ENGINE_CHECK_TIMEOUT_MS } from "../ai-citation-check/definition";
+import { competitors, ENGINES, engine, engineAvailability, hostname, prompt } from "../domain-schemas";
 import { defineTool } from "../types";
-import { notBuiltYet } from "../unavailable";
 
 export const brandVisibilityInput = z
   .object({
@@ -31,10 +25,11 @@ export const brandVisibility = defineTool({
     engine: "ChatGPT",
     competitors: ["competitor.example"],
   },
-  cost: () => 100,
-  ...notBuiltYet("brand visibility"),
+  cost: () => COST_PER_ENGINE,
+  result: brandVisibilityResult,
+  timeoutMs: ENGINE_CHECK_TIMEOUT_MS,
   requires: ENGINE_REQUIREMENTS,
-  availability: (input, env) => checkEngines([input.engine], env),
+  availability: (input, env) => engineAvailability([input.engine], env),
   form: [
     { name: "prompt", kind: "textarea", label: "Prompt", required: true, placeholder: "Best tools for …" },
     { name: "domain", kind: "text", label: "Your domain", required: true, placeholder: "example.com" },
@@ -48,3 +43,5 @@ export const brandVisibility = defineTool({
     },
   ],
 });
+
+export type BrandVisibilityInput = z.output<typeof brandVisibilityInput>;

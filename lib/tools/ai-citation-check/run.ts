@@ -1,0 +1,18 @@
+import { type AiCitationCheckResult, runCitationCheck } from "@/lib/ai-visibility";
+import type { ToolRunner } from "../types";
+import { type AiCitationCheckInput, aiCitationCheck } from "./definition";
+import { engineDeadline, readUsage, settleCheck } from "./settle-check";
+
+// `run` returns each engine's token usage beside its entry; the result schema keeps only the customer's fields,
+// and onCompleted stores the usage on the job for operators.
+export const runner: ToolRunner<AiCitationCheckInput, AiCitationCheckResult> = {
+  run: (input, ctx) =>
+    runCitationCheck(input, {
+      signal: ctx.signal,
+      fetch: ctx.fetch,
+      env: ctx.env,
+      deadline: engineDeadline(aiCitationCheck.timeoutMs),
+    }),
+  onCompleted: (tx, { job, input, result, output }) =>
+    settleCheck(tx, { job, input, result, usage: readUsage(output) }),
+};
