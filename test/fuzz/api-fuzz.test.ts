@@ -19,6 +19,12 @@ import {
 import { formatReport, runFuzz } from "./run";
 import { fuzzTargets } from "./targets";
 
+// Fuzzes every /api/v1 operation of the operation list (so a new endpoint is fuzzed without a change
+// here), unknown paths and the MCP endpoint over real HTTP on a real database: near-miss and arbitrary
+// bodies, malformed and compressed bytes, wrong content types, odd query strings, path parameters,
+// headers and methods, with and without credentials. Every answer must be below 500 and carry its
+// request id in the envelope, and no credit may move except the charge of a job an answer reported.
+//
 // The run's size and seed; FUZZ_SEED replays or varies a run, FUZZ_SCALE grows it.
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 const SCALE = Number(process.env.FUZZ_SCALE ?? 1);
@@ -125,6 +131,12 @@ test("10,000+ generated bad requests: no 5xx, every answer enveloped with its re
   });
   console.log(formatReport(run, requests.length, SEED));
   const { problems, createdJobs } = run;
+  for (const target of targets.values()) {
+    const labels = [...run.counts.keys()].filter(
+      (l) => l === target.path || l.startsWith(`${target.path} (`),
+    );
+    expect(labels.length, `requests sent to ${target.path}`).toBeGreaterThan(0);
+  }
 
   expect(problems.slice(0, 25), `${problems.length} problems`).toEqual([]);
 

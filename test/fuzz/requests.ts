@@ -26,18 +26,28 @@ export interface FuzzRequest {
  */
 const HEADER_BUDGET = 12_000;
 
+/**
+ * Cuts a path to `max` characters where the rest stays well-formed: before a query parameter, or
+ * before an escape that starts a UTF-8 character (never inside one, which no server could decode).
+ */
+function shortenPath(path: string, max: number): string {
+  const q = path.indexOf("?");
+  if (q >= 0 && q < max) {
+    const amp = path.lastIndexOf("&", max);
+    return path.slice(0, Math.max(amp, q));
+  }
+  for (let cut = path.lastIndexOf("%", max); cut > 0; cut = path.lastIndexOf("%", cut - 1)) {
+    const byte = Number.parseInt(path.slice(cut + 1, cut + 3), 16);
+    if (!(byte >= 0x80 && byte < 0xc0)) return path.slice(0, cut);
+  }
+  return path.slice(0, max);
+}
+
 function fitHeaders(
   path: string,
   headers: Record<string, string>,
 ): { path: string; headers: Record<string, string> } {
-  const max = HEADER_BUDGET / 2;
-  let fitted = path;
-  if (fitted.length > max) {
-    // Cut before a parameter or an escape, so that what is left stays well-formed.
-    const q = fitted.indexOf("?");
-    const cut = q >= 0 && q < max ? fitted.lastIndexOf("&", max) : fitted.lastIndexOf("%", max);
-    fitted = fitted.slice(0, cut > Math.max(q, 0) ? cut : Math.min(q >= 0 ? q : max, max));
-  }
+  const fitted = path.length > HEADER_BUDGET / 2 ? shortenPath(path, HEADER_BUDGET / 2) : path;
   const out = { ...headers };
   const size = () => Object.entries(out).reduce((n, [k, v]) => n + k.length + v.length + 4, fitted.length);
   while (size() > HEADER_BUDGET) {
