@@ -189,6 +189,6 @@ describe("NUL and unpaired surrogates are refused wherever text comes in", () =>
   test("JSON nested 200,000 deep is walked without overflowing the stack", async () => {
     const deep = `{"url":${"[".repeat(200_000)}"\\u0000"${"]".repeat(200_000)}}`;
     const err = await errorOf(() => readJson(json(deep)));
-    expect(err.details.field).toBe(`url.${Array(200_000).fill("0").join(".")}`);
+    expect(err.details.field).toBe(`url.${Array(98).fill("0").join(".")}.…`);
   });
 });

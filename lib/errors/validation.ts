@@ -49,8 +49,9 @@ export function findUnsafeText(value: unknown): string | null {
 
 const join = (path: string, part: string) => (path ? `${path}.${part}` : part);
 
-/** VALIDATION_ERROR for text with NUL or an unpaired surrogate at `field`. */
-export function unsafeTextError(field: string) {
+/** VALIDATION_ERROR for text with NUL or an unpaired surrogate at `field` (a deep path is shortened). */
+export function unsafeTextError(path: string) {
+  const field = path.length > 200 ? `${path.slice(0, 200)}…` : path;
   return validationError(
     `Invalid request: ${field}: contains a NUL character or an unpaired UTF-16 surrogate.`,
     [{ field, message: "Contains a NUL character or an unpaired UTF-16 surrogate." }],
