@@ -78,7 +78,8 @@ export async function startTestApi(handle: DbHandle): Promise<TestApi> {
         params[name] = route.catchAll && i === route.names.length - 1 ? value.split("/") : value;
       });
       const mod = await route.load();
-      const handler = mod[req.method ?? "GET"];
+      // Next answers HEAD with the GET handler when a route exports no HEAD.
+      const handler = mod[req.method ?? "GET"] ?? (req.method === "HEAD" ? mod.GET : undefined);
       if (!handler) {
         res.writeHead(405).end();
         return;

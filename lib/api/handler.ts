@@ -11,6 +11,7 @@ import {
   successResponse,
 } from "./envelope";
 import { clientIp, HSTS, isInsecureRequest } from "./https";
+import { checkPathParams } from "./parse";
 import { DEFAULT_RATE_LIMIT, hitRateLimit, rateLimitHeaders, WINDOW_SECONDS } from "./rate-limit";
 
 export interface ApiContext<P extends Record<string, string | string[]>> {
@@ -83,7 +84,7 @@ export function withApiKey<P extends Record<string, string | string[]> = Record<
       headers = { ...headers, ...rateLimitHeaders(limit) };
       if (!limit.allowed) throw rateLimited(limit.reset);
       if (limit.firstInWindow) await touchKeyLastUsed(db, auth.apiKeyId);
-      const params = (await args.params) as P;
+      const params = checkPathParams((await args.params) as P);
       const result = await handler({ req, url, db, auth, params, requestId });
       if (result instanceof ApiResult) return successResponse(result, requestId, headers);
       for (const [k, v] of Object.entries({ ...headers, "x-request-id": requestId }))

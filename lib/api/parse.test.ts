@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
 import { httpStatus } from "./errors";
-import { parseJson, parseQuery, queryInt, requireUuid } from "./parse";
+import { checkPathParams, parseJson, parseQuery, parseValue, queryInt, readJson, requireUuid } from "./parse";
 
 const body = z.object({ url: z.string().url(), n: z.number().int().optional() }).strict();
 
@@ -129,4 +129,66 @@ test("requireUuid: only UUIDs name anything", async () => {
   for (const bad of ["", "123", "5f0c1e5e-3f7e-4a6e-9a43-0f6f1f1f1f1", "../etc/passwd"]) {
     expect((await errorOf(() => requireUuid(bad, "Job"))).code).toBe("NOT_FOUND");
   }
+});
+
+describe("NUL and unpaired surrogates are refused wherever text comes in", () => {
+  const schema = z.object({ url: z.string(), tags: z.array(z.object({ name: z.string() })).optional() });
+  const json = (text: string) => post(text, "application/json");
+  const cases: { name: string; run: () => Promise<unknown> | unknown; field: string }[] = [
+    {
+      name: "NUL in a field",
+      run: () => parseJson(json('{"url":"https://a.b/\\u0000"}'), schema),
+      field: "url",
+    },
+    {
+      name: "lone high surrogate at depth",
+      run: () => parseJson(json('{"url":"x","tags":[{"name":"ok"},{"name":"a\\ud800"}]}'), schema),
+      field: "tags.1.name",
+    },
+    { name: "lone low surrogate", run: () => parseJson(json('{"url":"\\udc00x"}'), schema), field: "url" },
+    { name: "NUL in a key", run: () => readJson(json('{"a":{"b\\u0000":1}}')), field: "a.b\\u0000" },
+    { name: "NUL as the whole body", run: () => readJson(json('"\\u0000"')), field: "body" },
+    {
+      name: "a body the service validates itself",
+      run: () => readJson(json('{"events":[{"userAgent":"GPTBot\\u0000"}]}')),
+      field: "events.0.userAgent",
+    },
+    {
+      name: "NUL in a query value",
+      run: () => parseQuery(new URL("http://h/p?url=a%00"), schema),
+      field: "url",
+    },
+    {
+      name: "NUL in a query key",
+      run: () => parseQuery(new URL("http://h/p?u%00rl=a"), schema),
+      field: "u\\u0000rl",
+    },
+    {
+      name: "NUL in a path parameter",
+      run: () => checkPathParams({ domain: "a.com\u0000" }),
+      field: "domain",
+    },
+    { name: "in a catch-all segment", run: () => checkPathParams({ path: ["a", "\ud800"] }), field: "path" },
+    { name: "parseValue (MCP arguments)", run: () => parseValue(schema, { url: "a\u0000" }), field: "url" },
+  ];
+  for (const c of cases) {
+    test(c.name, async () => {
+      const err = await errorOf(c.run);
+      expect(err.code).toBe("VALIDATION_ERROR");
+      expect(err.details.field).toBe(c.field);
+      expect(err.details.reason).toBe("unsafe_characters");
+    });
+  }
+
+  test("paired surrogates, emoji, RTL marks and U+FFFD are ordinary text", async () => {
+    const text = "👩‍👩‍👧 \u202e\u200f \ufffd é";
+    await expect(parseJson(json(JSON.stringify({ url: text })), schema)).resolves.toEqual({ url: text });
+    expect(checkPathParams({ domain: "例え.テスト" })).toEqual({ domain: "例え.テスト" });
+  });
+
+  test("JSON nested 200,000 deep is walked without overflowing the stack", async () => {
+    const deep = `{"url":${"[".repeat(200_000)}"\\u0000"${"]".repeat(200_000)}}`;
+    const err = await errorOf(() => readJson(json(deep)));
+    expect(err.details.field).toBe(`url.${Array(98).fill("0").join(".")}.…`);
+  });
 });

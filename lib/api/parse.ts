@@ -1,5 +1,12 @@
 import type { z } from "zod";
-import { type FieldIssue, parseValue, validationError } from "@/lib/errors";
+import {
+  type FieldIssue,
+  findUnsafeText,
+  hasUnsafeText,
+  parseValue,
+  unsafeTextError,
+  validationError,
+} from "@/lib/errors";
 import { readStreamCapped } from "@/lib/streams/read-capped";
 
 export { queryInt } from "@/lib/contract/query";
@@ -56,6 +63,9 @@ export async function readJson(req: Request): Promise<unknown> {
       { reason: "malformed_json" },
     );
   }
+  // Every JSON body passes here, including those a service validates piece by piece (tracking events).
+  const unsafe = findUnsafeText(value);
+  if (unsafe !== null) throw unsafeTextError(unsafe || "body");
   return value;
 }
 
@@ -68,6 +78,7 @@ export function parseQuery<S extends z.ZodObject>(url: URL, schema: S): z.output
   const raw: Record<string, string> = {};
   const issues: FieldIssue[] = [];
   for (const [key, value] of url.searchParams) {
+    if (hasUnsafeText(key) || hasUnsafeText(value)) throw unsafeTextError(JSON.stringify(key).slice(1, -1));
     if (!known.has(key)) issues.push({ field: key, message: "Unknown query parameter." });
     else if (key in raw) issues.push({ field: key, message: "Given more than once." });
     else raw[key] = value;
@@ -79,4 +90,17 @@ export function parseQuery<S extends z.ZodObject>(url: URL, schema: S): z.output
     );
   }
   return parseValue(schema, raw);
+}
+
+/**
+ * Path parameters as the route receives them, refused when one holds NUL (a `%00` in the URL) or an
+ * unpaired surrogate: such a value names nothing, and would reach the database otherwise.
+ */
+export function checkPathParams<P extends Record<string, string | string[]>>(params: P): P {
+  for (const [name, value] of Object.entries(params)) {
+    for (const part of Array.isArray(value) ? value : [value]) {
+      if (hasUnsafeText(part)) throw unsafeTextError(name);
+    }
+  }
+  return params;
 }

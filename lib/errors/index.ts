@@ -1,4 +1,12 @@
 export { AppError, type ErrorDetails, type FieldIssue, notFound, validationError } from "./app-error";
 export { assertNever, ERROR_CODES, type ErrorCode } from "./codes";
 export { ToolError } from "./tool-error";
-export { parseValue, requireUuid, zodIssues, zodValidationError } from "./validation";
+export {
+  findUnsafeText,
+  hasUnsafeText,
+  parseValue,
+  requireUuid,
+  unsafeTextError,
+  zodIssues,
+  zodValidationError,
+} from "./validation";

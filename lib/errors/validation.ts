@@ -19,8 +19,50 @@ export function zodValidationError(error: z.ZodError, prefix = "", what = "reque
   );
 }
 
+// NUL and unpaired UTF-16 surrogates: no field means them, and Postgres refuses both in text and jsonb,
+// so letting one through turns a bad input into a failed insert (a 500) deep in a service.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+export const hasUnsafeText = (text: string) => text.includes("\u0000") || LONE_SURROGATE.test(text);
+
+/**
+ * The path ("events.3.userAgent") of the first string, or object key, holding NUL or an unpaired
+ * surrogate; null when there is none. Walks with its own stack, so any nesting JSON.parse accepts is fine.
+ */
+export function findUnsafeText(value: unknown): string | null {
+  const stack: { value: unknown; path: string }[] = [{ value, path: "" }];
+  while (stack.length) {
+    const { value: v, path } = stack.pop()!;
+    if (typeof v === "string") {
+      if (hasUnsafeText(v)) return path;
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], path: join(path, String(i)) });
+    } else if (typeof v === "object" && v !== null) {
+      for (const [key, item] of Object.entries(v)) {
+        if (hasUnsafeText(key)) return join(path, JSON.stringify(key).slice(1, -1));
+        stack.push({ value: item, path: join(path, key) });
+      }
+    }
+  }
+  return null;
+}
+
+const join = (path: string, part: string) => (path ? `${path}.${part}` : part);
+
+/** VALIDATION_ERROR for text with NUL or an unpaired surrogate at `field` (a deep path is shortened). */
+export function unsafeTextError(path: string) {
+  const field = path.length > 200 ? `${path.slice(0, 200)}…` : path;
+  return validationError(
+    `Invalid request: ${field}: contains a NUL character or an unpaired UTF-16 surrogate.`,
+    [{ field, message: "Contains a NUL character or an unpaired UTF-16 surrogate." }],
+    { reason: "unsafe_characters" },
+  );
+}
+
 /** Parses `value` against `schema`, throwing VALIDATION_ERROR that names the fields. */
 export function parseValue<S extends z.ZodType>(schema: S, value: unknown, prefix = ""): z.output<S> {
+  const unsafe = findUnsafeText(value);
+  if (unsafe !== null) throw unsafeTextError([prefix, unsafe].filter(Boolean).join(".") || prefix || "body");
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw zodValidationError(parsed.error, prefix);
   return parsed.data;

@@ -11,6 +11,7 @@ import type { Db } from "@/lib/db/client";
 import { redactDbError } from "@/lib/db/errors";
 import { AppError, assertNever, type ErrorCode, zodValidationError } from "@/lib/errors";
 import { readStreamCapped } from "@/lib/streams/read-capped";
+import { answerBadParamsAsInvalidParams } from "./invalid-params";
 import { listEntry, MCP_TOOLS, type McpContext } from "./tools";
 
 export const MCP_SERVER_INFO = { name: "findable", version: "1.0.0" };
@@ -104,6 +105,7 @@ export function createMcpServer(ctx: McpContext): Server {
       request.params.arguments,
     );
   });
+  answerBadParamsAsInvalidParams(server);
   return server;
 }
 
