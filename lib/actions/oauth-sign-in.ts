@@ -5,7 +5,7 @@ import { formFields } from "./client";
 import { publicAction } from "./safe-action";
 import { safeNext } from "./safe-next";
 
-const oauthSignInInput = z.object({ provider: z.enum(["github", "google"]), next: z.unknown() });
+const oauthSignInInput = z.object({ provider: z.enum(["github", "google"]), next: z.unknown().optional() });
 
 const startOAuth = publicAction({ input: oauthSignInInput, refused: () => undefined }, async (input) => {
   await signIn(input.provider, { redirectTo: safeNext(input.next) });

@@ -13,7 +13,7 @@ import type { AuthFormState } from "./state";
 const signInInput = z.object({
   email: z.string().default(""),
   password: z.string().default(""),
-  next: z.unknown(),
+  next: z.unknown().optional(),
 });
 
 const signInWithPassword = publicAction(

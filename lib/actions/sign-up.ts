@@ -15,7 +15,7 @@ const signUpInput = z.object({
   email: z.string().default(""),
   password: z.string().default(""),
   name: z.string().default(""),
-  next: z.unknown(),
+  next: z.unknown().optional(),
 });
 
 const createUser = publicAction(
