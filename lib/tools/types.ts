@@ -68,6 +68,11 @@ export interface ToolDefinition<I = unknown, R = unknown> {
    * and the other tools `{ jobId, status, pollUrl }`.
    */
   creationShape?: "with-charge";
+  /**
+   * Where a job of the tool runs: `main` for a tool that reads the process's database (backlinks from the
+   * imported web graph), which a worker thread does not share; default wherever the runner chooses.
+   */
+  runsIn?: "main";
   /** The dashboard launcher's form. */
   form: readonly FieldSpec[];
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { findLedgerMismatches } from "@/lib/credits/credits";
 import type { DbHandle } from "@/lib/db/client";
 import { creditLedger, jobs } from "@/lib/db/schema";
+import { stubDataForSeoEnv } from "@/test/support/dataforseo-env";
 import { balanceOf, createTestAccount, type TestAccount } from "../accounts";
 import { startTestApi, type TestApi } from "../api-server";
 import { createTestDb } from "../db";
@@ -12,6 +13,8 @@ let api: TestApi;
 let rich: TestAccount;
 
 beforeAll(async () => {
+  // The keyword and backlink tools need a data source to be created at all.
+  stubDataForSeoEnv();
   handle = await createTestDb();
   api = await startTestApi(handle);
   rich = await createTestAccount(handle.db, { credits: 100_000 });

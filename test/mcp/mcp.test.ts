@@ -7,6 +7,7 @@ import type { DbHandle } from "@/lib/db/client";
 import { JobRunner } from "@/lib/jobs/runner";
 import type { FixtureServer } from "@/test/fixture-server";
 import { startSiteFixture } from "@/test/fixtures/site/server";
+import { stubDataForSeoEnv } from "@/test/support/dataforseo-env";
 import { balanceOf, createTestAccount, type TestAccount } from "../accounts";
 import { startTestApi, type TestApi } from "../api-server";
 import { createTestDb } from "../db";
@@ -19,6 +20,8 @@ const clients: Client[] = [];
 const previousPrivate = process.env.ALLOW_PRIVATE_TARGETS;
 
 beforeAll(async () => {
+  // The keyword and backlink tools need a data source to be created at all.
+  stubDataForSeoEnv();
   process.env.ALLOW_PRIVATE_TARGETS = "loopback";
   handle = await createTestDb();
   api = await startTestApi(handle);
@@ -67,6 +70,8 @@ const BILLED = [
   "ai_citation_check",
   "seo_aeo_geo_audit",
   "backlinks_overview",
+  "keyword_metrics",
+  "domain_authority",
 ];
 const READS = ["get_job", "wait_for_job", "list_jobs", "get_credits", "get_bot_stats", "get_citations"];
 const COSTS: Record<string, string> = {
@@ -79,10 +84,12 @@ const COSTS: Record<string, string> = {
   ai_citation_check: "Costs 100 credits per engine",
   seo_aeo_geo_audit: "Costs 75 credits",
   backlinks_overview: "Costs 15 credits",
+  keyword_metrics: "1 credit per distinct keyword",
+  domain_authority: "1 credit per distinct domain",
 };
 
 describe("tools/list", () => {
-  test("all 15 tools with input schemas, costs and annotations", async () => {
+  test("all 17 tools with input schemas, costs and annotations", async () => {
     const client = await connect(acct.headers);
     expect(client.getServerCapabilities()?.tools).toBeDefined();
     const { tools } = await client.listTools();
@@ -164,8 +171,8 @@ describe("a tool end to end, billing included", () => {
   test("an unavailable tool is charged, then its job fails and is refunded", async () => {
     const client = await connect(acct.headers);
     const before = await balanceOf(handle.db, acct.accountId);
-    const created = data(await call(client, "backlinks_overview", { target: "example.com" }));
-    expect(await balanceOf(handle.db, acct.accountId)).toBe(before - 15);
+    const created = data(await call(client, "core_web_vitals", { url: "https://example.com/" }));
+    expect(await balanceOf(handle.db, acct.accountId)).toBe(before - 25);
     const runner = new JobRunner(handle.db, {
       concurrency: 4,
       leaseSeconds: 30,
@@ -287,7 +294,7 @@ describe("authentication and rate limit, as the REST API", () => {
   test("Authorization: Bearer <key>:<secret> works too", async () => {
     const client = await connect({ authorization: `Bearer ${acct.key}:${acct.secret}` });
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(15);
+    expect(tools).toHaveLength(17);
   });
 
   test("every MCP HTTP request counts against the key's limit; the 4th of 3 is 429", async () => {

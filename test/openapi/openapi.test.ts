@@ -11,6 +11,7 @@ import type { PostmanCollection } from "@/lib/openapi/postman";
 import { API_OPERATIONS, pascal } from "@/lib/openapi/routes";
 import { auditsJobCreated, creditAccount, jobCreated, jobSummary } from "@/lib/openapi/schemas";
 import { TOOL_NAMES, TOOLS } from "@/lib/tools/catalog";
+import { stubDataForSeoEnv } from "@/test/support/dataforseo-env";
 import { createTestAccount, type TestAccount } from "../accounts";
 import { startTestApi, type TestApi } from "../api-server";
 import { createTestDb } from "../db";
@@ -21,6 +22,8 @@ let acct: TestAccount;
 let doc: OpenApiDocument;
 
 beforeAll(async () => {
+  // The keyword and backlink tools need a data source to be created at all.
+  stubDataForSeoEnv();
   handle = await createTestDb();
   api = await startTestApi(handle);
   acct = await createTestAccount(handle.db, { credits: 100_000, domains: [EXAMPLE_DOMAIN] });
