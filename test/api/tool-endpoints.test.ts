@@ -106,6 +106,14 @@ const badBodies: [string, unknown, string][] = [
   ["backlinks-overview", { target: "not a domain" }, "target"],
   ["backlinks-overview", { target: "example.com", includeHistory: "yes" }, "includeHistory"],
   ["backlinks-overview", { target: "127.0.0.1" }, "target"],
+  ["keyword-metrics", {}, "keywords"],
+  ["keyword-metrics", { keywords: [] }, "keywords"],
+  ["keyword-metrics", { keywords: Array.from({ length: 101 }, (_, i) => `k${i}`) }, "keywords"],
+  ["keyword-metrics", { keywords: ["x".repeat(81)] }, "keywords.0"],
+  ["keyword-metrics", { keywords: ["a"], language: "english" }, "language"],
+  ["domain-authority", {}, "domains"],
+  ["domain-authority", { domains: Array.from({ length: 101 }, (_, i) => `d${i}.com`) }, "domains"],
+  ["domain-authority", { domains: ["https://example.com/"] }, "domains.0"],
 ];
 
 describe("every bad body of every tool is a 400 naming the field, and charges nothing", () => {
@@ -161,6 +169,8 @@ describe("creation", () => {
     ["seo-aeo-geo-audit", { url }, 75],
     ["backlinks-overview", { target: "example.com" }, 15],
     ["backlinks-overview", { target: "example.com", includeHistory: true }, 15],
+    ["keyword-metrics", { keywords: ["cold brew", "Cold Brew", "espresso"] }, 2],
+    ["domain-authority", { domains: ["example.com", "example.org", "example.com"] }, 2],
   ];
   for (const [tool, body, cost] of costs) {
     test(`${tool} ${JSON.stringify(body)}: 202, the spec's shape, Location, ${cost} credits with a spend row`, async () => {
