@@ -218,3 +218,13 @@ describe("with the sample Common Crawl web graph imported", () => {
     });
   });
 });
+
+describe("the server-side availability check", () => {
+  test("found by tool name for the tools that have one, nothing for the others", async () => {
+    const { loadServerAvailability } = await import("@/lib/tools/load-availability");
+    expect(typeof (await loadServerAvailability("backlinks-overview"))).toBe("function");
+    expect(typeof (await loadServerAvailability("keyword-metrics"))).toBe("function");
+    expect(await loadServerAvailability("llms-txt")).toBeUndefined();
+    expect(await loadServerAvailability("../errors/index")).toBeUndefined();
+  });
+});
