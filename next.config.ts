@@ -3,7 +3,14 @@ import { HSTS_VALUE, STATIC_SECURITY_HEADERS } from "./lib/security/headers";
 
 const nextConfig: NextConfig = {
   // PGlite ships WASM and data files that must be loaded from node_modules, not bundled.
-  serverExternalPackages: ["@electric-sql/pglite", "postgres"],
+  // Lighthouse reads its locale and trace-engine files from its own folder at run time.
+  serverExternalPackages: [
+    "@electric-sql/pglite",
+    "postgres",
+    "lighthouse",
+    "puppeteer-core",
+    "chrome-launcher",
+  ],
   poweredByHeader: false,
   // /api/v1/credits/ must answer in the API's JSON envelope, not with a bare 308 redirect; the API
   // routes serve the path with or without the trailing slash.

@@ -1,5 +1,6 @@
 "use client";
 
+import type { CoreWebVitalsResult } from "@/lib/cwv/result-schema";
 import type { KeywordMetricsResult } from "@/lib/keywords/metrics-schema";
 import type { KeywordResearchResult } from "@/lib/keywords/schema";
 import type { AuditResult } from "@/lib/tools/audits/schema";
@@ -9,6 +10,7 @@ import type { SeoAeoGeoResult } from "@/lib/tools/seo-aeo-geo-audit/schema";
 import type { BacklinksOverviewResult, DomainAuthorityResult } from "@/lib/webgraph/backlinks-schema";
 import { AuditResultView } from "./audit-result";
 import { BacklinksResultView, DomainAuthorityResultView } from "./backlinks-result";
+import { CoreWebVitalsResultView } from "./core-web-vitals-result";
 import { FaqResultView } from "./faq-result";
 import { KeywordMetricsResultView } from "./keyword-metrics-table";
 import { KeywordResearchResultView } from "./keyword-research-result";
@@ -25,6 +27,8 @@ export function ResultView({ tool, result }: { tool: string; result: unknown }) 
       return <SeoAeoGeoResultView result={result as SeoAeoGeoResult} />;
     case "faq-generator":
       return <FaqResultView result={result as FaqGeneratorResult} />;
+    case "core-web-vitals":
+      return <CoreWebVitalsResultView result={result as CoreWebVitalsResult} />;
     case "llms-txt":
       return <LlmsTxtResultView result={result as LlmsTxtResult} />;
     case "keyword-research":

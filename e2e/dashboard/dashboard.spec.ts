@@ -164,17 +164,23 @@ test("sign up, audit the fixture site, rotate the key", async ({ page, request }
   await shot(page, "citations");
 
   // The other pages render for a signed-in owner.
-  for (const path of ["members", "tools/faq-generator", "tools/seo-aeo-geo-audit", "tools/core-web-vitals"]) {
+  for (const path of [
+    "members",
+    "tools/faq-generator",
+    "tools/seo-aeo-geo-audit",
+    "tools/core-web-vitals",
+    "tools/backlinks-overview",
+  ]) {
     await page.goto(`/dashboard/${path}`);
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     await shot(page, path.replace("/", "-"));
   }
   await expect(page.getByTestId("unavailable-note")).toContainText("not available on this server yet");
   // Launching it anyway: the job fails honestly and the credits come back.
-  await page.getByLabel("Page URL").fill(`${fixtureUrl()}/good.html`);
-  await page.getByRole("button", { name: /Launch for 25 credits/ }).click();
+  await page.getByLabel("Target domain").fill("example.com");
+  await page.getByRole("button", { name: /Launch for 15 credits/ }).click();
   await expect(page.getByTestId("job-view")).toHaveAttribute("data-status", "failed", { timeout: 30_000 });
-  await expect(page.getByText("The 25 credits were refunded.")).toBeVisible();
+  await expect(page.getByText("The 15 credits were refunded.")).toBeVisible();
   await shot(page, "tool-unavailable-failed");
   const afterRefund = await request.get("/api/v1/credits", {
     headers: { "x-api-key": newKey, "x-api-secret": newSecret },

@@ -92,7 +92,7 @@ export function renderApiMarkdown(): string {
     const state = t.unavailable
       ? "not built yet: jobs fail with `TOOL_UNAVAILABLE`, refunded"
       : t.requires?.length
-        ? `needs ${t.requires.map((r) => `\`${r.env}\` (${r.label})`).join(", ")}`
+        ? `needs ${t.requires.map((r) => (r.detected ? r.label : `\`${r.env}\` (${r.label})`)).join(", ")}`
         : "available";
     out.push(
       `| ${t.title} | \`POST /${name}\` | \`${mcpToolName(name)}\` | ${cell(pricingText(t))} | ${t.timeoutMs / 1000} s | ${state} |`,

@@ -6,6 +6,7 @@ import type { Db } from "@/lib/db/client";
 import { idempotencyRecords, type Job, jobs } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import { loadServerAvailability } from "@/lib/tools/load-availability";
+import { readServerEnv } from "@/lib/tools/server-env";
 import { type AnyTool, checkAvailability, type Env } from "@/lib/tools/types";
 import { jobEvents } from "./events";
 
@@ -99,7 +100,7 @@ export async function createJob(
   // before any charge, whoever asks.
   // A tool not built here is still created and charged, then failed with TOOL_UNAVAILABLE and refunded
   // (clients integrate against its real contract); a built tool missing configuration is refused.
-  const env = input.env ?? process.env;
+  const env = readServerEnv(input.env ?? process.env);
   let availability = tool.unavailable ? { ok: true as const } : checkAvailability(tool, input.input, env);
   if (availability.ok && !tool.unavailable) {
     // What only the server knows (an imported web graph), from the tool's own availability.ts.

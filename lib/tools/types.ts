@@ -15,6 +15,11 @@ export interface EnvRequirement {
   env: string;
   /** What it enables, for people: "ChatGPT", "the backlink provider". */
   label: string;
+  /**
+   * Set when `env` names a fact the server checks itself (an installed browser, lib/tools/server-env.ts)
+   * rather than a variable an operator sets; the label then says what to install or configure.
+   */
+  detected?: true;
 }
 
 /** A launcher form field in the dashboard; the API reads the input schema instead. */

@@ -118,12 +118,13 @@ describe("onCompleted", () => {
 
 test("a catalogued tool without a run.ts fails with TOOL_UNAVAILABLE and is refunded", async () => {
   const before = await balanceOf(handle.db, acct.accountId);
-  const built = { ...TOOLS["core-web-vitals"], unavailable: undefined };
-  const source = toolSourceFrom({ "core-web-vitals": { definition: built, runner: undefined as never } });
+  const built = { ...TOOLS["brand-visibility"], unavailable: undefined };
+  const source = toolSourceFrom({ "brand-visibility": { definition: built, runner: undefined as never } });
   const { job } = await createJob(handle.db, {
     accountId: acct.accountId,
     tool: built,
-    input: built.input.parse({ url: "https://example.com/" }),
+    input: built.input.parse({ prompt: "best crm", domain: "example.com" }),
+    env: { OPENAI_API_KEY: "sk-test" },
   });
   await runOnce(new JobRunner(handle.db, opts, source));
   const row = (await jobRow(handle.db, job.id))!;
@@ -136,6 +137,6 @@ test("the production loader finds run.ts by tool name, and nothing for a tool wi
   const { loadToolRunner } = await import("@/lib/tools/load-runner");
   expect(typeof (await loadToolRunner("audits"))?.run).toBe("function");
   expect(typeof (await loadToolRunner("llms-txt"))?.run).toBe("function");
-  expect(await loadToolRunner("core-web-vitals")).toBeUndefined();
+  expect(await loadToolRunner("brand-visibility")).toBeUndefined();
   expect(await loadToolRunner("../errors/index")).toBeUndefined();
 });

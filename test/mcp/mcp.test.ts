@@ -111,7 +111,9 @@ describe("tools/list", () => {
       additionalProperties: false,
     });
     const cwv = tools.find((t) => t.name === "core_web_vitals")!;
-    expect(cwv.description).toContain("not available on this server yet");
+    expect(cwv.description).not.toContain("not available");
+    const backlinks = tools.find((t) => t.name === "brand_visibility")!;
+    expect(backlinks.description).toContain("not available on this server yet");
     expect(cwv.inputSchema.properties?.strategy).toMatchObject({ enum: ["mobile", "desktop"] });
   });
 });
@@ -171,8 +173,10 @@ describe("a tool end to end, billing included", () => {
   test("an unavailable tool is charged, then its job fails and is refunded", async () => {
     const client = await connect(acct.headers);
     const before = await balanceOf(handle.db, acct.accountId);
-    const created = data(await call(client, "core_web_vitals", { url: "https://example.com/" }));
-    expect(await balanceOf(handle.db, acct.accountId)).toBe(before - 25);
+    const created = data(
+      await call(client, "brand_visibility", { prompt: "best crm", domain: "example.com" }),
+    );
+    expect(await balanceOf(handle.db, acct.accountId)).toBe(before - 100);
     const runner = new JobRunner(handle.db, {
       concurrency: 4,
       leaseSeconds: 30,

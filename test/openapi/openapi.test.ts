@@ -43,6 +43,11 @@ function routeFiles(dir = path.resolve("app/api/v1"), prefix = ""): string[] {
     // The root's route file, like [...path], only answers the JSON 404 (no endpoint lives at /api/v1).
     if (entry.isFile() && entry.name === "route.ts" && prefix) found.push(prefix);
     if (!entry.isDirectory() || entry.name.startsWith("[...")) continue;
+    // The one dynamic tool route answers at every tool of the catalogue.
+    if (entry.name === "[tool]") {
+      found.push(...TOOL_NAMES.map((name) => `${prefix}/${name}`));
+      continue;
+    }
     const segment = entry.name.replace(/^\[(\w+)\]$/, "{$1}");
     found.push(...routeFiles(path.join(dir, entry.name), `${prefix}/${segment}`));
   }

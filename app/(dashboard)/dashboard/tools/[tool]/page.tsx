@@ -6,6 +6,7 @@ import { PageHeader } from "@/components/ui/card";
 import { requireActor } from "@/lib/auth/session";
 import { getCreditAccount } from "@/lib/credits/credits";
 import { describeToolStatus, getTool } from "@/lib/tools/catalog";
+import { readServerEnv } from "@/lib/tools/server-env";
 
 export async function generateMetadata({ params }: { params: Promise<{ tool: string }> }): Promise<Metadata> {
   return { title: getTool((await params).tool)?.title ?? "Tool" };
@@ -25,7 +26,7 @@ export default async function ToolPage({ params }: { params: Promise<{ tool: str
         </Link>
       </p>
       <PageHeader title={info.title} description={info.summary} />
-      <ToolLauncher tool={info.name} balance={balance} status={describeToolStatus(info, process.env)} />
+      <ToolLauncher tool={info.name} balance={balance} status={describeToolStatus(info, readServerEnv())} />
     </>
   );
 }
