@@ -5,6 +5,7 @@ import { recordSpend, takeCredits } from "@/lib/credits/credits";
 import type { Db } from "@/lib/db/client";
 import { idempotencyRecords, type Job, jobs } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
+import { loadServerAvailability } from "@/lib/tools/load-availability";
 import { readServerEnv } from "@/lib/tools/server-env";
 import { type AnyTool, checkAvailability, type Env } from "@/lib/tools/types";
 import { jobEvents } from "./events";
@@ -99,9 +100,13 @@ export async function createJob(
   // before any charge, whoever asks.
   // A tool not built here is still created and charged, then failed with TOOL_UNAVAILABLE and refunded
   // (clients integrate against its real contract); a built tool missing configuration is refused.
-  const availability = tool.unavailable
-    ? { ok: true as const }
-    : checkAvailability(tool, input.input, readServerEnv(input.env ?? process.env));
+  const env = readServerEnv(input.env ?? process.env);
+  let availability = tool.unavailable ? { ok: true as const } : checkAvailability(tool, input.input, env);
+  if (availability.ok && !tool.unavailable) {
+    // What only the server knows (an imported web graph), from the tool's own availability.ts.
+    const serverCheck = await loadServerAvailability(tool.name);
+    if (serverCheck) availability = await serverCheck(db, input.input, env);
+  }
   if (!availability.ok) {
     throw new AppError("VALIDATION_ERROR", availability.reason, {
       reason: "tool_not_available_here",

@@ -1,59 +1,23 @@
-import { z } from "zod";
 import {
   DATAFORSEO_ENV,
   DataForSeoError,
   type Env,
   fetchKeywordOverview,
-  keywordMetrics,
   readDataForSeoConfig,
 } from "@/lib/providers/dataforseo";
+import type { KeywordMetricsInput, KeywordMetricsResult } from "./metrics-schema";
+
+export {
+  costKeywordMetrics,
+  type KeywordMetricsInput,
+  type KeywordMetricsResult,
+  keywordMetricsInput,
+  keywordMetricsResult,
+  marketLanguage,
+  marketLocation,
+} from "./metrics-schema";
 
 export type Availability = { ok: true } | { ok: false; reason: string };
-
-const keywordText = z
-  .string({ error: "Must be a string." })
-  .trim()
-  .min(1, { error: "Must not be empty." })
-  .max(80, { error: "Must be at most 80 characters." });
-
-/** A DataForSEO location code (2840 = United States) or the location's full name ("United Kingdom"). */
-export const marketLocation = z.union(
-  [
-    z.number().int({ error: "Must be a whole number." }).positive(),
-    z.string().trim().min(2).max(100, { error: "Must be at most 100 characters." }),
-  ],
-  { error: "Must be a location code or name." },
-);
-/** ISO 639-1 language code. */
-export const marketLanguage = z
-  .string({ error: "Must be a string." })
-  .regex(/^[a-z]{2}$/, { error: "Must be a two-letter language code, e.g. en." });
-
-export const keywordMetricsInput = z
-  .object({
-    keywords: z
-      .array(keywordText, { error: "Must be an array of strings." })
-      .min(1, { error: "Give at least one keyword." })
-      .max(100, { error: "At most 100 keywords." }),
-    location: marketLocation.optional(),
-    language: marketLanguage.optional(),
-  })
-  .strict();
-export type KeywordMetricsInput = z.infer<typeof keywordMetricsInput>;
-
-export const keywordMetricsResult = z.object({
-  location: z.union([z.number(), z.string()]),
-  language: z.string(),
-  /** One entry per distinct keyword asked, in the order asked; figures null where the provider has none. */
-  keywords: z.array(keywordMetrics),
-  source: z.literal("dataforseo"),
-});
-export type KeywordMetricsResult = z.infer<typeof keywordMetricsResult>;
-
-/** Credits: one per distinct keyword. */
-export function costKeywordMetrics(input: KeywordMetricsInput): number {
-  return new Set(input.keywords.map((k) => k.toLowerCase())).size;
-}
 
 export function missingDataForSeoReason(what: string): string {
   return `${what} needs a keyword data provider, and none is configured on this server: set ${DATAFORSEO_ENV.join(" and ")} (and DATAFORSEO_BASE_URL to override https://api.dataforseo.com).`;

@@ -1,7 +1,9 @@
 import { z } from "zod";
-import { keywordMetrics } from "@/lib/providers/dataforseo/keywords";
-import { httpUrl } from "@/lib/tools/shared-schemas";
-import { INTENTS } from "./intent";
+import { httpUrl } from "@/lib/contract/http-url";
+import { keywordMetrics, SEARCH_INTENTS } from "@/lib/contract/keyword-metrics";
+
+// Client-safe (zod and lib/contract only): the tool definition and the dashboard read these schemas.
+export const MAX_SEED_KEYWORDS = 10;
 
 /** POST /api/v1/keyword-research: `url` or up to 10 seed `keywords`, never both. */
 export const keywordResearchInput = z
@@ -17,7 +19,7 @@ export const keywordResearchInput = z
         { error: "Must be an array of strings." },
       )
       .min(1, { error: "Give at least one keyword." })
-      .max(10, { error: "At most 10 seed keywords." })
+      .max(MAX_SEED_KEYWORDS, { error: `At most ${MAX_SEED_KEYWORDS} seed keywords.` })
       .optional(),
   })
   .strict()
@@ -49,7 +51,7 @@ export const topicResult = z.object({
   topic: z.string(),
   score: z.number(),
   keyphrases: z.array(z.string()),
-  intent: z.enum(INTENTS),
+  intent: z.enum(SEARCH_INTENTS),
   intentReason: z.string(),
   pages: z.array(z.object({ url: z.string(), title: z.string().nullable() })),
   questions: z.array(question),

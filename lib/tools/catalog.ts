@@ -3,7 +3,9 @@ import { audits } from "./audits/definition";
 import { backlinksOverview } from "./backlinks-overview/definition";
 import { brandVisibility } from "./brand-visibility/definition";
 import { coreWebVitals } from "./core-web-vitals/definition";
+import { domainAuthority } from "./domain-authority/definition";
 import { faqGenerator } from "./faq-generator/definition";
+import { keywordMetrics } from "./keyword-metrics/definition";
 import { keywordResearch } from "./keyword-research/definition";
 import { llmsTxt } from "./llms-txt/definition";
 import { seoAeoGeoAudit } from "./seo-aeo-geo-audit/definition";
@@ -25,6 +27,8 @@ const DEFINITIONS = [
   aiCitationCheck,
   seoAeoGeoAudit,
   backlinksOverview,
+  keywordMetrics,
+  domainAuthority,
 ] as const;
 
 export type ToolName = (typeof DEFINITIONS)[number]["name"];

@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { providerBacklinks } from "@/lib/providers/dataforseo/backlinks";
+import { providerBacklinks } from "@/lib/contract/provider-backlinks";
+
+// Client-safe (zod and lib/contract only): the tool definitions and the dashboard read these schemas.
 
 export const BACKLINK_SOURCES = ["webgraph", "dataforseo", "both"] as const;
 

@@ -114,11 +114,11 @@ describe("state transitions", () => {
 
   test("a tool that is not built yet fails with TOOL_UNAVAILABLE and is refunded", async () => {
     const before = await balanceOf(handle.db, acct.accountId);
-    const tool = getTool("backlinks-overview")!;
+    const tool = getTool("brand-visibility")!;
     const { job } = await createJob(handle.db, {
       accountId: acct.accountId,
       tool,
-      input: tool.input.parse({ target: "example.com" }),
+      input: tool.input.parse({ prompt: "best crm", domain: "example.com" }),
     });
     await runOnce(new JobRunner(handle.db, opts, testTools));
     expect(await apiJob(job.id)).toMatchObject({

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { findLedgerMismatches } from "@/lib/credits/credits";
 import type { DbHandle } from "@/lib/db/client";
 import { creditLedger, jobs } from "@/lib/db/schema";
+import { stubDataForSeoEnv } from "@/test/support/dataforseo-env";
 import { balanceOf, createTestAccount, type TestAccount } from "../accounts";
 import { startTestApi, type TestApi } from "../api-server";
 import { createTestDb } from "../db";
@@ -15,6 +16,8 @@ let rich: TestAccount;
 beforeAll(async () => {
   // The AI tools refuse engines without a key; these tests create AI jobs without running them.
   configureEnginesOffline();
+  // The keyword and backlink tools need a data source to be created at all.
+  stubDataForSeoEnv();
   handle = await createTestDb();
   api = await startTestApi(handle);
   rich = await createTestAccount(handle.db, { credits: 100_000 });
@@ -107,6 +110,14 @@ const badBodies: [string, unknown, string][] = [
   ["backlinks-overview", { target: "not a domain" }, "target"],
   ["backlinks-overview", { target: "example.com", includeHistory: "yes" }, "includeHistory"],
   ["backlinks-overview", { target: "127.0.0.1" }, "target"],
+  ["keyword-metrics", {}, "keywords"],
+  ["keyword-metrics", { keywords: [] }, "keywords"],
+  ["keyword-metrics", { keywords: Array.from({ length: 101 }, (_, i) => `k${i}`) }, "keywords"],
+  ["keyword-metrics", { keywords: ["x".repeat(81)] }, "keywords.0"],
+  ["keyword-metrics", { keywords: ["a"], language: "english" }, "language"],
+  ["domain-authority", {}, "domains"],
+  ["domain-authority", { domains: Array.from({ length: 101 }, (_, i) => `d${i}.com`) }, "domains"],
+  ["domain-authority", { domains: ["https://example.com/"] }, "domains.0"],
 ];
 
 describe("every bad body of every tool is a 400 naming the field, and charges nothing", () => {
@@ -162,6 +173,8 @@ describe("creation", () => {
     ["seo-aeo-geo-audit", { url }, 75],
     ["backlinks-overview", { target: "example.com" }, 15],
     ["backlinks-overview", { target: "example.com", includeHistory: true }, 15],
+    ["keyword-metrics", { keywords: ["cold brew", "Cold Brew", "espresso"] }, 2],
+    ["domain-authority", { domains: ["example.com", "example.org", "example.com"] }, 2],
   ];
   for (const [tool, body, cost] of costs) {
     test(`${tool} ${JSON.stringify(body)}: 202, the spec's shape, Location, ${cost} credits with a spend row`, async () => {

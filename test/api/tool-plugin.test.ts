@@ -123,12 +123,13 @@ describe("onCompleted", () => {
 
 test("a catalogued tool without a run.ts fails with TOOL_UNAVAILABLE and is refunded", async () => {
   const before = await balanceOf(handle.db, acct.accountId);
-  const built = { ...TOOLS["backlinks-overview"], unavailable: undefined };
-  const source = toolSourceFrom({ "backlinks-overview": { definition: built, runner: undefined as never } });
+  const built = { ...TOOLS["brand-visibility"], unavailable: undefined };
+  const source = toolSourceFrom({ "brand-visibility": { definition: built, runner: undefined as never } });
   const { job } = await createJob(handle.db, {
     accountId: acct.accountId,
     tool: built,
-    input: built.input.parse({ target: "example.com" }),
+    input: built.input.parse({ prompt: "best crm", domain: "example.com" }),
+    env: { OPENAI_API_KEY: "sk-test" },
   });
   await runOnce(new JobRunner(handle.db, opts, source));
   const row = (await jobRow(handle.db, job.id))!;
@@ -141,6 +142,6 @@ test("the production loader finds run.ts by tool name, and nothing for a tool wi
   const { loadToolRunner } = await import("@/lib/tools/load-runner");
   expect(typeof (await loadToolRunner("audits"))?.run).toBe("function");
   expect(typeof (await loadToolRunner("llms-txt"))?.run).toBe("function");
-  expect(await loadToolRunner("backlinks-overview")).toBeUndefined();
+  expect(await loadToolRunner("brand-visibility")).toBeUndefined();
   expect(await loadToolRunner("../errors/index")).toBeUndefined();
 });

@@ -198,12 +198,17 @@ describe("launching tools from the dashboard", () => {
   test("the launchers' catalog covers every tool at the tools' own cost", () => {
     const samples: Record<string, Record<string, unknown>> = {
       "ai-citation-check": { engines: ["ChatGPT", "Claude"] },
+      "keyword-metrics": { keywords: ["cold brew", "Cold Brew", "espresso"] },
+      "domain-authority": { domains: ["a.com", "b.com", "c.com"] },
     };
+    // Priced per item: the launcher shows the price of the list being typed.
+    const perItem: Record<string, number> = { "keyword-metrics": 2, "domain-authority": 3 };
     expect(TOOL_CATALOG.map((t) => t.name).sort()).toEqual(Object.keys(TOOLS).sort());
     for (const info of TOOL_CATALOG) {
       const tool = TOOLS[info.name];
       const raw = samples[info.name] ?? {};
-      expect(info.cost(raw), info.name).toBe(tool.cost(info.name === "ai-citation-check" ? raw : {}));
+      const expected = perItem[info.name] ?? tool.cost(info.name === "ai-citation-check" ? raw : {});
+      expect(info.cost(raw), info.name).toBe(expected);
     }
     const aicc = TOOL_CATALOG.find((t) => t.name === "ai-citation-check")!;
     expect(aicc.cost({})).toBe(

@@ -4,6 +4,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { DbHandle } from "@/lib/db/client";
 import { CITATIONS_DAYS, CITATIONS_LIMIT } from "@/lib/tracking/api-schemas";
+import { stubDataForSeoEnv } from "@/test/support/dataforseo-env";
 import { balanceOf, createTestAccount, type TestAccount } from "../accounts";
 import { startTestApi, type TestApi } from "../api-server";
 import { createTestDb } from "../db";
@@ -14,6 +15,8 @@ let acct: TestAccount;
 let client: Client;
 
 beforeAll(async () => {
+  // The keyword and backlink tools need a data source to be created at all.
+  stubDataForSeoEnv();
   handle = await createTestDb();
   api = await startTestApi(handle);
   acct = await createTestAccount(handle.db, { credits: 1000 });
@@ -37,7 +40,7 @@ describe("billed MCP tools take an idempotencyKey", () => {
   test("listed in every billed tool's input schema", async () => {
     const { tools } = await client.listTools();
     const billed = tools.filter((t) => t.annotations?.readOnlyHint === false);
-    expect(billed.length).toBe(9);
+    expect(billed.length).toBe(11);
     for (const tool of billed) {
       expect(tool.inputSchema.properties, tool.name).toHaveProperty("idempotencyKey");
     }

@@ -7,6 +7,7 @@ import type { DbHandle } from "@/lib/db/client";
 import { JobRunner } from "@/lib/jobs/runner";
 import type { FixtureServer } from "@/test/fixture-server";
 import { startSiteFixture } from "@/test/fixtures/site/server";
+import { stubDataForSeoEnv } from "@/test/support/dataforseo-env";
 import { balanceOf, createTestAccount, type TestAccount } from "../accounts";
 import { startTestApi, type TestApi } from "../api-server";
 import { createTestDb } from "../db";
@@ -19,6 +20,8 @@ const clients: Client[] = [];
 const previousPrivate = process.env.ALLOW_PRIVATE_TARGETS;
 
 beforeAll(async () => {
+  // The keyword and backlink tools need a data source to be created at all.
+  stubDataForSeoEnv();
   process.env.ALLOW_PRIVATE_TARGETS = "loopback";
   handle = await createTestDb();
   api = await startTestApi(handle);
@@ -67,6 +70,8 @@ const BILLED = [
   "ai_citation_check",
   "seo_aeo_geo_audit",
   "backlinks_overview",
+  "keyword_metrics",
+  "domain_authority",
 ];
 const READS = [
   "get_job",
@@ -88,6 +93,8 @@ const COSTS: Record<string, string> = {
   ai_citation_check: "Costs 100 credits per engine",
   seo_aeo_geo_audit: "Costs 75 credits",
   backlinks_overview: "Costs 15 credits",
+  keyword_metrics: "1 credit per distinct keyword",
+  domain_authority: "1 credit per distinct domain",
 };
 
 describe("tools/list", () => {
@@ -114,7 +121,7 @@ describe("tools/list", () => {
     });
     const cwv = tools.find((t) => t.name === "core_web_vitals")!;
     expect(cwv.description).not.toContain("not available");
-    const backlinks = tools.find((t) => t.name === "backlinks_overview")!;
+    const backlinks = tools.find((t) => t.name === "brand_visibility")!;
     expect(backlinks.description).toContain("not available on this server yet");
     expect(cwv.inputSchema.properties?.strategy).toMatchObject({ enum: ["mobile", "desktop"] });
   });
@@ -175,8 +182,10 @@ describe("a tool end to end, billing included", () => {
   test("an unavailable tool is charged, then its job fails and is refunded", async () => {
     const client = await connect(acct.headers);
     const before = await balanceOf(handle.db, acct.accountId);
-    const created = data(await call(client, "backlinks_overview", { target: "example.com" }));
-    expect(await balanceOf(handle.db, acct.accountId)).toBe(before - 15);
+    const created = data(
+      await call(client, "brand_visibility", { prompt: "best crm", domain: "example.com" }),
+    );
+    expect(await balanceOf(handle.db, acct.accountId)).toBe(before - 100);
     const runner = new JobRunner(handle.db, {
       concurrency: 4,
       leaseSeconds: 30,

@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { DbHandle } from "@/lib/db/client";
+import { stubDataForSeoEnv } from "@/test/support/dataforseo-env";
 import { createTestAccount, type TestAccount } from "../accounts";
 import { startTestApi, type TestApi } from "../api-server";
 import { createTestDb } from "../db";
@@ -13,6 +14,8 @@ let acct: TestAccount;
 let client: Client;
 
 beforeAll(async () => {
+  // The keyword and backlink tools need a data source to be created at all.
+  stubDataForSeoEnv();
   handle = await createTestDb();
   api = await startTestApi(handle);
   acct = await createTestAccount(handle.db, { credits: 1000 });

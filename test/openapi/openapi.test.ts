@@ -11,6 +11,7 @@ import type { PostmanCollection } from "@/lib/openapi/postman";
 import { API_OPERATIONS, pascal } from "@/lib/openapi/routes";
 import { auditsJobCreated, creditAccount, jobCreated, jobSummary } from "@/lib/openapi/schemas";
 import { TOOL_NAMES, TOOLS } from "@/lib/tools/catalog";
+import { stubDataForSeoEnv } from "@/test/support/dataforseo-env";
 import { createTestAccount, type TestAccount } from "../accounts";
 import { startTestApi, type TestApi } from "../api-server";
 import { createTestDb } from "../db";
@@ -24,6 +25,8 @@ let doc: OpenApiDocument;
 beforeAll(async () => {
   // The AI tools refuse engines this server has no key for; the examples name engines.
   configureEnginesOffline();
+  // The keyword and backlink tools need a data source to be created at all.
+  stubDataForSeoEnv();
   handle = await createTestDb();
   api = await startTestApi(handle);
   // The documents name the configured public address (as npm start sets it to the listening one).

@@ -1,26 +1,12 @@
-import { z } from "zod";
+import { type KeywordMetrics, SEARCH_INTENTS, type SearchIntent } from "@/lib/contract/keyword-metrics";
 import { type CallOptions, type DataForSeoConfig, postLiveTask } from "./client";
 
-export const SEARCH_INTENTS = ["informational", "navigational", "commercial", "transactional"] as const;
-export type SearchIntent = (typeof SEARCH_INTENTS)[number];
-
-export const keywordMetrics = z.object({
-  keyword: z.string(),
-  /** Average monthly searches (Google Ads, last 12 months); null when the provider has no figure. */
-  searchVolume: z.number().int().nullable(),
-  /** 0–100, DataForSEO Labs keyword difficulty. */
-  difficulty: z.number().nullable(),
-  /** Cost per click in USD. */
-  cpc: z.number().nullable(),
-  /** Paid-search competition, 0–1. */
-  competition: z.number().nullable(),
-  intent: z.enum(SEARCH_INTENTS).nullable(),
-  /** Monthly searches, oldest first, at most 12 months. */
-  trend: z.array(
-    z.object({ year: z.number().int(), month: z.number().int(), searchVolume: z.number().int().nullable() }),
-  ),
-});
-export type KeywordMetrics = z.infer<typeof keywordMetrics>;
+export {
+  type KeywordMetrics,
+  keywordMetrics,
+  SEARCH_INTENTS,
+  type SearchIntent,
+} from "@/lib/contract/keyword-metrics";
 
 /** Where the searches are counted: a DataForSEO location code (2840 = United States) or its full name. */
 export interface Market {

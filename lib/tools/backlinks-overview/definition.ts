@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { backlinksOverviewResult } from "@/lib/webgraph/backlinks-schema";
 import { hostname } from "../domain-schemas";
 import { defineTool } from "../types";
-import { notBuiltYet } from "../unavailable";
 
 export const backlinksOverviewInput = z
   .object({
@@ -13,11 +13,21 @@ export const backlinksOverviewInput = z
 export const backlinksOverview = defineTool({
   name: "backlinks-overview",
   title: "Backlinks overview",
-  summary: "Backlink profile of a target domain, optionally with history.",
+  summary:
+    "Referring domains and hosts, the strongest referring domains, rank and a 0–100 authority score of a domain, optionally per snapshot.",
   input: backlinksOverviewInput,
   example: { target: "example.com", includeHistory: false },
+  result: backlinksOverviewResult,
   cost: () => 15,
-  ...notBuiltYet("backlinks"),
+  timeoutMs: 60_000,
+  // Reads the imported web graph through the process's database.
+  runsIn: "main",
+  // lib/tools/backlinks-overview/availability.ts refuses the job before any charge when neither an imported
+  // web graph nor DataForSEO Backlinks can answer.
+  requires: [
+    { env: "DATAFORSEO_LOGIN", label: "DataForSEO Backlinks (optional with an imported web graph)" },
+    { env: "DATAFORSEO_PASSWORD", label: "DataForSEO Backlinks (optional with an imported web graph)" },
+  ],
   form: [
     { name: "target", kind: "text", label: "Target domain", required: true, placeholder: "example.com" },
     { name: "includeHistory", kind: "checkbox", label: "Include history" },
