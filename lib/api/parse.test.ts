@@ -186,6 +186,10 @@ describe("NUL and unpaired surrogates are refused wherever text comes in", () =>
     expect(checkPathParams({ domain: "例え.テスト" })).toEqual({ domain: "例え.テスト" });
   });
 
+  test("a route without dynamic segments (Next passes no params) has nothing to check", () => {
+    expect(checkPathParams(undefined)).toEqual({});
+  });
+
   test("JSON nested 200,000 deep is walked without overflowing the stack", async () => {
     const deep = `{"url":${"[".repeat(200_000)}"\\u0000"${"]".repeat(200_000)}}`;
     const err = await errorOf(() => readJson(json(deep)));

@@ -96,11 +96,13 @@ export function parseQuery<S extends z.ZodObject>(url: URL, schema: S): z.output
  * Path parameters as the route receives them, refused when one holds NUL (a `%00` in the URL) or an
  * unpaired surrogate: such a value names nothing, and would reach the database otherwise.
  */
-export function checkPathParams<P extends Record<string, string | string[]>>(params: P): P {
-  for (const [name, value] of Object.entries(params)) {
+export function checkPathParams<P extends Record<string, string | string[]>>(params: P | undefined): P {
+  // Next hands a route without dynamic segments no params at all.
+  const found = params ?? ({} as P);
+  for (const [name, value] of Object.entries(found)) {
     for (const part of Array.isArray(value) ? value : [value]) {
       if (hasUnsafeText(part)) throw unsafeTextError(name);
     }
   }
-  return params;
+  return found;
 }
