@@ -98,7 +98,9 @@ export async function startTestApi(handle: DbHandle): Promise<TestApi> {
         // @ts-expect-error Node's fetch needs this for streamed bodies
         duplex: "half",
       });
-      const response = await handler(request, { params: Promise.resolve(params) });
+      // As Next does: a route without dynamic segments gets no params object at all.
+      const routeParams = route.names.length > 0 ? params : (undefined as unknown as typeof params);
+      const response = await handler(request, { params: Promise.resolve(routeParams) });
       res.writeHead(response.status, Object.fromEntries(response.headers));
       res.end(Buffer.from(await response.arrayBuffer()));
     } catch (err) {
