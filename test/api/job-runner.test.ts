@@ -4,12 +4,11 @@ import { findLedgerMismatches } from "@/lib/credits/credits";
 import type { Db, DbHandle } from "@/lib/db/client";
 import { jobs } from "@/lib/db/schema";
 import { createJob } from "@/lib/jobs/create";
-import { JobRunner, type RunnerOptions, recoverInterruptedJobs } from "@/lib/jobs/runner";
-import { getTool } from "@/lib/tools/catalog";
+import { JobRunner, type RunnerOptions, recoverInterruptedJobs, toolSourceFrom } from "@/lib/jobs/runner";
 import { balanceOf, createTestAccount, type TestAccount } from "../accounts";
 import { startTestApi, type TestApi } from "../api-server";
 import { createTestDb } from "../db";
-import { jobRow, ledgerFor, sleepTool, testTools, waitFor } from "../jobs-helpers";
+import { jobRow, ledgerFor, sleepRunner, sleepTool, testTools, waitFor } from "../jobs-helpers";
 
 // The cron route runs the catalogue's tools; here it also runs this file's test tool.
 vi.mock("@/lib/jobs/cron", async (importOriginal) => {
@@ -114,13 +113,12 @@ describe("state transitions", () => {
 
   test("a tool that is not built yet fails with TOOL_UNAVAILABLE and is refunded", async () => {
     const before = await balanceOf(handle.db, acct.accountId);
-    const tool = getTool("brand-visibility")!;
-    const { job } = await createJob(handle.db, {
-      accountId: acct.accountId,
-      tool,
-      input: tool.input.parse({ prompt: "best crm", domain: "example.com" }),
-    });
-    await runOnce(new JobRunner(handle.db, opts, testTools));
+    // Every catalogue tool is built today; a catalogued definition marked unavailable stands in for the next one.
+    const tool = { ...sleepTool, unavailable: { reason: "Not built on this server yet." } };
+    const source = toolSourceFrom({ "test-sleep": { definition: tool, runner: sleepRunner } });
+    const { job } = await createJob(handle.db, { accountId: acct.accountId, tool, input: { ms: 0 } });
+    expect(await balanceOf(handle.db, acct.accountId)).toBe(before - 7);
+    await runOnce(new JobRunner(handle.db, opts, source));
     expect(await apiJob(job.id)).toMatchObject({
       status: "failed",
       creditsRefunded: true,

@@ -142,6 +142,6 @@ test("the production loader finds run.ts by tool name, and nothing for a tool wi
   const { loadToolRunner } = await import("@/lib/tools/load-runner");
   expect(typeof (await loadToolRunner("audits"))?.run).toBe("function");
   expect(typeof (await loadToolRunner("llms-txt"))?.run).toBe("function");
-  expect(await loadToolRunner("brand-visibility")).toBeUndefined();
+  expect(await loadToolRunner("no-such-tool")).toBeUndefined();
   expect(await loadToolRunner("../errors/index")).toBeUndefined();
 });
