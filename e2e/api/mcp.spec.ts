@@ -1,11 +1,12 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { expect, test } from "@playwright/test";
+import { TOOL_NAMES } from "@/lib/tools/catalog";
 import { E2E_BASE_URL } from "../../playwright.config";
 import { e2eAccount } from "../accounts";
 
 // The official MCP client against the production build: Next's pipeline must pass the transport through.
-test("the MCP SDK client lists 15 tools and reads credits over POST /api/v1/mcp", async () => {
+test("the MCP SDK client lists every tool and reads credits over POST /api/v1/mcp", async () => {
   const acct = e2eAccount("newman");
   const client = new Client({ name: "e2e", version: "1.0.0" });
   await client.connect(
@@ -15,7 +16,10 @@ test("the MCP SDK client lists 15 tools and reads credits over POST /api/v1/mcp"
   );
   try {
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(15);
+    // One per catalogue tool, plus the reads (jobs, credits, bot stats, citations, engines, visibility).
+    const names = tools.map((t) => t.name);
+    for (const tool of TOOL_NAMES) expect(names).toContain(tool.replaceAll("-", "_"));
+    expect(tools).toHaveLength(TOOL_NAMES.length + 8);
     const credits = await client.callTool({ name: "get_credits", arguments: {} });
     expect(credits.isError ?? false).toBe(false);
     expect((credits.structuredContent as { balance: number }).balance).toBeGreaterThan(0);
