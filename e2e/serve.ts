@@ -17,6 +17,16 @@ const env: NodeJS.ProcessEnv = { ...process.env };
 env.AUTH_SECRET ??= randomBytes(32).toString("base64url");
 env.AUTH_TRUST_HOST ??= "true";
 env.ALLOW_PRIVATE_TARGETS ??= "loopback";
+// Every provider is configured, at a closed local port: the tools that need one are created and billed as in
+// production, then fail (the provider cannot be reached) and are refunded. Nothing leaves the machine.
+const CLOSED_PORT = "http://127.0.0.1:9";
+for (const provider of ["OPENAI", "ANTHROPIC", "GEMINI", "PERPLEXITY"]) {
+  env[`${provider}_API_KEY`] ??= "e2e-offline";
+  env[`${provider}_BASE_URL`] ??= CLOSED_PORT;
+}
+env.DATAFORSEO_LOGIN ??= "e2e";
+env.DATAFORSEO_PASSWORD ??= "e2e-offline";
+env.DATAFORSEO_BASE_URL ??= CLOSED_PORT;
 if (!process.env.DATABASE_URL) {
   env.PGLITE_DATA_DIR = path.join(mkdtempSync(path.join(os.tmpdir(), "e2e-pglite-")), "db");
 }

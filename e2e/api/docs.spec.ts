@@ -24,5 +24,6 @@ test("/docs/api renders every endpoint from the document", async ({ request }) =
   )) {
     for (const op of Object.values(ops)) expect(html, path).toContain(`id="${op.operationId}"`);
   }
-  expect(html).toContain("Not available on this server yet");
+  // Every tool of the catalogue is built on this server.
+  expect(html).not.toContain("Not available on this server yet");
 });
