@@ -62,7 +62,7 @@ test("each message of a JSON-RPC batch counts against the key's rate limit", asy
 test("a batch larger than the key's limit is refused before any call runs", async () => {
   const acct = await createTestAccount(handle.db, { rateLimitPerMinute: 10, credits: 100 });
   const batch = Array.from({ length: 20 }, (_, i) =>
-    call(i + 1, "backlinks_overview", { target: "example.com" }),
+    call(i + 1, "faq_generator", { url: "https://example.com/" }),
   );
   const res = await post(acct.headers, batch);
   expect(res.status).toBe(429);
@@ -74,7 +74,7 @@ test("a batch larger than the key's limit is refused before any call runs", asyn
 test(`at most ${WAITS_PER_KEY} wait_for_job calls per key wait at once; more are RATE_LIMITED tool errors`, async () => {
   const acct = await createTestAccount(handle.db, { credits: 1000 });
   const created = (await (
-    await post(acct.headers, call(1, "backlinks_overview", { target: "example.com" }))
+    await post(acct.headers, call(1, "faq_generator", { url: "https://example.com/" }))
   ).json()) as RpcAnswer;
   const jobId = created.result?.structuredContent?.jobId as string;
   expect(jobId).toBeTruthy();
