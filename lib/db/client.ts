@@ -1,42 +1,13 @@
 import path from "node:path";
-import type { ExtractTablesWithRelations } from "drizzle-orm";
-import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import * as schema from "./schema";
+import type { Db, DbHandle, OpenOptions } from "./types";
 
-export type Schema = typeof schema;
-/** Either driver: PGlite (embedded) or postgres.js. Services take this as their first argument. */
-export type Db = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
-export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
-/** A function that works inside or outside a transaction. */
-export type DbOrTx = Db | Tx;
-
-export interface DbHandle {
-  db: Db;
-  driver: "pglite" | "postgres";
-  /** Where the connection goes, for start-up messages: never holds a password. */
-  location?: string;
-  close(): Promise<void>;
-}
+export type { Db, DbHandle, DbOrTx, OpenOptions, Schema, Tx } from "./types";
 
 export const MIGRATIONS_FOLDER = path.join(process.cwd(), "drizzle");
 
 export function pgliteDataDir(): string {
   return process.env.PGLITE_DATA_DIR ?? path.join(process.cwd(), ".data", "pglite");
-}
-
-export interface OpenOptions {
-  url?: string;
-  dataDir?: string;
-  /**
-   * A long-running server owns an embedded folder and serves it to other processes on a unix socket;
-   * anything else connects to that socket when a server runs, or else holds the folder exclusively
-   * while it works.
-   */
-  serve?: boolean;
-  /** How this process appears to another that finds the folder busy. */
-  command?: string;
-  /** Said when the folder is busy and the open waits for its holder. */
-  onWait?: (message: string) => void;
 }
 
 function envNumber(name: string, fallback: number): number {

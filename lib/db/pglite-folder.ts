@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Db, DbHandle, OpenOptions } from "./client";
 import { claimDataDir, tightenModes } from "./data-dir";
 import * as schema from "./schema";
+import type { Db, DbHandle, OpenOptions } from "./types";
 
 // Linux allows 107 bytes in a unix socket path.
 const MAX_SOCKET_PATH = 100;
