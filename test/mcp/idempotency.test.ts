@@ -1,13 +1,11 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { DbHandle } from "@/lib/db/client";
 import { CITATIONS_DAYS, CITATIONS_LIMIT } from "@/lib/tracking/api-schemas";
-import { stubDataForSeoEnv } from "@/test/support/dataforseo-env";
-import { balanceOf, createTestAccount, type TestAccount } from "../accounts";
-import { startTestApi, type TestApi } from "../api-server";
-import { createTestDb } from "../db";
+import { closeMcpTestClient, startMcpTestClient } from "@/test/support/mcp-client";
+import { balanceOf, type TestAccount } from "../accounts";
+import type { TestApi } from "../api-server";
 
 let handle: DbHandle;
 let api: TestApi;
@@ -15,23 +13,9 @@ let acct: TestAccount;
 let client: Client;
 
 beforeAll(async () => {
-  // The keyword and backlink tools need a data source to be created at all.
-  stubDataForSeoEnv();
-  handle = await createTestDb();
-  api = await startTestApi(handle);
-  acct = await createTestAccount(handle.db, { credits: 1000 });
-  client = new Client({ name: "mcp-idempotency-test", version: "1.0.0" });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${api.url}/api/v1/mcp`), {
-      requestInit: { headers: acct.headers },
-    }),
-  );
+  ({ handle, api, acct, client } = await startMcpTestClient("mcp-idempotency-test"));
 });
-afterAll(async () => {
-  await client?.close().catch(() => {});
-  await api?.close();
-  await handle?.close();
-});
+afterAll(() => closeMcpTestClient({ client, api, handle }));
 
 const call = async (name: string, args: Record<string, unknown>) =>
   (await client.callTool({ name, arguments: args })) as CallToolResult;

@@ -1,12 +1,10 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { DbHandle } from "@/lib/db/client";
-import { stubDataForSeoEnv } from "@/test/support/dataforseo-env";
-import { createTestAccount, type TestAccount } from "../accounts";
-import { startTestApi, type TestApi } from "../api-server";
-import { createTestDb } from "../db";
+import { closeMcpTestClient, startMcpTestClient } from "@/test/support/mcp-client";
+import type { TestAccount } from "../accounts";
+import type { TestApi } from "../api-server";
 
 let handle: DbHandle;
 let api: TestApi;
@@ -14,23 +12,9 @@ let acct: TestAccount;
 let client: Client;
 
 beforeAll(async () => {
-  // The keyword and backlink tools need a data source to be created at all.
-  stubDataForSeoEnv();
-  handle = await createTestDb();
-  api = await startTestApi(handle);
-  acct = await createTestAccount(handle.db, { credits: 1000 });
-  client = new Client({ name: "mcp-progress-test", version: "1.0.0" });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${api.url}/api/v1/mcp`), {
-      requestInit: { headers: acct.headers },
-    }),
-  );
+  ({ handle, api, acct, client } = await startMcpTestClient("mcp-progress-test"));
 });
-afterAll(async () => {
-  await client?.close().catch(() => {});
-  await api?.close();
-  await handle?.close();
-});
+afterAll(() => closeMcpTestClient({ client, api, handle }));
 
 test("wait_for_job streams notifications/progress when the call carries a progressToken", async () => {
   const created = (await client.callTool({

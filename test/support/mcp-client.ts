@@ -1,0 +1,36 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { DbHandle } from "@/lib/db/client";
+import { createTestAccount, type TestAccount } from "../accounts";
+import { startTestApi, type TestApi } from "../api-server";
+import { createTestDb } from "../db";
+import { stubDataForSeoEnv } from "./dataforseo-env";
+
+export interface McpTestSetup {
+  handle: DbHandle;
+  api: TestApi;
+  acct: TestAccount;
+  client: Client;
+}
+
+/** A fresh database, the app over HTTP, an account with 1000 credits and the MCP SDK client connected as it. */
+export async function startMcpTestClient(name: string): Promise<McpTestSetup> {
+  // The keyword and backlink tools need a data source to be created at all.
+  stubDataForSeoEnv();
+  const handle = await createTestDb();
+  const api = await startTestApi(handle);
+  const acct = await createTestAccount(handle.db, { credits: 1000 });
+  const client = new Client({ name, version: "1.0.0" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${api.url}/api/v1/mcp`), {
+      requestInit: { headers: acct.headers },
+    }),
+  );
+  return { handle, api, acct, client };
+}
+
+export async function closeMcpTestClient(setup: Partial<McpTestSetup>): Promise<void> {
+  await setup.client?.close().catch(() => {});
+  await setup.api?.close();
+  await setup.handle?.close();
+}
