@@ -43,7 +43,11 @@ export async function addCredits(
  * The conditional UPDATE is the guard: concurrent charges can never take the balance below zero.
  * Call inside the transaction that creates the job; write the ledger row with `recordSpend` once the job exists.
  */
-export async function takeCredits(tx: Tx, accountId: string, cost: number): Promise<{ balance: number }> {
+export async function takeCredits(
+  tx: Tx,
+  accountId: string,
+  cost: number,
+): Promise<{ balance: number; creditsLowThreshold: number }> {
   const [row] = await tx
     .update(accounts)
     .set({
@@ -51,7 +55,7 @@ export async function takeCredits(tx: Tx, accountId: string, cost: number): Prom
       totalUsed: sql`${accounts.totalUsed} + ${cost}`,
     })
     .where(and(eq(accounts.id, accountId), gte(accounts.creditBalance, cost)))
-    .returning({ balance: accounts.creditBalance });
+    .returning({ balance: accounts.creditBalance, creditsLowThreshold: accounts.creditsLowThreshold });
   if (row) return row;
   const [current] = await tx
     .select({ balance: accounts.creditBalance })

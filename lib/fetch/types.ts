@@ -1,7 +1,9 @@
 /** Options of one guarded fetch. */
 export interface GuardedFetchOptions {
-  method?: "GET" | "HEAD";
+  method?: "GET" | "HEAD" | "POST";
   headers?: Record<string, string>;
+  /** The request body of a POST (a webhook delivery); never re-sent across a redirect. */
+  body?: string;
   /** Whole request, redirects included. Default 15 000 ms. */
   timeoutMs?: number;
   /** Connection (DNS + TCP + TLS) timeout per hop. Default 5 000 ms. */

@@ -8,6 +8,7 @@ import { AppError } from "@/lib/errors";
 import { loadServerAvailability } from "@/lib/tools/load-availability";
 import { readServerEnv } from "@/lib/tools/server-env";
 import { type AnyTool, checkAvailability, type Env } from "@/lib/tools/types";
+import { emitWebhookEvent } from "@/lib/webhooks/outbox";
 import { jobEvents } from "./events";
 
 export interface CreateJobInput {
@@ -116,7 +117,7 @@ export async function createJob(
   const cost = tool.cost(input.input);
   try {
     const { job, balance } = await db.transaction(async (tx) => {
-      const { balance } = await takeCredits(tx, accountId, cost);
+      const { balance, creditsLowThreshold } = await takeCredits(tx, accountId, cost);
       const [row] = await tx
         .insert(jobs)
         .values({ accountId, tool: tool.name, input: input.input as object, creditsCharged: cost })
@@ -128,6 +129,15 @@ export async function createJob(
           key: idempotency.key,
           requestHash: idempotency.requestHash,
           jobId: row!.id,
+        });
+      }
+      // credits.low: this charge took the balance from at least the account's threshold to under it.
+      if (cost > 0 && balance < creditsLowThreshold && balance + cost >= creditsLowThreshold) {
+        await emitWebhookEvent(tx, accountId, "credits.low", {
+          balance,
+          threshold: creditsLowThreshold,
+          jobId: row!.id,
+          tool: tool.name,
         });
       }
       return { job: row!, balance };

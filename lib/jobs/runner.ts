@@ -9,6 +9,7 @@ import { type Job, jobs } from "@/lib/db/schema";
 import { ToolError } from "@/lib/errors";
 import { guardedFetch } from "@/lib/fetch";
 import type { AnyTool, AnyToolRunner, Env } from "@/lib/tools/types";
+import { type DeliveryPassReport, deliverDueWebhooks, purgeWebhookHistory } from "@/lib/webhooks/deliver";
 import { jobEvents } from "./events";
 import { type RunningTask, type ToolWorkerPool, toolPoolFor, WorkerLimitError } from "./tool-pool";
 import { catalogToolSource, describeFailure, type ToolSource } from "./tool-source";
@@ -57,6 +58,8 @@ export interface PassReport {
   queueTimedOut: number;
   purged: number;
   claimed: number;
+  /** Webhook deliveries attempted by this pass (a started runner sends them in the background). */
+  webhooks?: DeliveryPassReport;
 }
 
 /**
@@ -72,6 +75,7 @@ export class JobRunner {
   private started = false;
   private stopped = false;
   private passing: Promise<PassReport> | null = null;
+  private delivering: Promise<DeliveryPassReport> | null = null;
   private again = false;
   private readonly onCreated = () => void this.tick();
 
@@ -112,6 +116,7 @@ export class JobRunner {
     jobEvents.off("created", this.onCreated);
     clearTimeout(this.timer);
     await this.passing?.catch(() => {});
+    await this.delivering?.catch(() => {});
     for (const jobId of this.running.keys()) {
       await failJob(
         this.db,
@@ -158,6 +163,7 @@ export class JobRunner {
     const purged = await purgeExpiredJobs(this.db);
     await purgeRateLimitWindows(this.db);
     await purgeObservations(this.db);
+    await purgeWebhookHistory(this.db);
     const free = this.options.concurrency - this.running.size;
     const claimed =
       free > 0 && !this.stopped
@@ -175,7 +181,24 @@ export class JobRunner {
         });
       this.running.set(job.id, run);
     }
-    return { interrupted, queueTimedOut, purged, claimed: claimed.length };
+    // Webhooks: a started runner sends the due deliveries beside its jobs (one batch at a time, never holding
+    // up the next claim); a one-off pass (cron, tests) waits for them.
+    const deliveries = this.deliverWebhooks();
+    const webhooks = this.started ? undefined : await deliveries;
+    return { interrupted, queueTimedOut, purged, claimed: claimed.length, ...(webhooks ? { webhooks } : {}) };
+  }
+
+  private deliverWebhooks(): Promise<DeliveryPassReport | undefined> {
+    if (this.delivering || this.stopped) return Promise.resolve(undefined);
+    this.delivering = deliverDueWebhooks(this.db);
+    return this.delivering
+      .catch((err) => {
+        console.error(`[runner ${this.id}] webhook deliveries failed`, redactDbError(err));
+        return undefined;
+      })
+      .finally(() => {
+        this.delivering = null;
+      });
   }
 
   private async execute(job: Job): Promise<void> {

@@ -2,6 +2,22 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { refundJobCredits } from "@/lib/credits/credits";
 import type { Db, Tx } from "@/lib/db/client";
 import { type Job, type JobError, type JobStatus, jobs } from "@/lib/db/schema";
+import { emitWebhookEvent } from "@/lib/webhooks/outbox";
+
+/** The `data` of a job.completed / job.failed event: the job without its result (GET the pollUrl for it). */
+export function jobEventData(job: Job): Record<string, unknown> {
+  return {
+    jobId: job.id,
+    tool: job.tool,
+    status: job.status,
+    creditsCharged: job.creditsCharged,
+    creditsRefunded: job.creditsRefunded,
+    ...(job.error ? { error: job.error } : {}),
+    createdAt: job.createdAt.toISOString(),
+    completedAt: job.completedAt?.toISOString() ?? null,
+    pollUrl: `/api/v1/jobs/${job.id}`,
+  };
+}
 
 /**
  * Fails a job and refunds it, in one transaction. The state transition is the guard: only a job
@@ -37,6 +53,10 @@ export async function failJob(
       .returning();
     if (!job) return null;
     await refundJobCredits(tx, job, error.code);
+    // The event is in the outbox exactly when the job is failed (same transaction).
+    await emitWebhookEvent(tx, job.accountId, "job.failed", jobEventData(job), {
+      at: job.completedAt ?? undefined,
+    });
     return job;
   });
 }
@@ -67,6 +87,9 @@ export async function completeJob(
       .returning();
     if (!job) return false;
     await onCompleted?.(tx, job);
+    await emitWebhookEvent(tx, job.accountId, "job.completed", jobEventData(job), {
+      at: job.completedAt ?? undefined,
+    });
     return true;
   });
 }

@@ -24,6 +24,8 @@ export const accounts = pgTable(
     creditBalance: integer("credit_balance").notNull().default(0),
     totalUsed: integer("total_used").notNull().default(0),
     isDemo: boolean("is_demo").notNull().default(false),
+    /** `credits.low` fires when a charge takes the balance from at least this to under it. */
+    creditsLowThreshold: integer("credits_low_threshold").notNull().default(20),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -6,3 +6,4 @@ export * from "./rate-limits";
 export * from "./tracking";
 export * from "./visibility";
 export * from "./webgraph";
+export * from "./webhooks";

@@ -1,7 +1,8 @@
-import { sql } from "drizzle-orm";
-import type { DbOrTx } from "@/lib/db/client";
+import { inArray, sql } from "drizzle-orm";
+import type { DbOrTx, Tx } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
-import type { NewVisit } from "@/lib/db/schema";
+import { domains, type NewVisit } from "@/lib/db/schema";
+import { accountsListening, emitWebhookEvent } from "@/lib/webhooks/outbox";
 import { analyzeVisit } from "./analyze-visit";
 
 export interface VisitFields {
@@ -86,7 +87,12 @@ export async function recordVisits(db: DbOrTx, rows: NewVisit[]): Promise<number
   if (rows.length === 0) return 0;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await insertVisits(db, rows);
+      // The visits and the citation.detected events they cause commit together (the webhook outbox).
+      return await db.transaction(async (tx) => {
+        const { inserted, firstCitations } = await insertVisits(tx, rows);
+        if (firstCitations.length > 0) await emitCitationEvents(tx, firstCitations);
+        return inserted;
+      });
     } catch (err) {
       // Should concurrent batches still deadlock (visits and rollup rows are locked in one statement), Postgres
       // aborts one of them whole; the statement is atomic, so running it again is safe.
@@ -100,13 +106,49 @@ function isDeadlock(err: unknown): boolean {
   return code === "40P01";
 }
 
-async function insertVisits(db: DbOrTx, rows: NewVisit[]): Promise<number> {
+interface FirstCitation {
+  domain_id: string;
+  day: string;
+  engine: string;
+  page: string;
+  occurred_at: string;
+}
+
+/** One citation.detected event per first citation of a page by an engine on a UTC day. */
+async function emitCitationEvents(tx: Tx, firsts: FirstCitation[]): Promise<void> {
+  const owners = await tx
+    .select({ id: domains.id, accountId: domains.accountId, hostname: domains.hostname })
+    .from(domains)
+    .where(inArray(domains.id, [...new Set(firsts.map((f) => f.domain_id))]));
+  const byId = new Map(owners.map((o) => [o.id, o]));
+  const listening = await accountsListening(
+    tx,
+    [...new Set(owners.map((o) => o.accountId))],
+    "citation.detected",
+  );
+  for (const f of firsts) {
+    const owner = byId.get(f.domain_id);
+    if (!owner || !listening.has(owner.accountId)) continue;
+    await emitWebhookEvent(tx, owner.accountId, "citation.detected", {
+      domain: owner.hostname,
+      path: f.page,
+      engine: f.engine,
+      day: f.day,
+      occurredAt: new Date(f.occurred_at).toISOString(),
+    });
+  }
+}
+
+async function insertVisits(
+  db: DbOrTx,
+  rows: NewVisit[],
+): Promise<{ inserted: number; firstCitations: FirstCitation[] }> {
   const payload = JSON.stringify(
     rows.map((r) =>
       COLUMNS.map((c) => (c === "occurredAt" ? (r.occurredAt as Date).toISOString() : (r[c] ?? null))),
     ),
   );
-  const [result] = rowsOf<{ inserted: number }>(
+  const [result] = rowsOf<{ inserted: number; firsts: FirstCitation[] | string | null }>(
     await db.execute(sql`
       with input as (
         select x->>0 as domain_id, x->>1 as occurred_at, x->>2 as path, x->>3 as user_agent, x->>4 as ip,
@@ -127,7 +169,7 @@ async function insertVisits(db: DbOrTx, rows: NewVisit[]): Promise<number> {
         order by domain_id, event_key
         on conflict (domain_id, event_key) do nothing
         returning domain_id, (occurred_at at time zone 'UTC')::date as day, path, bot_name, bot_purpose, is_ai_bot,
-                  citation_engine
+                  citation_engine, occurred_at
       ),
       bots as (
         insert into tracking_daily_bots as t (domain_id, day, bot_name, bot_purpose, is_ai_bot, visits)
@@ -147,7 +189,29 @@ async function insertVisits(db: DbOrTx, rows: NewVisit[]): Promise<number> {
         where citation_engine is not null group by 1, 2, 3 order by 1, 2, 3
         on conflict (domain_id, day, engine) do update set citations = t.citations + excluded.citations
       )
-      select count(*)::int as inserted from ins`),
+      -- The first citation of a page by an engine on a UTC day (none stored before this statement): a
+      -- citation.detected event. Visits stored by this statement are not visible to the subquery.
+      firsts as (
+        select distinct on (i.domain_id, i.day, i.citation_engine, split_part(i.path, '?', 1))
+          i.domain_id, i.day::text as day, i.citation_engine as engine, split_part(i.path, '?', 1) as page,
+          i.occurred_at
+        from ins i
+        where i.citation_engine is not null
+          and not exists (
+            select 1 from visits v
+            where v.domain_id = i.domain_id and v.citation_engine = i.citation_engine
+              and v.occurred_at >= (i.day::timestamp at time zone 'UTC')
+              and v.occurred_at < ((i.day + 1)::timestamp at time zone 'UTC')
+              and split_part(v.path, '?', 1) = split_part(i.path, '?', 1)
+          )
+        order by i.domain_id, i.day, i.citation_engine, split_part(i.path, '?', 1), i.occurred_at
+      )
+      select (select count(*)::int from ins) as inserted,
+             (select coalesce(json_agg(f), '[]'::json) from firsts f) as firsts`),
   );
-  return Number(result?.inserted ?? 0);
+  const firsts = result?.firsts;
+  return {
+    inserted: Number(result?.inserted ?? 0),
+    firstCitations: (typeof firsts === "string" ? JSON.parse(firsts) : (firsts ?? [])) as FirstCitation[],
+  };
 }

@@ -1,0 +1,68 @@
+import { randomBytes } from "node:crypto";
+import { and, arrayContains, eq, inArray } from "drizzle-orm";
+import type { DbOrTx } from "@/lib/db/client";
+import { webhookDeliveries, webhookEndpoints, webhookEvents } from "@/lib/db/schema";
+import type { WebhookEvent } from "./schemas";
+
+/** The Standard Webhooks message id (`webhook-id`): the same on every retry of the message. */
+export const newMessageId = () => `msg_${randomBytes(16).toString("base64url")}`;
+
+export interface WebhookPayload {
+  type: WebhookEvent;
+  /** ISO 8601 UTC: when the event happened. */
+  timestamp: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Writes an event and one pending delivery per enabled endpoint of the account that subscribed to its type.
+ * Call it inside the transaction that makes the event true (a job's transition, a charge, a recorded
+ * citation): the event exists exactly when what it reports does, and survives any crash after the commit.
+ * Nothing is written when no endpoint wants it. `endpointId` narrows it to one endpoint (the test event).
+ */
+export async function emitWebhookEvent(
+  tx: DbOrTx,
+  accountId: string,
+  type: WebhookEvent,
+  data: Record<string, unknown>,
+  opts: { endpointId?: string; at?: Date } = {},
+): Promise<{ eventId: string; deliveries: number } | null> {
+  const endpoints = await tx
+    .select({ id: webhookEndpoints.id })
+    .from(webhookEndpoints)
+    .where(
+      and(
+        eq(webhookEndpoints.accountId, accountId),
+        eq(webhookEndpoints.enabled, true),
+        opts.endpointId
+          ? eq(webhookEndpoints.id, opts.endpointId)
+          : arrayContains(webhookEndpoints.events, [type]),
+      ),
+    );
+  if (endpoints.length === 0) return null;
+  const eventId = newMessageId();
+  const payload: WebhookPayload = { type, timestamp: (opts.at ?? new Date()).toISOString(), data };
+  await tx.insert(webhookEvents).values({ id: eventId, accountId, type, payload });
+  await tx.insert(webhookDeliveries).values(endpoints.map((e) => ({ eventId, endpointId: e.id })));
+  return { eventId, deliveries: endpoints.length };
+}
+
+/** Which of these accounts have an enabled endpoint for `type` (so a hot path can skip the rest). */
+export async function accountsListening(
+  tx: DbOrTx,
+  accountIds: string[],
+  type: WebhookEvent,
+): Promise<Set<string>> {
+  if (accountIds.length === 0) return new Set();
+  const rows = await tx
+    .selectDistinct({ accountId: webhookEndpoints.accountId })
+    .from(webhookEndpoints)
+    .where(
+      and(
+        inArray(webhookEndpoints.accountId, accountIds),
+        eq(webhookEndpoints.enabled, true),
+        arrayContains(webhookEndpoints.events, [type]),
+      ),
+    );
+  return new Set(rows.map((r) => r.accountId));
+}
