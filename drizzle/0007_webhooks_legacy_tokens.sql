@@ -75,4 +75,5 @@ CREATE INDEX "legacy_tokens_account_idx" ON "legacy_tokens" USING btree ("accoun
 CREATE INDEX "webhook_deliveries_due_idx" ON "webhook_deliveries" USING btree ("next_attempt_at") WHERE "webhook_deliveries"."status" = 'pending';--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_endpoint_idx" ON "webhook_deliveries" USING btree ("endpoint_id","created_at" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "webhook_endpoints_account_idx" ON "webhook_endpoints" USING btree ("account_id");--> statement-breakpoint
-CREATE INDEX "webhook_events_account_idx" ON "webhook_events" USING btree ("account_id","created_at" DESC NULLS LAST);
+CREATE INDEX "webhook_events_account_idx" ON "webhook_events" USING btree ("account_id","created_at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "visits_domain_time_idx" ON "visits" USING btree ("domain_id","occurred_at" DESC NULLS LAST,"id" DESC NULLS LAST);

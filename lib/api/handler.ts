@@ -43,6 +43,25 @@ export function readCredentials(req: Request): { key: string; secret: string } |
 export interface ApiKeyOptions {
   /** How many requests this one counts as against the key's limit (a JSON-RPC batch counts each message). */
   weight?: (req: Request) => Promise<number>;
+  /**
+   * Another way to read and check credentials (the older interface's bearer tokens); `given` says whether the
+   * request carried any, `message` explains a refusal. Default: the key pair.
+   */
+  authenticate?: (
+    db: Db,
+    req: Request,
+  ) => Promise<{ auth: AuthenticatedKey | null; given: boolean; message?: string }>;
+}
+
+async function authenticateKeyPair(
+  db: Db,
+  req: Request,
+): Promise<{ auth: AuthenticatedKey | null; given: boolean; message?: string }> {
+  const creds = readCredentials(req);
+  return {
+    auth: creds ? await authenticateKey(db, creds.key, creds.secret) : null,
+    given: creds !== null,
+  };
 }
 
 /**
@@ -60,17 +79,17 @@ export function withApiKey<P extends Record<string, string | string[]> = Record<
       const url = new URL(req.url);
       const db = await getDb();
       if (isInsecureRequest(req, url)) await refuseInsecure(db, req);
-      const creds = readCredentials(req);
-      const auth = creds ? await authenticateKey(db, creds.key, creds.secret) : null;
+      const { auth, given, message } = await (opts.authenticate ?? authenticateKeyPair)(db, req);
       if (!auth) {
         const ipLimit = await hitRateLimit(db, `ip:${clientIp(req)}`, DEFAULT_RATE_LIMIT);
         headers = { ...headers, ...rateLimitHeaders(ipLimit) };
         if (!ipLimit.allowed) throw rateLimited(ipLimit.reset);
         throw new AppError(
           "UNAUTHORIZED",
-          creds
-            ? "The x-api-key / x-api-secret pair is not valid (wrong, rotated or revoked)."
-            : "Send your credentials in the x-api-key and x-api-secret headers.",
+          message ??
+            (given
+              ? "The x-api-key / x-api-secret pair is not valid (wrong, rotated or revoked)."
+              : "Send your credentials in the x-api-key and x-api-secret headers."),
         );
       }
       const weight = opts.weight ? Math.max(1, await opts.weight(req)) : 1;
@@ -182,7 +201,7 @@ export type Method = (typeof METHODS)[number];
  */
 export function methods(
   handlers: Partial<Record<Exclude<Method, "OPTIONS">, RouteHandler>>,
-  opts: { public?: boolean } = {},
+  opts: { public?: boolean; authenticate?: ApiKeyOptions["authenticate"] } = {},
 ): Record<Method, RouteHandler> {
   // OPTIONS always answers, so Allow names the methods that do something.
   const allowed = METHODS.filter((m) => m !== "OPTIONS" && handlers[m]);
@@ -195,7 +214,9 @@ export function methods(
       { Allow: allow },
     );
   };
-  const notAllowed = opts.public ? withPublicApi(refuse) : withApiKey(refuse);
+  const notAllowed = opts.public
+    ? withPublicApi(refuse)
+    : withApiKey(refuse, { authenticate: opts.authenticate });
   const options = withPublicApi(async () => ok({ allow: allowed }, { Allow: allow }));
   return Object.fromEntries(
     METHODS.map((m) => [m, m === "OPTIONS" ? options : (handlers[m] ?? notAllowed)]),

@@ -31,6 +31,8 @@ export function oauthProviders(): ("github" | "google")[] {
   return list;
 }
 
+export const AUTH_BASE_PATH = "/api/authjs";
+
 /** The whole next-auth configuration for one database (tests drive it through Auth.js directly). */
 export function authOptions(db: Db): NextAuthConfig {
   const providers: NextAuthConfig["providers"] = [
@@ -65,6 +67,9 @@ export function authOptions(db: Db): NextAuthConfig {
         // Our users table has extra columns (password hash, createdAt) the adapter's types do not expect.
       } as never,
     ),
+    // Auth.js's own routes (sign-in, callbacks, CSRF, session, sign-out) live under /api/authjs, so the older
+    // interface's /api/auth/me is ours. OAuth apps register /api/authjs/callback/<provider>.
+    basePath: AUTH_BASE_PATH,
     session: { strategy: "jwt", maxAge: 7 * 24 * 60 * 60 },
     pages: { signIn: "/login" },
     providers,

@@ -21,7 +21,7 @@ beforeAll(async () => {
     ...(authOptions(handle.db) as AuthConfig),
     secret: SECRET,
     trustHost: true,
-    basePath: "/api/auth",
+    basePath: "/api/authjs",
   };
 });
 afterAll(async () => {
@@ -30,7 +30,7 @@ afterAll(async () => {
 
 async function sessionWith(cookie: string) {
   const res = await Auth(
-    new Request("http://localhost/api/auth/session", { headers: { cookie: `${COOKIE}=${cookie}` } }),
+    new Request("http://localhost/api/authjs/session", { headers: { cookie: `${COOKIE}=${cookie}` } }),
     config,
   );
   return {

@@ -48,6 +48,8 @@ export const visits = pgTable(
   },
   (t) => [
     uniqueIndex("visits_domain_event_key_unique").on(t.domainId, t.eventKey),
+    // GET /api/tracking/visits: a domain's visits, newest first (keyset pages on occurred_at, id).
+    index("visits_domain_time_idx").on(t.domainId, t.occurredAt.desc(), t.id.desc()),
     // GET /citations: the newest citations of a domain.
     index("visits_citations_idx")
       .on(t.domainId, t.occurredAt.desc(), t.id.desc())

@@ -1,0 +1,10 @@
+import { ApiResult } from "@/lib/api/envelope";
+import { methods, withApiKey } from "@/lib/api/handler";
+import { sendTestEvent } from "@/lib/webhooks";
+
+// POST /api/v1/webhooks/{id}/test: queue a webhook.test event for this endpoint (202; see its deliveries)
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  POST: withApiKey<{ id: string }>(
+    async ({ db, auth, params }) => new ApiResult(await sendTestEvent(db, auth.accountId, params.id), 202),
+  ),
+});
