@@ -188,7 +188,7 @@ async function insertVisits(
         select domain_id, day, citation_engine, count(*) from ins
         where citation_engine is not null group by 1, 2, 3 order by 1, 2, 3
         on conflict (domain_id, day, engine) do update set citations = t.citations + excluded.citations
-      )
+      ),
       -- The first citation of a page by an engine on a UTC day (none stored before this statement): a
       -- citation.detected event. Visits stored by this statement are not visible to the subquery.
       firsts as (
