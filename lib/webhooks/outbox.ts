@@ -34,9 +34,9 @@ export async function emitWebhookEvent(
       and(
         eq(webhookEndpoints.accountId, accountId),
         eq(webhookEndpoints.enabled, true),
-        opts.endpointId
-          ? eq(webhookEndpoints.id, opts.endpointId)
-          : arrayContains(webhookEndpoints.events, [type]),
+        opts.endpointId ? eq(webhookEndpoints.id, opts.endpointId) : undefined,
+        // A test event goes to the endpoints asked for whatever they subscribed to.
+        type === "webhook.test" ? undefined : arrayContains(webhookEndpoints.events, [type]),
       ),
     );
   if (endpoints.length === 0) return null;

@@ -9,7 +9,7 @@ import { webhookDeliveries } from "@/lib/db/schema";
 import { createEndpoint } from "@/lib/webhooks";
 import { createTestAccount, type TestAccount } from "../accounts";
 import { createTestDb, isPostgres } from "../db";
-import { startReceiver, type Receiver } from "../support/webhook-receiver";
+import { type Receiver, startReceiver } from "../support/webhook-receiver";
 
 // The outbox survives the process: a server is killed with SIGKILL while a job's event is being delivered
 // (the receiver holds the request open); after a restart the event is delivered, signed, with the same id.
@@ -44,7 +44,10 @@ beforeAll(async () => {
   vi.stubEnv("ALLOW_PRIVATE_TARGETS", "loopback");
   await withDb(async (h) => {
     acct = await createTestAccount(h.db, { credits: 100 });
-    const created = await createEndpoint(h.db, acct.accountId, { url: receiver.url, events: ["job.completed"] });
+    const created = await createEndpoint(h.db, acct.accountId, {
+      url: receiver.url,
+      events: ["job.completed"],
+    });
     endpointId = created.view.id;
     receiver.secrets = [created.secret];
   });
@@ -112,7 +115,10 @@ test("SIGKILL between the event and its delivery: after restart the event is sti
   expect(delivered).toHaveLength(1);
   expect(delivered[0]!.id).toBe(receiver.received[0]!.id);
   expect(delivered[0]!.verifiedWith).toEqual([0]);
-  expect(delivered[0]!.payload).toMatchObject({ type: "job.completed", data: { jobId, status: "completed" } });
+  expect(delivered[0]!.payload).toMatchObject({
+    type: "job.completed",
+    data: { jobId, status: "completed" },
+  });
 
   const stopped = new Promise((r) => second.child.once("exit", r));
   second.child.kill("SIGTERM");

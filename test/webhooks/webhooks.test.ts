@@ -9,7 +9,7 @@ import { createTestAccount, type TestAccount } from "../accounts";
 import { startTestApi, type TestApi } from "../api-server";
 import { createTestDb } from "../db";
 import { sleepTool, testTools } from "../jobs-helpers";
-import { startReceiver, type Receiver } from "../support/webhook-receiver";
+import { type Receiver, startReceiver } from "../support/webhook-receiver";
 import { callApi, UA } from "../tracking/helpers";
 
 let handle: DbHandle;
@@ -68,9 +68,14 @@ describe("endpoints", () => {
     expect(list.data.webhooks).toHaveLength(1);
     expect(list.data.webhooks[0]).toMatchObject({ id: created.id, url: receiver.url, enabled: true });
     expect(list.data.webhooks[0]).not.toHaveProperty("secret");
-    const theirs = await callApi(api, `/api/v1/webhooks/${created.id}/deliveries`, { headers: other.headers });
+    const theirs = await callApi(api, `/api/v1/webhooks/${created.id}/deliveries`, {
+      headers: other.headers,
+    });
     expect(theirs.status).toBe(404);
-    const del = await callApi(api, `/api/v1/webhooks/${created.id}`, { method: "DELETE", headers: other.headers });
+    const del = await callApi(api, `/api/v1/webhooks/${created.id}`, {
+      method: "DELETE",
+      headers: other.headers,
+    });
     expect(del.status).toBe(404);
   });
 
@@ -99,7 +104,11 @@ describe("endpoints", () => {
     [{ url: "https://example.com/x", events: ["job.failed", "job.failed"] }],
     [{ url: "https://example.com/x" }],
   ])("bad input %j is 400", async (json) => {
-    const { status, body } = await callApi(api, "/api/v1/webhooks", { method: "POST", headers: acct.headers, json });
+    const { status, body } = await callApi(api, "/api/v1/webhooks", {
+      method: "POST",
+      headers: acct.headers,
+      json,
+    });
     expect(status).toBe(400);
     expect(body.error?.code).toBe("VALIDATION_ERROR");
   });
@@ -108,7 +117,11 @@ describe("endpoints", () => {
 describe("events and delivery", () => {
   test("a job completing and a job failing produce exactly one signed event each", async () => {
     const endpoint = await createEndpoint(["job.completed", "job.failed"]);
-    const ok = await createJob(handle.db, { accountId: acct.accountId, tool: sleepTool as never, input: { ms: 0 } });
+    const ok = await createJob(handle.db, {
+      accountId: acct.accountId,
+      tool: sleepTool as never,
+      input: { ms: 0 },
+    });
     const bad = await createJob(handle.db, {
       accountId: acct.accountId,
       tool: sleepTool as never,
@@ -142,7 +155,10 @@ describe("events and delivery", () => {
       expect(r.signature).toMatch(/^v1,[A-Za-z0-9+/=]+$/);
       expect(Object.keys(r.payload).sort()).toEqual(["data", "timestamp", "type"]);
     }
-    const events = await handle.db.select().from(webhookEvents).where(eq(webhookEvents.accountId, acct.accountId));
+    const events = await handle.db
+      .select()
+      .from(webhookEvents)
+      .where(eq(webhookEvents.accountId, acct.accountId));
     expect(events.filter((e) => e.type.startsWith("job.")).length).toBe(2);
     expect((await deliveryRows(endpoint.id)).every((d) => d.status === "succeeded" && d.attempts === 1)).toBe(
       true,
@@ -191,7 +207,10 @@ describe("events and delivery", () => {
     });
     expect(log.data.deliveries[0]!.nextAttemptAt).toBe(first!.nextAttemptAt.toISOString());
 
-    await handle.db.update(webhookDeliveries).set({ nextAttemptAt: sql`now()` }).where(eq(webhookDeliveries.id, first!.id));
+    await handle.db
+      .update(webhookDeliveries)
+      .set({ nextAttemptAt: sql`now()` })
+      .where(eq(webhookDeliveries.id, first!.id));
     expect(await deliver()).toEqual({ attempted: 1, succeeded: 1, failed: 0 });
     expect(receiver.received.map((r) => r.answered)).toEqual([500, 200]);
     expect(receiver.received[0]!.id).toBe(sent.data.eventId);
@@ -207,7 +226,10 @@ describe("events and delivery", () => {
     receiver.queue = [302];
     await callApi(api, `/api/v1/webhooks/${endpoint.id}/test`, { method: "POST", headers: acct.headers });
     // The eighth attempt is the last (immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h).
-    await handle.db.update(webhookDeliveries).set({ attempts: 7 }).where(eq(webhookDeliveries.endpointId, endpoint.id));
+    await handle.db
+      .update(webhookDeliveries)
+      .set({ attempts: 7 })
+      .where(eq(webhookDeliveries.endpointId, endpoint.id));
     await deliver();
     expect(receiver.received).toHaveLength(1);
     expect(receiver.received[0]!.answered).toBe(302);
@@ -278,9 +300,13 @@ describe("events and delivery", () => {
     await callApi(api, `/api/v1/webhooks/${endpoint.id}/test`, { method: "POST", headers: acct.headers });
     await callApi(api, `/api/v1/webhooks/${endpoint.id}/test`, { method: "POST", headers: acct.headers });
     await deliverDueWebhooks(handle.db, { limit: 1 });
-    const got = await callApi<{ enabled: boolean; disabledAt: string }>(api, `/api/v1/webhooks/${endpoint.id}`, {
-      headers: acct.headers,
-    });
+    const got = await callApi<{ enabled: boolean; disabledAt: string }>(
+      api,
+      `/api/v1/webhooks/${endpoint.id}`,
+      {
+        headers: acct.headers,
+      },
+    );
     expect(got.data.enabled).toBe(false);
     expect(got.data.disabledAt).toBeTruthy();
     expect((await deliveryRows(endpoint.id)).map((d) => d.status).sort()).toEqual(["failed", "failed"]);
@@ -292,16 +318,23 @@ describe("events and delivery", () => {
     expect(notices[0]!.message).toContain(receiver.url);
     // Disabled: nothing more is sent, and a test event is refused until it is enabled again.
     expect((await deliver()).attempted).toBe(0);
-    const refused = await callApi(api, `/api/v1/webhooks/${endpoint.id}/test`, { method: "POST", headers: acct.headers });
+    const refused = await callApi(api, `/api/v1/webhooks/${endpoint.id}/test`, {
+      method: "POST",
+      headers: acct.headers,
+    });
     expect(refused.status).toBe(400);
-    const enabled = await callApi(api, `/api/v1/webhooks/${endpoint.id}/enable`, { method: "POST", headers: acct.headers });
+    const enabled = await callApi(api, `/api/v1/webhooks/${endpoint.id}/enable`, {
+      method: "POST",
+      headers: acct.headers,
+    });
     expect(enabled.data).toMatchObject({ enabled: true, disabledAt: null });
   });
 
   test("credits.low fires once when a charge crosses the account's threshold", async () => {
     const low = await createTestAccount(handle.db, { credits: 25 });
     const endpoint = await createEndpoint(["credits.low"], low);
-    const charge = () => createJob(handle.db, { accountId: low.accountId, tool: sleepTool as never, input: { ms: 0 } });
+    const charge = () =>
+      createJob(handle.db, { accountId: low.accountId, tool: sleepTool as never, input: { ms: 0 } });
     await charge(); // 25 → 18: under the default threshold of 20
     await charge(); // 18 → 11: already under it, no second event
     await deliver();
@@ -321,9 +354,9 @@ describe("events and delivery", () => {
     });
     const send = (events: unknown[]) =>
       callApi(api, "/api/v1/tracking/events", { method: "POST", headers: acct.headers, json: { events } });
-    expect((await send([event("c1", "/a", UA.chatgptUser, 2), event("c2", "/a?x=1", UA.chatgptUser, 1)])).status).toBe(
-      200,
-    );
+    expect(
+      (await send([event("c1", "/a", UA.chatgptUser, 2), event("c2", "/a?x=1", UA.chatgptUser, 1)])).status,
+    ).toBe(200);
     await send([event("c3", "/a", UA.chatgptUser, 0), event("c4", "/b", UA.chatgptUser, 0)]);
     await send([event("c5", "/a", UA.perplexityUser, 0), event("g1", "/a", UA.gptbot, 0)]);
     await deliver();
@@ -332,6 +365,8 @@ describe("events and delivery", () => {
     expect(got[0]).toMatch(/ \/a$/);
     expect(receiver.received.every((r) => r.payload.type === "citation.detected")).toBe(true);
     expect(receiver.received.every((r) => r.payload.data.domain === "hooks.example")).toBe(true);
-    expect(new Set(receiver.received.map((r) => `${r.payload.data.engine}|${r.payload.data.path}`)).size).toBe(3);
+    expect(
+      new Set(receiver.received.map((r) => `${r.payload.data.engine}|${r.payload.data.path}`)).size,
+    ).toBe(3);
   });
 });
