@@ -58,6 +58,10 @@ export async function runPostmanCollection(opts: {
           { key: "apiSecret", value: opts.secret },
           { key: "domain", value: opts.domain },
           { key: "siteUrl", value: opts.siteUrl ?? "http://127.0.0.1:9/" },
+          { key: "legacyBaseUrl", value: `${origin}/api` },
+          // The e2e server allows loopback targets (its documented test allowance); nothing listens on port 9,
+          // so the webhook deliveries fail and are retried without a request leaving the machine.
+          { key: "webhookUrl", value: "http://127.0.0.1:9/webhook" },
         ],
         reporters: opts.reporters ?? ["cli"],
         timeoutRequest: 30_000,

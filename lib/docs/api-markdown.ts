@@ -4,7 +4,7 @@ import { DEFAULT_RATE_LIMIT, WINDOW_SECONDS } from "@/lib/api/rate-limit";
 import { JOB_STATUSES } from "@/lib/db/schema";
 import { ERROR_CODES } from "@/lib/errors";
 import { mcpToolName, WAIT_DEFAULT_SECONDS, WAIT_MAX_SECONDS } from "@/lib/mcp/tools";
-import { buildOpenApiDocument } from "@/lib/openapi/document";
+import { buildOpenApiDocument, operationsOf } from "@/lib/openapi/document";
 import type { JsonSchema } from "@/lib/openapi/json-schema";
 import { pricingText, TOOL_NAMES, TOOLS } from "@/lib/tools/catalog";
 import { DECISIONS } from "./api-decisions";
@@ -71,13 +71,15 @@ export function renderApiMarkdown(): string {
     "| Method | Path | Summary | Cost | Key |",
     "| --- | --- | --- | --- | --- |",
   );
-  const ops = Object.entries(doc.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, op]) => ({ path, method: method.toUpperCase(), op })),
-  );
+  const ops = operationsOf(doc).map(({ callPath, method, op }) => ({
+    path: callPath,
+    method: method.toUpperCase(),
+    op,
+  }));
   for (const { path, method, op } of ops) {
     const keyed = !(Array.isArray(op.security) && op.security.length === 0);
     out.push(
-      `| ${method} | \`${path}\` | ${cell(op.summary)} | ${cell(op["x-cost"] ?? "free")} | ${keyed ? "yes" : "no"} |`,
+      `| ${method} | \`${path}\`${op.deprecated ? " (deprecated)" : ""} | ${cell(op.summary)} | ${cell(op["x-cost"] ?? "free")} | ${keyed ? "yes" : "no"} |`,
     );
   }
   out.push(

@@ -6,6 +6,7 @@ import { API_OPERATIONS, type ApiOperation, type BodySchema, pascal, TAGS, toolA
 import { errorCode, errorEnvelope, jobSummary } from "./schemas";
 
 export type OpenApiDocument = Record<string, unknown> & {
+  /** A path item holds its operations by method, and `servers` for the older interface's paths (under /api). */
   paths: Record<string, Record<string, OpenApiOperation>>;
   components: Record<string, Record<string, unknown>>;
 };
@@ -19,7 +20,23 @@ export type OpenApiOperation = Record<string, unknown> & {
   responses: Record<string, Record<string, unknown>>;
   security?: unknown[];
   "x-cost"?: string;
+  deprecated?: boolean;
 };
+
+const HTTP_METHODS = new Set(["get", "post", "put", "patch", "delete"]);
+
+/**
+ * Every operation of the document with the path a client calls: `/api/v1/…`-relative paths as they are, the older
+ * interface's (a path item with its own `servers`) prefixed `/api`.
+ */
+export function operationsOf(doc: OpenApiDocument) {
+  return Object.entries(doc.paths).flatMap(([path, item]) => {
+    const legacy = "servers" in item;
+    return Object.entries(item)
+      .filter(([method]) => HTTP_METHODS.has(method))
+      .map(([method, op]) => ({ path, callPath: legacy ? `/api${path}` : path, method, op, legacy }));
+  });
+}
 export interface OpenApiParameter {
   name: string;
   in: "query" | "path" | "header";
@@ -194,6 +211,7 @@ export function buildOpenApiDocument(
   }
 
   const paths: Record<string, Record<string, OpenApiOperation>> = {};
+  const legacyServerUrl = (opts.serverUrl ?? "/api/v1").replace(/\/v1\/?$/, "");
   for (const op of operations) {
     const parameters: OpenApiParameter[] = [];
     for (const p of op.pathParams ?? []) {
@@ -272,10 +290,18 @@ export function buildOpenApiDocument(
         : {}),
       responses: opResponses,
       ...(op.public ? { security: [] } : {}),
+      ...(op.legacy ? { security: [{ LegacyBearer: [] }] } : {}),
+      ...(op.deprecated ? { deprecated: true } : {}),
       ...(op.cost ? { "x-cost": op.cost } : {}),
       ...(op.tool ? { "x-tool": op.tool } : {}),
     };
     paths[op.path] ??= {};
+    if (op.legacy) {
+      // The older interface lives under /api, not /api/v1: its paths carry their own server.
+      (paths[op.path] as Record<string, unknown>).servers = [
+        { url: legacyServerUrl, description: "The older interface (unversioned)" },
+      ];
+    }
     paths[op.path]![op.method] = operation;
   }
 
@@ -304,6 +330,13 @@ export function buildOpenApiDocument(
           in: "header",
           name: "x-api-secret",
           description: "The secret shown once when the pair was created. Keep it out of client-side code.",
+        },
+        LegacyBearer: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "lt_… | <key>:<secret>",
+          description:
+            "The older interface (paths under /api): `Authorization: Bearer <token>`, a legacy API token (`lt_…`, created in the dashboard or the admin CLI, shown once) or `<key>:<secret>`. Same rate limit as the account's key.",
         },
         BearerKeySecret: {
           type: "http",

@@ -3,6 +3,8 @@ import { TOOL_NAMES, TOOLS, type ToolName } from "@/lib/tools/catalog";
 /** The page and domain the examples use; the Postman collection turns them into {{siteUrl}} and {{domain}}. */
 export const EXAMPLE_SITE_URL = "https://example.com/";
 export const EXAMPLE_DOMAIN = "example.com";
+/** Where the webhook examples deliver; the Postman collection turns it into {{webhookUrl}}. */
+export const EXAMPLE_WEBHOOK_URL = "https://example.com/webhooks";
 
 /** A valid body for every tool endpoint: each definition's own example (a test POSTs each). */
 export const TOOL_EXAMPLES = Object.fromEntries(TOOL_NAMES.map((n) => [n, TOOLS[n].example])) as Record<

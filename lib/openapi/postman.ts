@@ -1,5 +1,5 @@
 import type { OpenApiDocument, OpenApiOperation } from "./document";
-import { EXAMPLE_DOMAIN, EXAMPLE_SITE_URL } from "./examples";
+import { EXAMPLE_DOMAIN, EXAMPLE_SITE_URL, EXAMPLE_WEBHOOK_URL } from "./examples";
 import { API_OPERATIONS } from "./routes";
 
 /** The parts of the Postman v2.1 format this generator writes. */
@@ -32,11 +32,15 @@ export interface PostmanCollection {
 
 export const POSTMAN_SCHEMA = "https://schema.getpostman.com/json/collection/v2.1.0/collection.json";
 const PLACEHOLDER_JOB_ID = "00000000-0000-4000-8000-000000000000";
+/** The webhook id in the examples: the collection variable {{id}}, set by the requests that create one. */
+const EXAMPLE_WEBHOOK_ID = "00000000-0000-4000-8000-000000000001";
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;
 
 /** Example values become collection variables, so one edit points every request at your own site. */
 function templated(value: unknown, domainVar: string): unknown {
   if (value === EXAMPLE_SITE_URL) return "{{siteUrl}}";
+  if (value === EXAMPLE_WEBHOOK_URL) return "{{webhookUrl}}";
+  if (value === EXAMPLE_WEBHOOK_ID) return "{{id}}";
   if (value === EXAMPLE_DOMAIN) return `{{${domainVar}}}`;
   if (Array.isArray(value)) return value.map((v) => templated(v, domainVar));
   if (value && typeof value === "object") {
@@ -59,7 +63,7 @@ function testScript(op: OpenApiOperation): string[] {
     `pm.test("X-Request-Id header", function () { pm.response.to.have.header("X-Request-Id"); });`,
     "const body = pm.response.json();",
   ];
-  if (op.security === undefined) {
+  if (op.security === undefined || (op.security as unknown[]).length > 0) {
     lines.push(
       `pm.test("rate-limit headers", function () { ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy"].forEach(function (h) { pm.response.to.have.header(h); }); });`,
     );
@@ -73,6 +77,17 @@ function testScript(op: OpenApiOperation): string[] {
     lines.push(
       `pm.test("pending job with pollUrl and Location", function () { pm.expect(body.data.status).to.eql("pending"); pm.expect(body.data.pollUrl).to.eql("/api/v1/jobs/" + body.data.jobId); pm.expect(pm.response.headers.get("Location")).to.eql(body.data.pollUrl); });`,
       `pm.collectionVariables.set("jobId", body.data.jobId);`,
+    );
+  }
+  if (op.operationId === "createWebhook" || op.operationId === "legacyCreateWebhook") {
+    lines.push(
+      `pm.test("signing secret shown once", function () { pm.expect(body.data.secret).to.match(/^whsec_/); });`,
+      `pm.collectionVariables.set("id", body.data.id);`,
+    );
+  }
+  if (op.operationId === "listWebhookDeliveries") {
+    lines.push(
+      `if (body.data.deliveries.length) pm.collectionVariables.set("deliveryId", body.data.deliveries[0].id);`,
     );
   }
   if (op.operationId === "getJob") {
@@ -95,6 +110,7 @@ function testScript(op: OpenApiOperation): string[] {
 }
 
 function itemFor(
+  legacy: boolean,
   path: string,
   method: string,
   op: OpenApiOperation,
@@ -115,7 +131,9 @@ function itemFor(
       ...(p.description ? { description: p.description } : {}),
     }));
   const header: PostmanItem["request"]["header"] = [];
-  if (op.security === undefined) {
+  if (legacy) {
+    header.push({ key: "Authorization", value: "Bearer {{apiKey}}:{{apiSecret}}" });
+  } else if (op.security === undefined) {
     header.push({ key: "x-api-key", value: "{{apiKey}}" }, { key: "x-api-secret", value: "{{apiSecret}}" });
   }
   const content = op.requestBody?.content ?? {};
@@ -138,7 +156,8 @@ function itemFor(
       description: "Enable to make retries safe: a replay returns the original job, charged once.",
     });
   }
-  const raw = `{{baseUrl}}/${segments.join("/")}${
+  const host = legacy ? "{{legacyBaseUrl}}" : "{{baseUrl}}";
+  const raw = `${host}/${segments.join("/")}${
     query.length
       ? `?${query
           .filter((q) => !q.disabled)
@@ -165,7 +184,7 @@ function itemFor(
       method: method.toUpperCase(),
       description: op.description,
       header,
-      url: { raw, host: ["{{baseUrl}}"], path: segments, ...(query.length ? { query } : {}) },
+      url: { raw, host: [host], path: segments, ...(query.length ? { query } : {}) },
       ...(body ? { body } : {}),
     },
     event,
@@ -183,6 +202,7 @@ export function buildPostmanCollection(doc: OpenApiDocument): PostmanCollection 
     ]),
   );
   for (const [path, ops] of Object.entries(doc.paths)) {
+    const legacy = "servers" in ops;
     for (const method of METHODS) {
       const op = ops[method];
       if (!op) continue;
@@ -190,7 +210,9 @@ export function buildPostmanCollection(doc: OpenApiDocument): PostmanCollection 
       if (!folders.has(tag)) folders.set(tag, { name: tag, item: [] });
       folders
         .get(tag)!
-        .item.push(itemFor(path, method, op, postman.get(op.operationId) ?? { domainVariable: "domain" }));
+        .item.push(
+          itemFor(legacy, path, method, op, postman.get(op.operationId) ?? { domainVariable: "domain" }),
+        );
     }
   }
   const servers = (doc.servers as { url: string }[] | undefined) ?? [];
@@ -219,6 +241,32 @@ export function buildPostmanCollection(doc: OpenApiDocument): PostmanCollection 
         description: "Set by each tool request's test script to the job it created.",
       },
       { key: "newDomain", value: "", type: "string", description: "Set by the Domains requests." },
+      {
+        key: "legacyBaseUrl",
+        value: (servers[0]?.url ?? "").replace(/\/v1\/?$/, ""),
+        type: "string",
+        description:
+          "The older interface's root (/api); its requests send Authorization: Bearer <key>:<secret>.",
+      },
+      {
+        key: "webhookUrl",
+        value: EXAMPLE_WEBHOOK_URL,
+        type: "string",
+        description:
+          "Where the webhook requests point the endpoint they create (a public http(s) URL of yours).",
+      },
+      {
+        key: "id",
+        value: EXAMPLE_WEBHOOK_ID,
+        type: "string",
+        description: "Set by the requests that create a webhook.",
+      },
+      {
+        key: "deliveryId",
+        value: "00000000-0000-4000-8000-000000000002",
+        type: "string",
+        description: "Set by the delivery log request.",
+      },
     ],
     // Destructive requests last in each folder, so a run reads and checks before it removes.
     item: [...folders.values()]

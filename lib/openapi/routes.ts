@@ -2,6 +2,14 @@ import { z } from "zod";
 import { enginesResult, visibilityQuery, visibilityResult } from "@/lib/ai-visibility/api-schemas";
 import type { ErrorCode } from "@/lib/api/errors";
 import { listJobsQuery } from "@/lib/jobs/list";
+import {
+  legacyVisibilityQuery,
+  legacyVisibilityResult,
+  performanceReport,
+  reportQuery,
+  visitsQuery,
+  visitsResult,
+} from "@/lib/reports/api-schemas";
 import { pricingText, TOOL_NAMES, TOOLS, type ToolName } from "@/lib/tools/catalog";
 import {
   citationsQuery,
@@ -18,7 +26,18 @@ import {
   trackingStatsResult,
 } from "@/lib/tracking/api-schemas";
 import { trackingEventSchema } from "@/lib/tracking/ingest/event-schema";
-import { EXAMPLE_DOMAIN, exampleTrackingEvents, TOOL_EXAMPLES } from "./examples";
+import {
+  deliveriesQuery,
+  deliveryList,
+  deliveryView,
+  webhookCreateInput,
+  webhookDeleted,
+  webhookEndpointView,
+  webhookList,
+  webhookTestResult,
+  webhookWithSecret,
+} from "@/lib/webhooks/schemas";
+import { EXAMPLE_DOMAIN, EXAMPLE_WEBHOOK_URL, exampleTrackingEvents, TOOL_EXAMPLES } from "./examples";
 import { auditsJobCreated, creditAccount, jobCreated, jobList, jsonRpcMessage } from "./schemas";
 
 export const TAGS = [
@@ -37,8 +56,18 @@ export const TAGS = [
     name: "AI visibility",
     description: "The AI engines this server asks, and what completed AI checks observed over time. Free.",
   },
+  {
+    name: "Webhooks",
+    description:
+      "Endpoints that receive signed events (Standard Webhooks): job.completed, job.failed, citation.detected, credits.low, webhook.test. Free.",
+  },
   { name: "MCP", description: "The hosted Model Context Protocol endpoint for AI assistants." },
   { name: "Meta", description: "This document and the Postman collection." },
+  {
+    name: "Legacy interface",
+    description:
+      "The older, unversioned interface under /api that existing integrations still call: `Authorization: Bearer <token>` (a legacy API token from the dashboard or the admin CLI, or `<key>:<secret>`), JSON bodies, the same envelope, rate limit and error codes as v1. Operations with a v1 equivalent are deprecated.",
+  },
 ] as const;
 export type Tag = (typeof TAGS)[number]["name"];
 
@@ -55,6 +84,10 @@ export interface ApiOperation {
   description: string;
   /** No credentials needed (only the OpenAPI document itself). */
   public?: boolean;
+  /** An operation of the older interface: `path` is under /api (not /api/v1), authenticated with a bearer token. */
+  legacy?: boolean;
+  /** Kept for existing integrations; the description names the v1 operation to use instead. */
+  deprecated?: boolean;
   pathParams?: { name: string; description: string; schema: z.ZodType; example: string }[];
   query?: z.ZodObject;
   queryExample?: Record<string, string>;
@@ -127,6 +160,370 @@ const domainParam = {
   schema: z.string().max(253),
   example: EXAMPLE_DOMAIN,
 };
+
+const webhookIdParam = {
+  name: "id",
+  description: "The webhook endpoint's id.",
+  schema: z.uuid(),
+  example: "00000000-0000-4000-8000-000000000001",
+};
+const deliveryIdParam = {
+  name: "deliveryId",
+  description: "A delivery's id (from the delivery log).",
+  schema: z.uuid(),
+  example: "00000000-0000-4000-8000-000000000002",
+};
+
+const SIGNING = `Each event is POSTed as JSON \`{type, timestamp, data}\` and signed per Standard Webhooks: headers \`webhook-id\` (\`msg_…\`, the same on every retry), \`webhook-timestamp\` (Unix seconds) and \`webhook-signature\` (\`v1,<base64 HMAC-SHA256 of id.timestamp.body>\` with the endpoint's \`whsec_…\` secret; within 24 h of a rotation a second \`v1,…\` with the previous secret). Verify with any Standard Webhooks library. A 2xx within 10 s is a success; redirects are not followed; otherwise it is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then marked failed. An endpoint whose deliveries fail for 5 days is disabled and the owner told in the dashboard. Targets must be public http(s) addresses.`;
+
+/** The webhook operations under /api/v1. */
+const WEBHOOK_OPERATIONS: ApiOperation[] = [
+  {
+    method: "get",
+    path: "/webhooks",
+    operationId: "listWebhooks",
+    tag: "Webhooks",
+    summary: "The account's webhook endpoints",
+    description: "Every webhook endpoint of the account, without its secret.",
+    success: {
+      status: 200,
+      description: "The endpoints.",
+      data: { name: "WebhookList", schema: webhookList },
+    },
+    errors: [],
+  },
+  {
+    method: "post",
+    path: "/webhooks",
+    operationId: "createWebhook",
+    tag: "Webhooks",
+    summary: "Add a webhook endpoint",
+    description: `Adds an endpoint for the event types listed (at most 10 endpoints per account). The answer carries its signing secret, shown once. A URL that is not public (loopback, private, link-local, metadata addresses, or a host resolving to them) is 400.\n\n${SIGNING}`,
+    body: {
+      name: "WebhookCreateInput",
+      schema: webhookCreateInput,
+      example: { url: EXAMPLE_WEBHOOK_URL, events: ["job.completed", "job.failed"] },
+    },
+    success: {
+      status: 201,
+      description: "The endpoint, with its secret (shown once).",
+      data: { name: "WebhookWithSecret", schema: webhookWithSecret },
+    },
+    errors: ["VALIDATION_ERROR"],
+  },
+  {
+    method: "get",
+    path: "/webhooks/{id}",
+    operationId: "getWebhook",
+    tag: "Webhooks",
+    summary: "One webhook endpoint",
+    description: "An endpoint of the account (without its secret); 404 when it is not the account's.",
+    pathParams: [webhookIdParam],
+    success: {
+      status: 200,
+      description: "The endpoint.",
+      data: { name: "WebhookEndpoint", schema: webhookEndpointView },
+    },
+    errors: ["NOT_FOUND"],
+  },
+  {
+    method: "post",
+    path: "/webhooks/{id}/rotate-secret",
+    operationId: "rotateWebhookSecret",
+    tag: "Webhooks",
+    summary: "Rotate an endpoint's signing secret",
+    description:
+      "A new `whsec_…` secret, shown once. For 24 h the previous secret signs beside it (two `v1,` signatures), so the receiver can switch without missing an event.",
+    pathParams: [webhookIdParam],
+    success: {
+      status: 200,
+      description: "The endpoint with its new secret.",
+      data: { name: "WebhookWithSecret", schema: webhookWithSecret },
+    },
+    errors: ["NOT_FOUND"],
+  },
+  {
+    method: "post",
+    path: "/webhooks/{id}/enable",
+    operationId: "enableWebhook",
+    tag: "Webhooks",
+    summary: "Enable a disabled endpoint",
+    description:
+      "Turns an endpoint disabled after 5 days of failures back on; its failure clock starts afresh.",
+    pathParams: [webhookIdParam],
+    success: {
+      status: 200,
+      description: "The endpoint.",
+      data: { name: "WebhookEndpoint", schema: webhookEndpointView },
+    },
+    errors: ["NOT_FOUND"],
+  },
+  {
+    method: "post",
+    path: "/webhooks/{id}/test",
+    operationId: "sendWebhookTest",
+    tag: "Webhooks",
+    summary: "Send a test event",
+    description:
+      "Queues a `webhook.test` event for this endpoint (whatever types it subscribed to); the job runner sends it within a second or two. Follow it in the delivery log. A disabled endpoint is 400.",
+    pathParams: [webhookIdParam],
+    success: {
+      status: 202,
+      description: "The event was queued.",
+      data: { name: "WebhookTestResult", schema: webhookTestResult },
+    },
+    errors: ["NOT_FOUND", "VALIDATION_ERROR"],
+  },
+  {
+    method: "get",
+    path: "/webhooks/{id}/deliveries",
+    operationId: "listWebhookDeliveries",
+    tag: "Webhooks",
+    summary: "An endpoint's delivery log",
+    description:
+      "The endpoint's deliveries, newest first: status (`pending`, `succeeded`, `failed`), attempts, the last response code and latency, the last error, and when the next attempt is due. Kept 30 days.",
+    pathParams: [webhookIdParam],
+    query: deliveriesQuery,
+    queryExample: { limit: "50" },
+    success: {
+      status: 200,
+      description: "The deliveries.",
+      data: { name: "WebhookDeliveryList", schema: deliveryList },
+    },
+    errors: ["NOT_FOUND", "VALIDATION_ERROR"],
+  },
+  {
+    method: "post",
+    path: "/webhooks/{id}/deliveries/{deliveryId}/redeliver",
+    operationId: "redeliverWebhook",
+    tag: "Webhooks",
+    summary: "Send a delivery's message again",
+    description:
+      "Queues the same message (same `webhook-id`, so receivers can deduplicate) as a new delivery with its own attempts and retries.",
+    pathParams: [webhookIdParam, deliveryIdParam],
+    success: {
+      status: 202,
+      description: "The new delivery.",
+      data: { name: "WebhookDelivery", schema: deliveryView },
+    },
+    errors: ["NOT_FOUND", "VALIDATION_ERROR"],
+  },
+  {
+    method: "delete",
+    path: "/webhooks/{id}",
+    operationId: "deleteWebhook",
+    tag: "Webhooks",
+    summary: "Remove a webhook endpoint",
+    description: "Removes the endpoint with its delivery log; nothing more is sent to it.",
+    pathParams: [webhookIdParam],
+    success: {
+      status: 200,
+      description: "The endpoint was removed.",
+      data: { name: "WebhookDeleted", schema: webhookDeleted },
+    },
+    errors: ["NOT_FOUND"],
+  },
+];
+
+const legacyIdQuery = z.object({ id: z.uuid().describe("The endpoint to remove.") });
+
+/** The older interface's operations (paths under /api). */
+const LEGACY_OPERATIONS: ApiOperation[] = [
+  {
+    method: "get",
+    path: "/auth/me",
+    operationId: "legacyGetMe",
+    tag: "Legacy interface",
+    legacy: true,
+    summary: "The token's account, owner and scope",
+    description:
+      "The account behind the bearer token (id, name, credit balance), its owner, the token (a legacy token or the key pair) and its scope: the whole account, with its registered domains.",
+    success: {
+      status: 200,
+      description: "Who the token is.",
+      data: {
+        name: "LegacyMe",
+        schema: z.object({
+          account: z.object({ id: z.uuid(), name: z.string(), creditBalance: z.number().int() }),
+          owner: z.object({ id: z.string(), email: z.string(), name: z.string().nullable() }).nullable(),
+          token: z.object({
+            kind: z.enum(["legacy_token", "key_pair"]),
+            id: z.string(),
+            name: z.string().nullable(),
+          }),
+          scope: z.object({
+            type: z.literal("account"),
+            accountId: z.uuid(),
+            domains: z.array(z.string()),
+            permissions: z.array(z.string()),
+          }),
+        }),
+      },
+    },
+    errors: [],
+  },
+  {
+    method: "get",
+    path: "/tracking/visits",
+    operationId: "legacyListVisits",
+    tag: "Legacy interface",
+    legacy: true,
+    summary: "AI and search bot visits, newest first",
+    description:
+      "Bot visits of a registered domain, newest first, filtered by time (`from` inclusive, `to` exclusive), bot name and `aiOnly`, paginated with `cursor` (the previous page's `nextCursor`). A domain not on the account is 403.",
+    query: visitsQuery,
+    queryExample: { domain: EXAMPLE_DOMAIN, limit: "50" },
+    success: {
+      status: 200,
+      description: "A page of visits.",
+      data: { name: "LegacyVisits", schema: visitsResult },
+    },
+    errors: ["VALIDATION_ERROR"],
+  },
+  {
+    method: "post",
+    path: "/tracking/visits",
+    operationId: "legacyIngestVisits",
+    tag: "Legacy interface",
+    legacy: true,
+    deprecated: true,
+    summary: "Send bot visits (use POST /api/v1/tracking/events)",
+    description: "The same batch and answer as POST /api/v1/tracking/events.",
+    body: {
+      name: "TrackingEventBatch",
+      schema: z.object({ events: z.array(trackingEventSchema).min(1).max(1000) }),
+      example: exampleTrackingEvents(),
+    },
+    success: {
+      status: 200,
+      description: "What was recorded.",
+      data: { name: "EventsIngestResult", schema: eventsIngestResult },
+    },
+    errors: ["VALIDATION_ERROR"],
+  },
+  {
+    method: "get",
+    path: "/tracking/citations",
+    operationId: "legacyGetCitations",
+    tag: "Legacy interface",
+    legacy: true,
+    deprecated: true,
+    summary: "AI-engine citations (use GET /api/v1/citations)",
+    description: "The same parameters and answer as GET /api/v1/citations.",
+    query: citationsQuery,
+    queryExample: { domain: EXAMPLE_DOMAIN, days: "30", limit: "50" },
+    success: { status: 200, description: "Citations.", data: { name: "Citations", schema: citationsResult } },
+    errors: ["VALIDATION_ERROR"],
+  },
+  {
+    method: "get",
+    path: "/tracking/webhook",
+    operationId: "legacyListWebhooks",
+    tag: "Legacy interface",
+    legacy: true,
+    deprecated: true,
+    summary: "Webhook endpoints (use GET /api/v1/webhooks)",
+    description: "The same answer as GET /api/v1/webhooks.",
+    success: {
+      status: 200,
+      description: "The endpoints.",
+      data: { name: "WebhookList", schema: webhookList },
+    },
+    errors: [],
+  },
+  {
+    method: "post",
+    path: "/tracking/webhook",
+    operationId: "legacyCreateWebhook",
+    tag: "Legacy interface",
+    legacy: true,
+    deprecated: true,
+    summary: "Add a webhook endpoint (use POST /api/v1/webhooks)",
+    description: `\`{url, events[]}\` → the endpoint with its signing secret, shown once; as POST /api/v1/webhooks.\n\n${SIGNING}`,
+    body: {
+      name: "WebhookCreateInput",
+      schema: webhookCreateInput,
+      example: { url: EXAMPLE_WEBHOOK_URL, events: ["job.completed", "job.failed"] },
+    },
+    success: {
+      status: 201,
+      description: "The endpoint, with its secret (shown once).",
+      data: { name: "WebhookWithSecret", schema: webhookWithSecret },
+    },
+    errors: ["VALIDATION_ERROR"],
+  },
+  {
+    method: "post",
+    path: "/tracking/webhook/test",
+    operationId: "legacySendWebhookTest",
+    tag: "Legacy interface",
+    legacy: true,
+    deprecated: true,
+    summary: "Send a test event (use POST /api/v1/webhooks/{id}/test)",
+    description:
+      "Queues a `webhook.test` event for the endpoint `id` of an optional JSON body `{id}`, or, without a body, for every enabled endpoint of the account.",
+    success: {
+      status: 202,
+      description: "The event was queued.",
+      data: { name: "WebhookTestResult", schema: webhookTestResult },
+    },
+    errors: ["VALIDATION_ERROR", "NOT_FOUND"],
+  },
+  {
+    method: "delete",
+    path: "/tracking/webhook",
+    operationId: "legacyDeleteWebhook",
+    tag: "Legacy interface",
+    legacy: true,
+    deprecated: true,
+    summary: "Remove a webhook endpoint (use DELETE /api/v1/webhooks/{id})",
+    description: "Removes the endpoint named by the `id` query parameter (or a JSON body `{id}`).",
+    query: legacyIdQuery,
+    queryExample: { id: "00000000-0000-4000-8000-000000000001" },
+    success: {
+      status: 200,
+      description: "The endpoint was removed.",
+      data: { name: "WebhookDeleted", schema: webhookDeleted },
+    },
+    errors: ["NOT_FOUND", "VALIDATION_ERROR"],
+  },
+  {
+    method: "get",
+    path: "/analytics/visibility",
+    operationId: "legacyGetVisibility",
+    tag: "Legacy interface",
+    legacy: true,
+    summary: "AI visibility series with scores",
+    description:
+      "GET /api/v1/visibility's citation and mention rates per engine and overall, per UTC day, plus the mean visibility score (0..100) of the observed answers: 50 when cited, + 30 × position weight when mentioned, + 20 positive / 10 neutral sentiment.",
+    query: legacyVisibilityQuery,
+    queryExample: { domain: EXAMPLE_DOMAIN, days: "30" },
+    success: {
+      status: 200,
+      description: "The visibility series.",
+      data: { name: "LegacyVisibility", schema: legacyVisibilityResult },
+    },
+    errors: ["VALIDATION_ERROR"],
+  },
+  {
+    method: "get",
+    path: "/analytics/reports",
+    operationId: "legacyGetReport",
+    tag: "Legacy interface",
+    legacy: true,
+    summary: "A performance report (JSON or CSV)",
+    description:
+      "A registered domain's last week (7 UTC days, today included) or month (30) against the period before: bot visits by bot and purpose, AI citations by engine and page, AI visibility, and the latest audit scores of its pages (audits and seo-aeo-geo-audit jobs of the last 7 days). Each figure has `current`, `previous` and `change` (relative; null when previous is 0). `format=csv` answers `text/csv` with one row per figure.",
+    query: reportQuery,
+    queryExample: { domain: EXAMPLE_DOMAIN, period: "week" },
+    success: {
+      status: 200,
+      description: "The report.",
+      data: { name: "PerformanceReport", schema: performanceReport },
+    },
+    errors: ["VALIDATION_ERROR"],
+  },
+];
 
 /** Every /api/v1 operation. Adding an endpoint to the document is one entry here. */
 export const API_OPERATIONS: ApiOperation[] = [
@@ -406,4 +803,6 @@ export const API_OPERATIONS: ApiOperation[] = [
     success: { status: 200, description: "The collection.", raw: { ref: "PostmanCollection" } },
     errors: [],
   },
+  ...WEBHOOK_OPERATIONS,
+  ...LEGACY_OPERATIONS,
 ];

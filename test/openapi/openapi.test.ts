@@ -94,8 +94,66 @@ describe("GET /api/v1/openapi.json", () => {
       expect(doc.paths[file], file).toBeDefined();
       expect(Object.keys(doc.paths[file]!).sort(), file).toEqual(answered.sort());
     }
-    // And nothing documented that does not exist.
-    expect(Object.keys(doc.paths).sort()).toEqual(files.sort());
+    // And nothing documented that does not exist (the older interface's paths, with their own server, aside).
+    const v1Paths = Object.keys(doc.paths).filter((p) => !("servers" in doc.paths[p]!));
+    expect(v1Paths.sort()).toEqual(files.sort());
+  });
+
+  test("the older interface: every route file under /api/{auth/me,tracking,analytics} is documented, deprecated where v1 has it", async () => {
+    const legacyFiles = ["auth/me", "tracking", "analytics"].flatMap((dir) =>
+      routeFiles(path.resolve("app/api", dir), `/${dir}`),
+    );
+    expect(legacyFiles.sort()).toEqual(
+      [
+        "/analytics/reports",
+        "/analytics/visibility",
+        "/auth/me",
+        "/tracking/citations",
+        "/tracking/visits",
+        "/tracking/webhook",
+        "/tracking/webhook/test",
+      ].sort(),
+    );
+    const probe = await createTestAccount(handle.db);
+    const bearer = { authorization: `Bearer ${probe.key}:${probe.secret}` };
+    for (const file of legacyFiles) {
+      const item = doc.paths[file] as Record<string, any>;
+      expect(item, file).toBeDefined();
+      expect(item.servers[0].url).toBe(
+        doc.servers && (doc.servers as { url: string }[])[0]!.url.replace(/\/v1$/, ""),
+      );
+      const answered: string[] = [];
+      for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) {
+        const res = await fetch(`${api.url}/api${file}`, { method, headers: bearer });
+        if (res.status !== 405) answered.push(method.toLowerCase());
+        await res.arrayBuffer();
+      }
+      expect(
+        Object.keys(item)
+          .filter((k) => k !== "servers")
+          .sort(),
+        file,
+      ).toEqual(answered.sort());
+      for (const method of answered) {
+        expect(item[method].tags).toEqual(["Legacy interface"]);
+        expect(item[method].security).toEqual([{ LegacyBearer: [] }]);
+      }
+    }
+    const deprecated = legacyFiles.flatMap((f) =>
+      Object.entries(doc.paths[f]!)
+        .filter(([, op]) => (op as { deprecated?: boolean }).deprecated)
+        .map(([m]) => `${m} ${f}`),
+    );
+    expect(deprecated.sort()).toEqual(
+      [
+        "delete /tracking/webhook",
+        "get /tracking/citations",
+        "get /tracking/webhook",
+        "post /tracking/visits",
+        "post /tracking/webhook",
+        "post /tracking/webhook/test",
+      ].sort(),
+    );
   });
 
   test("security schemes: the key and secret headers, and Bearer <key>:<secret>", () => {
@@ -252,8 +310,10 @@ describe("GET /api/v1/postman.json", () => {
       "Tracking",
       "Domains",
       "AI visibility",
+      "Webhooks",
       "MCP",
       "Meta",
+      "Legacy interface",
     ]);
     for (const op of API_OPERATIONS) {
       const rawPath = op.path.replace(/\{(\w+)\}/g, (_m, n: string) =>
@@ -262,13 +322,17 @@ describe("GET /api/v1/postman.json", () => {
       const item = items.find(
         (i) =>
           i.request.method === op.method.toUpperCase() &&
-          i.request.url.raw.split("?")[0] === `{{baseUrl}}${rawPath}`,
+          i.request.url.raw.split("?")[0] === `${op.legacy ? "{{legacyBaseUrl}}" : "{{baseUrl}}"}${rawPath}`,
       );
       expect(item, `${op.method} ${op.path}`).toBeDefined();
       const test = item!.event.find((e) => e.listen === "test")!;
       expect(test.script.exec.join("\n")).toContain(`pm.response.to.have.status(${op.success.status})`);
       if (op.body) expect(item!.request.body?.raw.length).toBeGreaterThan(0);
-      if (!op.public) {
+      if (op.legacy) {
+        expect(item!.request.header).toEqual(
+          expect.arrayContaining([{ key: "Authorization", value: "Bearer {{apiKey}}:{{apiSecret}}" }]),
+        );
+      } else if (!op.public) {
         expect(item!.request.header).toEqual(
           expect.arrayContaining([
             { key: "x-api-key", value: "{{apiKey}}" },
