@@ -12,6 +12,7 @@ const LINKS = [
   { href: "/dashboard/visibility", label: "AI visibility" },
   { href: "/dashboard/domains", label: "Domains" },
   { href: "/dashboard/keys", label: "API keys" },
+  { href: "/dashboard/webhooks", label: "Webhooks" },
   { href: "/dashboard/members", label: "Members" },
   { href: "/dashboard/account", label: "Account" },
 ];

@@ -15,6 +15,9 @@ export type RotateResult =
   | { ok: true; keyId: string; secret: string; createdAt: string }
   | { ok: false; error: string };
 
+/** A form whose success carries a secret shown once (a webhook signing secret, a legacy token). */
+export type SecretState = ActionState & { secret?: string };
+
 export interface AuthFormState {
   error?: string;
   field?: string;

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { SpendBars } from "@/components/charts/spend-bars";
+import { DismissNotice } from "@/components/dashboard/webhooks";
 import { Card, PageHeader, StatusBadge } from "@/components/ui/card";
 import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -8,16 +9,18 @@ import { requireActor } from "@/lib/auth/session";
 import { getCreditAccount } from "@/lib/credits/credits";
 import { formatDateTime, formatNumber } from "@/lib/dashboard/format";
 import { getSpendSeries } from "@/lib/dashboard/overview";
+import { noticesFor } from "@/lib/dashboard/webhooks";
 import { listJobs } from "@/lib/jobs/list";
 
 export const metadata: Metadata = { title: "Overview" };
 
 export default async function OverviewPage() {
   const { db, actor } = await requireActor();
-  const [credits, series, recent] = await Promise.all([
+  const [credits, series, recent, notices] = await Promise.all([
     getCreditAccount(db, actor.accountId),
     getSpendSeries(db, actor.accountId, 30),
     listJobs(db, actor.accountId, { limit: 5 }),
+    noticesFor(db, actor),
   ]);
   const spent30 = series.reduce((s, d) => s + d.spent - d.refunded, 0);
   return (
@@ -27,6 +30,23 @@ export default async function OverviewPage() {
           Launch a tool
         </Link>
       </PageHeader>
+      {notices.map((n) => (
+        <div
+          key={n.id}
+          role="alert"
+          className="mb-4 flex flex-wrap items-center justify-between gap-3 rounded-md bg-red-50 p-3 text-sm text-red-800"
+        >
+          <span>
+            {n.message}{" "}
+            {n.kind === "webhook_disabled" ? (
+              <Link href="/dashboard/webhooks" className="underline">
+                Webhooks
+              </Link>
+            ) : null}
+          </span>
+          <DismissNotice id={n.id} />
+        </div>
+      ))}
       <div className="grid gap-4 sm:grid-cols-3">
         <Card>
           <p className="text-sm text-slate-600">Credit balance</p>

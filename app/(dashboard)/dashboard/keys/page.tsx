@@ -1,11 +1,13 @@
 import type { Metadata } from "next";
 import { RotateKey } from "@/components/dashboard/rotate-key";
+import { CreateLegacyTokenForm, RevokeTokenButton } from "@/components/dashboard/webhooks";
 import { Card, PageHeader } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { canManageKeys } from "@/lib/accounts/accounts";
 import { requireActor } from "@/lib/auth/session";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { requestOrigin } from "@/lib/dashboard/origin";
+import { legacyTokensFor } from "@/lib/dashboard/webhooks";
 import { getActiveKey } from "@/lib/keys/keys";
 
 export const metadata: Metadata = { title: "API keys" };
@@ -14,6 +16,7 @@ export default async function KeysPage() {
   const { db, actor } = await requireActor();
   const key = await getActiveKey(db, actor.accountId);
   const origin = await requestOrigin();
+  const tokens = await legacyTokensFor(db, actor);
   return (
     <>
       <PageHeader
@@ -54,6 +57,39 @@ export default async function KeysPage() {
             <EmptyState>Only an owner or admin can rotate the key.</EmptyState>
           )}
         </div>
+      </Card>
+      <Card title="Legacy API tokens" className="mt-6">
+        <p className="text-sm text-slate-700">
+          For integrations of the older interface (<code>/api/auth/me</code>, <code>/api/tracking/*</code>,{" "}
+          <code>/api/analytics/*</code>): send <code>Authorization: Bearer &lt;token&gt;</code>. A token is
+          shown once, stored hashed, and shares the key pair&apos;s rate limit.{" "}
+          <code>Bearer &lt;key&gt;:&lt;secret&gt;</code> works there too.
+        </p>
+        {tokens.length ? (
+          <ul className="mt-3 divide-y divide-slate-100 text-sm">
+            {tokens.map((t) => (
+              <li key={t.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
+                <span>
+                  <span className="font-medium text-slate-900">{t.name}</span>{" "}
+                  <code className="text-slate-600">lt_{t.tokenId}_…</code>
+                  <span className="ml-2 text-slate-600">
+                    created {formatDateTime(t.createdAt)} · last used{" "}
+                    {t.lastUsedAt ? formatDateTime(t.lastUsedAt) : "never"}
+                    {t.revokedAt ? ` · revoked ${formatDateTime(t.revokedAt)}` : ""}
+                  </span>
+                </span>
+                {!t.revokedAt && canManageKeys(actor.role) ? <RevokeTokenButton id={t.id} /> : null}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="mt-3 text-sm text-slate-600">No legacy tokens.</p>
+        )}
+        {canManageKeys(actor.role) ? (
+          <div className="mt-4">
+            <CreateLegacyTokenForm origin={origin} />
+          </div>
+        ) : null}
       </Card>
     </>
   );
