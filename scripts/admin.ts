@@ -8,6 +8,7 @@ import { type Db, migrateDatabase, openDatabase } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { describeJobForOperators } from "@/lib/jobs/operator-view";
 import { getActiveKey, rotateKeyPair } from "@/lib/keys/keys";
+import { createLegacyToken, listLegacyTokens, revokeLegacyToken } from "@/lib/keys/legacy-tokens";
 import {
   IMPORT_WEBGRAPH_OPTIONS,
   IMPORT_WEBGRAPH_USAGE,
@@ -23,6 +24,10 @@ Commands:
   grant --account <id|owner email> --amount <credits> [--type grant|purchase|adjustment] [--description <text>]
   rotate-key --account <id|owner email> [--rate-limit <requests per minute>]
       Revokes the active pair and prints the new key and secret (shown once).
+  create-token --account <id|owner email> --name <name>
+      A bearer token for the older interface (/api/auth/me, /api/tracking/*, /api/analytics/*); shown once.
+  list-tokens --account <id|owner email>
+  revoke-token --account <id|owner email> --token <token uuid>
   show --account <id|owner email>
   show-job --job <job id>
       A job as operators see it: state, charge and refunds, its ledger rows and the AI providers' token usage.
@@ -123,6 +128,19 @@ async function run(db: Db, command: string | undefined, values: Record<string, s
       });
       return { accountId: acct.id, apiKey: key.keyId, apiSecret: key.secret, createdAt: key.createdAt };
     }
+    case "create-token": {
+      const acct = await account(db, values.account);
+      const { token, view } = await createLegacyToken(db, acct.id, { name: need(values.name, "name") });
+      return { accountId: acct.id, ...view, token };
+    }
+    case "list-tokens": {
+      const acct = await account(db, values.account);
+      return { accountId: acct.id, tokens: await listLegacyTokens(db, acct.id) };
+    }
+    case "revoke-token": {
+      const acct = await account(db, values.account);
+      return { accountId: acct.id, ...(await revokeLegacyToken(db, acct.id, need(values.token, "token"))) };
+    }
     case "show":
       return show(db, (await account(db, values.account)).id);
     case "show-job":
@@ -146,6 +164,7 @@ async function main() {
         domain: { type: "string" },
         account: { type: "string" },
         job: { type: "string" },
+        token: { type: "string" },
         amount: { type: "string" },
         type: { type: "string" },
         description: { type: "string" },

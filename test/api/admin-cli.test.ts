@@ -89,6 +89,24 @@ describe("npm run admin", () => {
     expect(JSON.stringify(shown.json)).not.toContain(rotated.json!.apiSecret as string);
   }, 60_000);
 
+  test("create-token, list-tokens, revoke-token: shown once, listed without it", () => {
+    const created = admin("create-account", "--email", "tokens@example.com");
+    const id = created.json!.accountId as string;
+    const made = admin("create-token", "--account", id, "--name", "old plugin");
+    expect(made.code).toBe(0);
+    expect(made.json!.token).toMatch(/^lt_[A-Za-z0-9]{16}_[A-Za-z0-9_-]{43}$/);
+    const listed = admin("list-tokens", "--account", "tokens@example.com");
+    expect(listed.json!.tokens).toEqual([
+      expect.objectContaining({ id: made.json!.id, name: "old plugin", revokedAt: null }),
+    ]);
+    expect(JSON.stringify(listed.json)).not.toContain(made.json!.token as string);
+    const revoked = admin("revoke-token", "--account", id, "--token", made.json!.id as string);
+    expect(revoked.code).toBe(0);
+    expect(revoked.json!.revokedAt).toBeTruthy();
+    expect(admin("revoke-token", "--account", id, "--token", "nope").code).toBe(2);
+    expect(admin("create-token", "--account", id).stderr).toMatch(/--name is required/);
+  }, 60_000);
+
   const bad: [string, string[], RegExp][] = [
     ["no command", [], /command is required/],
     ["unknown command", ["frobnicate"], /unknown command/],

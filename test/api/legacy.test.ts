@@ -12,7 +12,6 @@ import { callApi, UA } from "../tracking/helpers";
 let handle: DbHandle;
 let api: TestApi;
 let acct: TestAccount;
-let other: TestAccount;
 let token: string;
 let revoked: string;
 const DOMAIN = "legacy.example";
@@ -22,7 +21,7 @@ beforeAll(async () => {
   handle = await createTestDb();
   api = await startTestApi(handle);
   acct = await createTestAccount(handle.db, { domains: [DOMAIN] });
-  other = await createTestAccount(handle.db, { domains: ["theirs.example"] });
+  await createTestAccount(handle.db, { domains: ["theirs.example"] });
   token = (await createLegacyToken(handle.db, acct.accountId, { name: "old integration" })).token;
   const dead = await createLegacyToken(handle.db, acct.accountId, { name: "revoked" });
   await revokeLegacyToken(handle.db, acct.accountId, dead.view.id);
