@@ -18,7 +18,7 @@ export class DataKeyError extends Error {
  * A key of the wrong length is an operator's mistake worth stopping on, not a reason to store plaintext.
  */
 export function readDataKey(env: Env): Buffer | null {
-  const raw = env[DATA_ENCRYPTION_ENV]?.trim();
+  const raw = env.DATA_ENCRYPTION_KEY?.trim();
   if (!raw) return null;
   const key = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, "hex") : Buffer.from(raw, "base64");
   if (key.length !== 32) {
