@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { finishGoogleConnect, readGoogleState, startGoogleConnect } from "@/lib/connections/google";
 import { connectPlausible, listConnections, setGa4Property } from "@/lib/connections/manage";
 import { findConnection, openSecret, updateSecret } from "@/lib/connections/store";
+import { getDomainTimeline } from "@/lib/dashboard/domain-timeline";
 import type { DbHandle } from "@/lib/db/client";
-import { connections, memberships } from "@/lib/db/schema";
+import { connections, domains, memberships } from "@/lib/db/schema";
 import type { GoogleTokens } from "@/lib/providers/google";
 import {
   type FakeGa4Row,
@@ -416,5 +417,28 @@ describe("Plausible", () => {
     const calls = plausible.requests.length;
     expect((await get("/analytics/traffic?domain=acme-coffee.com&source=plausible")).status).toBe(400);
     expect(plausible.requests.length).toBe(calls);
+  });
+});
+
+describe("the overview's joined timeline", () => {
+  test("revoked connections become notes, answered from the database; bot and citation series still show", async () => {
+    const [d] = await handle.db.select().from(domains).where(eq(domains.accountId, acct.accountId));
+    const googleCalls = google.requests.length;
+    const t = await getDomainTimeline(
+      handle.db,
+      env(),
+      acct.accountId,
+      { id: d!.id, hostname: d!.hostname },
+      7,
+    );
+    expect(t.days.map((x) => x.day)).toEqual([6, 5, 4, 3, 2, 1, 0].map(day));
+    expect(t.days.every((x) => x.searchClicks === null && x.visits === null && x.aiBotVisits === 0)).toBe(
+      true,
+    );
+    expect(t.notes.map((n) => [n.source, /reconnect/.test(n.message)])).toEqual([
+      ["search", true],
+      ["analytics", true],
+    ]);
+    expect(google.requests.length).toBe(googleCalls);
   });
 });
