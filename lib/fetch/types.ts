@@ -1,9 +1,10 @@
 /** Options of one guarded fetch. */
 export interface GuardedFetchOptions {
+  /** POST (for a provider's query API at a customer-chosen address) sends `body` and never follows a redirect. */
   method?: "GET" | "HEAD" | "POST";
-  headers?: Record<string, string>;
-  /** The request body of a POST (a webhook delivery); never re-sent across a redirect. */
+  /** The request body of a POST. */
   body?: string;
+  headers?: Record<string, string>;
   /** Whole request, redirects included. Default 15 000 ms. */
   timeoutMs?: number;
   /** Connection (DNS + TCP + TLS) timeout per hop. Default 5 000 ms. */

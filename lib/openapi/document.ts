@@ -294,6 +294,7 @@ export function buildOpenApiDocument(
       ...(op.deprecated ? { deprecated: true } : {}),
       ...(op.cost ? { "x-cost": op.cost } : {}),
       ...(op.tool ? { "x-tool": op.tool } : {}),
+      ...(op.needsConnection ? { "x-needs-connection": true } : {}),
     };
     paths[op.path] ??= {};
     if (op.legacy) {

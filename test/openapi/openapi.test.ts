@@ -310,6 +310,7 @@ describe("GET /api/v1/postman.json", () => {
       "Tracking",
       "Domains",
       "AI visibility",
+      "Search and analytics",
       "Webhooks",
       "MCP",
       "Meta",
