@@ -44,7 +44,7 @@ export interface ImportWebgraphResult {
   /** Milliseconds spent per file in this run, and on the closing steps together. */
   phaseMs: WebgraphProgress & { finish: number };
   finishMs: FinishMs;
-  /** How the rows travelled: COPY on Postgres, else one INSERT per batch from the same text (PGlite). */
+  /** How the rows travelled: COPY (Postgres, PGlite in this process), else one INSERT per batch of the same text. */
   method: "copy" | "insert";
   elapsedMs: number;
 }
@@ -191,7 +191,7 @@ interface PostgresJsTx {
   unsafe(text: string): Promise<Record<string, unknown>[]> & { writable(): Promise<NodeJS.WritableStream> };
 }
 
-/** COPY over postgres.js when the database is Postgres; batched INSERTs otherwise (PGlite, in process or served). */
+/** COPY: over postgres.js to Postgres, from a blob to PGlite in this process; batched INSERTs to PGlite served over a socket. */
 async function openStore(db: Db): Promise<Store> {
   const client = (db as unknown as { $client?: unknown }).$client;
   // postgres.js is a tagged-template function; PGlite an object.
@@ -201,7 +201,42 @@ async function openStore(db: Db): Promise<Store> {
     // PGlite served over a socket speaks the protocol but takes no COPY from the client.
     if (!/emscripten|wasm/i.test(String(row?.v ?? ""))) return postgresStore(pg);
   }
+  if (
+    client &&
+    typeof client === "object" &&
+    typeof (client as Partial<PgliteLike>).transaction === "function"
+  ) {
+    return pgliteStore(client as PgliteLike);
+  }
   return insertStore(db);
+}
+
+interface PgliteTx {
+  query(text: string, params?: unknown[], options?: { blob?: Blob }): Promise<{ rows: unknown[] }>;
+}
+interface PgliteLike {
+  transaction<T>(fn: (tx: PgliteTx) => Promise<T>): Promise<T>;
+}
+
+/** PGlite in this process: COPY from a blob handed over in memory. */
+function pgliteStore(client: PgliteLike): Store {
+  return {
+    method: "copy",
+    parallel: false,
+    tx: (fn) =>
+      client.transaction((tx) =>
+        fn(async (text) => (await tx.query(text)).rows as Record<string, unknown>[]),
+      ),
+    load: (target, batch, progressSql) =>
+      client.transaction(async (tx) => {
+        if (batch.rows > 0) {
+          await tx.query(`copy ${target.table} (${target.columns.join(", ")}) from '/dev/blob'`, [], {
+            blob: new Blob(batch.chunks as unknown as BlobPart[]),
+          });
+        }
+        await tx.query(progressSql);
+      }),
+  };
 }
 
 function postgresStore(client: PostgresJs): Store {

@@ -156,10 +156,13 @@ function putHost(sink: Sink, buf: Buffer, start: number, end: number): boolean {
   return true;
 }
 
+/** Fields are short: a byte loop beats Buffer#copy, which allocates a view per call. */
 function put(sink: Sink, buf: Buffer, start: number, end: number) {
   sink.ensure(end - start);
-  buf.copy(sink.buf, sink.len, start, end);
-  sink.len += end - start;
+  const out = sink.buf;
+  let o = sink.len;
+  for (let i = start; i < end; i++) out[o++] = buf[i]!;
+  sink.len = o;
 }
 
 function putByte(sink: Sink, byte: number) {
@@ -185,89 +188,85 @@ export async function* scanGraphFile(
   let chunks: Buffer[] = [];
   const sink = new Sink(1 << 20);
   let columns: RankColumns = DEFAULT_RANK_COLUMNS;
-  // Field bounds of the current ranks line, reused.
+  // Field bounds of the current ranks line, reused (no allocation per line).
   const starts = new Int32Array(64);
   const ends = new Int32Array(64);
+  let fields = 0;
 
   const fail = (detail: string): never => {
     throw new WebgraphFormatError(file, lineNo, detail);
   };
 
-  /** One rewritten line (vertices, ranks) into the sink. */
-  const rewrite = (buf: Buffer, start: number, end: number) => {
-    if (kind === "vertices") {
-      // id<TAB>rev_host[<TAB>n_hosts]
-      let tab = buf.indexOf(TAB, start);
-      if (tab < 0 || tab > end) tab = end;
-      if (!isId(buf, start, tab)) fail("vertex id is not a whole number");
-      let hostEnd = tab < end ? buf.indexOf(TAB, tab + 1) : end;
-      if (hostEnd < 0 || hostEnd > end) hostEnd = end;
-      const mark = sink.len;
-      if (tab < end) put(sink, buf, start, tab + 1);
-      if (tab >= end || !putHost(sink, buf, tab + 1, hostEnd)) {
-        sink.len = mark;
-        fail("not a reversed host name");
-      }
-      putByte(sink, NL);
-      return;
+  /** `id<TAB>rev_host[<TAB>n_hosts]` → `id<TAB>rev_host`. */
+  const rewriteVertex = (buf: Buffer, start: number, end: number) => {
+    let tab = start;
+    while (tab < end && buf[tab] !== TAB) tab++;
+    if (!isId(buf, start, tab)) fail("vertex id is not a whole number");
+    let hostEnd = tab + 1;
+    while (hostEnd < end && buf[hostEnd] !== TAB) hostEnd++;
+    const mark = sink.len;
+    put(sink, buf, start, tab);
+    putByte(sink, TAB);
+    if (tab >= end || !putHost(sink, buf, tab + 1, hostEnd)) {
+      sink.len = mark;
+      fail("not a reversed host name");
     }
-    // ranks: the header's columns, in any order
-    let fields = 0;
+    putByte(sink, NL);
+  };
+
+  /** A ranks line, its columns as the header says, → the fixed COPY columns. */
+  const rewriteRank = (buf: Buffer, start: number, end: number) => {
+    fields = 0;
     let s = start;
-    while (fields < starts.length) {
-      let t = buf.indexOf(TAB, s);
-      if (t < 0 || t > end) t = end;
+    for (;;) {
+      let t = s;
+      while (t < end && buf[t] !== TAB) t++;
       starts[fields] = s;
       ends[fields] = t;
       fields++;
-      if (t >= end) break;
+      if (t >= end || fields === starts.length) break;
       s = t + 1;
     }
-    const at = (i: number): [number, number] => (i < fields ? [starts[i]!, ends[i]!] : [0, 0]);
-    let [hs, he] = at(columns.revHost);
-    if (he - hs >= 1 && buf[hs] === 39) hs++;
-    if (he - hs >= 1 && buf[he - 1] === 39) he--;
-    const [hps, hpe] = at(columns.harmonicPos);
-    const [hvs, hve] = at(columns.harmonicVal);
-    const [pps, ppe] = at(columns.pagerankPos);
-    const [pvs, pve] = at(columns.pagerankVal);
+    const c = columns;
+    let hs = c.revHost < fields ? starts[c.revHost]! : 0;
+    let he = c.revHost < fields ? ends[c.revHost]! : 0;
+    if (he > hs && buf[hs] === 39) hs++;
+    if (he > hs && buf[he - 1] === 39) he--;
+    // Checked in the order the line parser reports problems; the host itself as it is copied.
+    if (he <= hs) fail("not a reversed host name");
+    if (
+      !(c.harmonicPos < fields) ||
+      !isPosition(buf, starts[c.harmonicPos]!, ends[c.harmonicPos]!) ||
+      !(c.pagerankPos < fields) ||
+      !isPosition(buf, starts[c.pagerankPos]!, ends[c.pagerankPos]!)
+    )
+      fail("rank positions must be whole numbers from 1");
+    if (
+      !(c.harmonicVal < fields) ||
+      !isNumber(buf, starts[c.harmonicVal]!, ends[c.harmonicVal]!) ||
+      !(c.pagerankVal < fields) ||
+      !isNumber(buf, starts[c.pagerankVal]!, ends[c.pagerankVal]!)
+    )
+      fail("rank values are not numbers");
+    const n = c.hostCount;
+    const counted = n !== null && n < fields;
+    if (counted && !isId(buf, starts[n]!, ends[n]!)) fail("n_hosts is not a whole number");
     const mark = sink.len;
-    const undo = (detail: string) => {
+    put(sink, buf, starts[c.harmonicPos]!, ends[c.harmonicPos]!);
+    putByte(sink, TAB);
+    put(sink, buf, starts[c.harmonicVal]!, ends[c.harmonicVal]!);
+    putByte(sink, TAB);
+    put(sink, buf, starts[c.pagerankPos]!, ends[c.pagerankPos]!);
+    putByte(sink, TAB);
+    put(sink, buf, starts[c.pagerankVal]!, ends[c.pagerankVal]!);
+    putByte(sink, TAB);
+    if (!putHost(sink, buf, hs, he)) {
       sink.len = mark;
-      fail(detail);
-    };
-    // Check everything before writing, in the order the line parser reports problems.
-    if (columns.revHost >= fields || he <= hs) undo("not a reversed host name");
-    if (
-      !(columns.harmonicPos < fields && isPosition(buf, hps, hpe)) ||
-      !(columns.pagerankPos < fields && isPosition(buf, pps, ppe))
-    )
-      undo("rank positions must be whole numbers from 1");
-    if (
-      !(columns.harmonicVal < fields && isNumber(buf, hvs, hve)) ||
-      !(columns.pagerankVal < fields && isNumber(buf, pvs, pve))
-    )
-      undo("rank values are not numbers");
-    const hostCount = columns.hostCount;
-    const counted = hostCount !== null && hostCount < fields;
-    if (counted) {
-      const [ns, ne] = at(hostCount);
-      if (!isId(buf, ns, ne)) undo("n_hosts is not a whole number");
+      fail("not a reversed host name");
     }
-    put(sink, buf, hps, hpe);
     putByte(sink, TAB);
-    put(sink, buf, hvs, hve);
-    putByte(sink, TAB);
-    put(sink, buf, pps, ppe);
-    putByte(sink, TAB);
-    put(sink, buf, pvs, pve);
-    putByte(sink, TAB);
-    if (!putHost(sink, buf, hs, he)) undo("not a reversed host name");
-    putByte(sink, TAB);
-    if (counted) {
-      const [ns, ne] = at(hostCount!);
-      put(sink, buf, ns, ne);
-    } else put(sink, NULL_FIELD, 0, 2);
+    if (counted) put(sink, buf, starts[n]!, ends[n]!);
+    else put(sink, NULL_FIELD, 0, 2);
     putByte(sink, NL);
   };
 
@@ -276,72 +275,88 @@ export async function* scanGraphFile(
     let i = start;
     while (i < end && buf[i]! >= ZERO && buf[i]! <= NINE) i++;
     if (i === end || buf[i] !== TAB) {
-      if (buf.indexOf(TAB, start) < 0 || buf.indexOf(TAB, start) >= end) fail("expected from_id<TAB>to_id");
-      fail("edge ids are not whole numbers");
+      let tab = i;
+      while (tab < end && buf[tab] !== TAB) tab++;
+      fail(tab < end ? "edge ids are not whole numbers" : "expected from_id<TAB>to_id");
     }
     if (i === start || i - start > MAX_ID_DIGITS || !isId(buf, i + 1, end))
       fail("edge ids are not whole numbers");
   };
 
+  /**
+   * The complete lines of buf[from, to): yields a batch whenever one is full. Returns where the first
+   * incomplete line starts (to, when none is).
+   */
+  function* lines(buf: Buffer, from: number, to: number): Generator<ScanBatch, number> {
+    let pos = from;
+    // Start of the run of edge lines passed through unchanged.
+    let run = from;
+    while (pos < to) {
+      const nl = buf.indexOf(NL, pos);
+      if (nl < 0 || nl >= to) break;
+      lineNo++;
+      const start = pos;
+      pos = nl + 1;
+      if (lineNo === 1 && kind === "ranks" && buf[start] === HASH) {
+        // The header is re-read on resume: the column layout is needed whatever line we continue from.
+        const header = parseRankHeader(buf.toString("utf8", start, nl));
+        if (typeof header === "string") fail(header);
+        columns = header as RankColumns;
+        run = pos;
+        continue;
+      }
+      if (lineNo <= skip) {
+        run = pos;
+        continue;
+      }
+      linesRead++;
+      if (nl === start || buf[start] === HASH) {
+        if (kind === "edges" && run < start) chunks.push(buf.subarray(run, start));
+        run = pos;
+        continue;
+      }
+      if (kind === "edges") checkEdge(buf, start, nl);
+      else if (kind === "vertices") rewriteVertex(buf, start, nl);
+      else rewriteRank(buf, start, nl);
+      rows++;
+      if (rows >= batchSize) {
+        if (kind === "edges") {
+          if (run < pos) chunks.push(buf.subarray(run, pos));
+          run = pos;
+        } else chunks.push(sink.take());
+        yield { chunks, rows, lineNo, linesRead };
+        chunks = [];
+        rows = 0;
+      }
+    }
+    if (kind === "edges" && run < pos) chunks.push(buf.subarray(run, pos));
+    return pos;
+  }
+
+  // The incomplete line at the end of the previous chunk.
   let carry: Buffer | null = null;
   try {
-    const iterator = input[Symbol.asyncIterator]();
-    let eof = false;
-    while (!eof) {
-      const next = await iterator.next();
-      let buf: Buffer;
-      if (next.done) {
-        eof = true;
-        if (!carry || carry.length === 0) break;
-        // A last line without its newline.
-        buf = Buffer.concat([carry, Buffer.from([NL])]);
-      } else {
-        const chunk = next.value as Buffer;
-        buf = carry && carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
+    for await (const chunk of input as AsyncIterable<Buffer>) {
+      let from = 0;
+      if (carry) {
+        // Join the carried part with the rest of its line only, not the whole chunk.
+        const nl = chunk.indexOf(NL);
+        if (nl < 0) {
+          carry = Buffer.concat([carry, chunk]);
+          continue;
+        }
+        const joined = Buffer.concat([carry, chunk.subarray(0, nl + 1)]);
+        carry = null;
+        yield* lines(joined, 0, joined.length);
+        from = nl + 1;
       }
-      carry = null;
-      let pos = 0;
-      // Start of the run of edge lines passed through unchanged.
-      let run = 0;
-      const length = buf.length;
-      while (pos < length) {
-        const nl = buf.indexOf(NL, pos);
-        if (nl < 0) break;
-        lineNo++;
-        const start = pos;
-        pos = nl + 1;
-        if (lineNo === 1 && kind === "ranks" && buf[start] === HASH) {
-          const header = parseRankHeader(buf.toString("utf8", start, nl));
-          if (typeof header === "string") fail(header);
-          columns = header as RankColumns;
-          run = pos;
-          continue;
-        }
-        if (lineNo <= skip) {
-          run = pos;
-          continue;
-        }
-        linesRead++;
-        if (nl === start || buf[start] === HASH) {
-          if (kind === "edges" && run < start) chunks.push(buf.subarray(run, start));
-          run = pos;
-          continue;
-        }
-        if (kind === "edges") checkEdge(buf, start, nl);
-        else rewrite(buf, start, nl);
-        rows++;
-        if (rows >= batchSize) {
-          if (kind === "edges") {
-            if (run < pos) chunks.push(buf.subarray(run, pos));
-            run = pos;
-          } else chunks.push(sink.take());
-          yield { chunks, rows, lineNo, linesRead };
-          chunks = [];
-          rows = 0;
-        }
-      }
-      if (kind === "edges" && run < pos) chunks.push(buf.subarray(run, pos));
-      if (pos < length) carry = buf.subarray(pos);
+      const end = yield* lines(chunk, from, chunk.length);
+      if (end < chunk.length) carry = chunk.subarray(end);
+    }
+    if (carry && carry.length > 0) {
+      // A last line without its newline.
+      const last = Buffer.concat([carry, Buffer.from([NL])]);
+      yield* lines(last, 0, last.length);
     }
     if (kind !== "edges" && sink.len > 0) chunks.push(sink.take());
     // The last batch, also when it holds no rows: its line count records that the whole file was read.
