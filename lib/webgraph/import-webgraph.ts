@@ -25,12 +25,12 @@ type Phase = keyof WebgraphProgress;
 export interface FinishMs {
   /** The snapshot's edge index, built once over the loaded partition. */
   index: number;
-  /** Vertices moved from staging with their in-degrees, counted in one pass over the edges. */
+  /** The vertices partition, filled from staging with in-degrees counted in one pass over the edges, and indexed. */
   vertices: number;
-  /** Ranks moved from staging, in key order. */
+  /** The ranks partition's primary key. */
   ranks: number;
   analyze: number;
-  /** Attaching the partition and marking the snapshot ready. */
+  /** Attaching the partitions and marking the snapshot ready. */
   attach: number;
 }
 
@@ -56,11 +56,12 @@ const DEFAULT_BATCH = 500_000;
  * with the count of lines consumed, so an interrupted import re-run with the same arguments resumes exactly
  * where it stopped and never writes a row twice.
  *
- * Every file streams into a table of its own with no index: vertices and ranks into staging tables, edges
- * straight into the snapshot's partition (its `snapshot_id` a column default, so an edge line is copied as it
- * is). On Postgres the batches travel by COPY. The closing steps then build the edge index, count in-degrees
- * in one pass and move vertices and ranks into their indexed tables, analyze, and attach the partition — its
- * CHECK constraint spares the attach a scan — in the transaction that marks the snapshot ready.
+ * Every file streams into a table of its own with no index, foreign key or trigger: vertices into a staging
+ * table, ranks and edges straight into the snapshot's partitions (`snapshot_id` a column default, so an edge
+ * line is copied as it is). On Postgres the batches travel by COPY. The closing steps then build the edge
+ * index, fill the vertices partition with in-degrees counted in one pass, index vertices and ranks by sorting,
+ * analyze, and attach the three partitions in the transaction that marks the snapshot ready: their CHECK
+ * constraints spare the attach a scan, and the foreign keys are checked in one query each.
  */
 export async function importWebgraph(db: Db, opts: ImportWebgraphOptions): Promise<ImportWebgraphResult> {
   const started = Date.now();
@@ -97,7 +98,7 @@ export async function importWebgraph(db: Db, opts: ImportWebgraphOptions): Promi
       `create table if not exists ${tables.vertices.table} (vertex_id bigint not null, rev_host text not null) with (autovacuum_enabled = false)`,
     );
     await run(
-      `create table if not exists ${tables.ranks.table} (harmonic_pos bigint not null, harmonic_val double precision not null, pagerank_pos bigint not null, pagerank_val double precision not null, rev_host text not null, host_count bigint) with (autovacuum_enabled = false)`,
+      `create table if not exists ${tables.ranks.table} (snapshot_id integer not null default ${id} check (snapshot_id = ${id}), rev_host text not null, harmonic_pos bigint not null, harmonic_val double precision not null, pagerank_pos bigint not null, pagerank_val double precision not null, host_count bigint) with (autovacuum_enabled = false)`,
     );
   });
 
@@ -164,7 +165,7 @@ function targets(snapshotId: number): Record<Phase, Target> {
     },
     edges: { table: edges, columns: ["from_id", "to_id"], types: ["bigint", "bigint"] },
     ranks: {
-      table: `webgraph_ranks_stage_s${snapshotId}`,
+      table: `webgraph_ranks_s${snapshotId}`,
       columns: ["harmonic_pos", "harmonic_val", "pagerank_pos", "pagerank_val", "rev_host", "host_count"],
       types: ["bigint", "double precision", "bigint", "double precision", "text", "bigint"],
     },
@@ -348,6 +349,7 @@ async function importPhase(
 
 async function finishSnapshot(store: Store, id: number, tables: Record<Phase, Target>, ms: FinishMs) {
   const edges = tables.edges.table;
+  const vertexPartition = `webgraph_vertices_s${id}`;
   const timed = async (step: keyof FinishMs, fn: () => Promise<unknown>) => {
     const t = Date.now();
     await fn();
@@ -366,31 +368,44 @@ async function finishSnapshot(store: Store, id: number, tables: Record<Phase, Ta
       }),
     );
   // In-degrees once, set-wise, as the vertices move in: bulk authority reads then cost an index lookup per
-  // domain, whatever the domain's popularity. Each step drops its staging table in its own transaction, so a
-  // re-run after an interruption skips what was done.
+  // domain, whatever the domain's popularity. The staging table goes in the same transaction, so a re-run
+  // after an interruption skips what was done.
   const vertices = () =>
     timed("vertices", () =>
       store.tx(async (run) => {
         if (!(await exists(run, tables.vertices.table))) return;
         await run(`set local work_mem = '512MB'`);
-        await run(`insert into webgraph_vertices (snapshot_id, vertex_id, rev_host, in_degree)
-          select ${id}, s.vertex_id, s.rev_host, coalesce(c.n, 0)
+        await run(`set local maintenance_work_mem = '512MB'`);
+        await run(
+          `create table ${vertexPartition} (snapshot_id integer not null default ${id} check (snapshot_id = ${id}), vertex_id bigint not null, rev_host text not null, in_degree integer not null default 0) with (autovacuum_enabled = false)`,
+        );
+        await run(`insert into ${vertexPartition} (vertex_id, rev_host, in_degree)
+          select s.vertex_id, s.rev_host, coalesce(c.n, 0)
           from ${tables.vertices.table} s
           left join (select to_id, count(*)::integer as n from ${edges} where from_id <> to_id group by to_id) c
             on c.to_id = s.vertex_id`);
+        // The same keys as the parent's, so attaching adopts them instead of building its own.
+        await run(
+          `alter table ${vertexPartition} add constraint ${vertexPartition}_pk primary key (snapshot_id, vertex_id)`,
+        );
+        await run(
+          `create unique index ${vertexPartition}_rev_host on ${vertexPartition} (snapshot_id, rev_host)`,
+        );
         await run(`drop table ${tables.vertices.table}`);
       }),
     );
-  // In key order, so the primary key grows at its right edge instead of splitting pages all over.
+  const rankPartition = tables.ranks.table;
   const ranks = () =>
     timed("ranks", () =>
       store.tx(async (run) => {
-        if (!(await exists(run, tables.ranks.table))) return;
-        await run(`set local work_mem = '512MB'`);
-        await run(`insert into webgraph_ranks (snapshot_id, rev_host, harmonic_pos, harmonic_val, pagerank_pos, pagerank_val, host_count)
-          select ${id}, rev_host, harmonic_pos, harmonic_val, pagerank_pos, pagerank_val, host_count
-          from ${tables.ranks.table} order by rev_host`);
-        await run(`drop table ${tables.ranks.table}`);
+        const [keyed] = await run(
+          `select count(*)::integer as n from pg_constraint where conrelid = '${rankPartition}'::regclass and contype = 'p'`,
+        );
+        if (Number(keyed?.n ?? 0) > 0) return;
+        await run(`set local maintenance_work_mem = '512MB'`);
+        await run(
+          `alter table ${rankPartition} add constraint ${rankPartition}_pk primary key (snapshot_id, rev_host)`,
+        );
       }),
     );
   if (store.parallel) await Promise.all([index(), vertices().then(ranks)]);
@@ -400,19 +415,26 @@ async function finishSnapshot(store: Store, id: number, tables: Record<Phase, Ta
     await ranks();
   }
   // Fresh statistics once, so the planner uses the indexes on tables that just grew by millions of rows.
-  await timed("analyze", () => store.tx((run) => run(`analyze ${edges}, webgraph_vertices, webgraph_ranks`)));
+  await timed("analyze", () =>
+    store.tx((run) => run(`analyze ${edges}, ${vertexPartition}, ${rankPartition}`)),
+  );
   await timed("attach", () =>
     store.tx(async (run) => {
-      const [attached] = await run(
-        `select count(*)::integer as n from pg_inherits where inhrelid = '${edges}'::regclass and inhparent = 'webgraph_edges'::regclass`,
-      );
-      if (Number(attached?.n ?? 0) === 0) {
-        await run(`alter table ${edges} reset (autovacuum_enabled)`);
-        // The partition's CHECK (snapshot_id = id) proves the bound, so attaching reads no rows; its index
-        // matches the parent's and becomes that index's partition.
-        await run(`alter table webgraph_edges attach partition ${edges} for values in (${id})`);
+      for (const [partition, parent] of [
+        [vertexPartition, "webgraph_vertices"],
+        [rankPartition, "webgraph_ranks"],
+        [edges, "webgraph_edges"],
+      ]) {
+        const [attached] = await run(
+          `select count(*)::integer as n from pg_inherits where inhrelid = '${partition}'::regclass and inhparent = '${parent}'::regclass`,
+        );
+        if (Number(attached?.n ?? 0) > 0) continue;
+        await run(`alter table ${partition} reset (autovacuum_enabled)`);
+        // The partition's CHECK (snapshot_id = id) proves the bound, so attaching reads no rows for it; its
+        // indexes match the parent's and become their partitions.
+        await run(`alter table ${parent} attach partition ${partition} for values in (${id})`);
       }
-      const [counted] = await run(`select count(*) as n from webgraph_ranks where snapshot_id = ${id}`);
+      const [counted] = await run(`select count(*) as n from ${rankPartition}`);
       await run(
         `update webgraph_snapshots set status = 'ready', completed_at = now(), ranked_count = ${Number(counted?.n ?? 0)} where id = ${id}`,
       );
