@@ -178,6 +178,8 @@ interface Store {
   method: "copy" | "insert";
   /** Independent closing steps may run at once, on connections of their own. */
   parallel: boolean;
+  /** Sort and hash memory of the closing steps: PGlite's 32-bit heap is far smaller than a server's. */
+  memory: { sort: string; hash: string };
   /** Runs `fn` in one transaction, with no statement time limit (an index over billions of rows takes long). */
   tx<T>(fn: (run: Run) => Promise<T>): Promise<T>;
   /** One batch and its progress, committed together. */
@@ -224,6 +226,7 @@ function pgliteStore(client: PgliteLike): Store {
   return {
     method: "copy",
     parallel: false,
+    memory: { sort: "256MB", hash: "128MB" },
     tx: (fn) =>
       client.transaction((tx) =>
         fn(async (text) => (await tx.query(text)).rows as Record<string, unknown>[]),
@@ -244,6 +247,7 @@ function postgresStore(client: PostgresJs): Store {
   return {
     method: "copy",
     parallel: true,
+    memory: { sort: "1GB", hash: "512MB" },
     tx: (fn) =>
       client.begin(async (tx) => {
         await tx.unsafe("set local statement_timeout = 0");
@@ -270,6 +274,7 @@ function insertStore(db: Db): Store {
   return {
     method: "insert",
     parallel: false,
+    memory: { sort: "256MB", hash: "128MB" },
     tx: (fn) => db.transaction(async (tx) => fn(async (text) => rowsOf(await tx.execute(sql.raw(text))))),
     load: (target, batch, progressSql) =>
       db.transaction(async (tx) => {
@@ -363,8 +368,8 @@ async function finishSnapshot(store: Store, id: number, tables: Record<Phase, Ta
   const index = () =>
     timed("index", () =>
       store.tx(async (run) => {
-        await run(`set local maintenance_work_mem = '1GB'`);
-        await run(`create index if not exists ${edges}_to_idx on ${edges} (snapshot_id, to_id, from_id)`);
+        await run(`set local maintenance_work_mem = '${store.memory.sort}'`);
+        await run(`create index if not exists ${edges}_to_idx on ${edges} (to_id, from_id)`);
       }),
     );
   // In-degrees once, set-wise, as the vertices move in: bulk authority reads then cost an index lookup per
@@ -374,8 +379,8 @@ async function finishSnapshot(store: Store, id: number, tables: Record<Phase, Ta
     timed("vertices", () =>
       store.tx(async (run) => {
         if (!(await exists(run, tables.vertices.table))) return;
-        await run(`set local work_mem = '512MB'`);
-        await run(`set local maintenance_work_mem = '512MB'`);
+        await run(`set local work_mem = '${store.memory.hash}'`);
+        await run(`set local maintenance_work_mem = '${store.memory.sort}'`);
         await run(
           `create table ${vertexPartition} (snapshot_id integer not null default ${id} check (snapshot_id = ${id}), vertex_id bigint not null, rev_host text not null, in_degree integer not null default 0) with (autovacuum_enabled = false)`,
         );
@@ -402,7 +407,7 @@ async function finishSnapshot(store: Store, id: number, tables: Record<Phase, Ta
           `select count(*)::integer as n from pg_constraint where conrelid = '${rankPartition}'::regclass and contype = 'p'`,
         );
         if (Number(keyed?.n ?? 0) > 0) return;
-        await run(`set local maintenance_work_mem = '512MB'`);
+        await run(`set local maintenance_work_mem = '${store.memory.sort}'`);
         await run(
           `alter table ${rankPartition} add constraint ${rankPartition}_pk primary key (snapshot_id, rev_host)`,
         );
