@@ -104,7 +104,7 @@ async function benchOn(label: string, handle: DbHandle, files: Awaited<ReturnTyp
   log(`${label}:   ranks file     ${s(result.phaseMs.ranks)}`);
   log(`${label}:   edges file     ${s(result.phaseMs.edges)} (${edgeRate.toLocaleString()} edges/s)`);
   log(
-    `${label}:   closing steps  ${s(result.phaseMs.finish)} (edge index ${s(result.finishMs.index)}${result.method === "copy" ? " beside" : ","} vertices with in-degrees ${s(result.finishMs.vertices)}, ranks ${s(result.finishMs.ranks)}; analyze ${s(result.finishMs.analyze)}, attach ${s(result.finishMs.attach)})`,
+    `${label}:   closing steps  ${s(result.phaseMs.finish)} (edge index ${s(result.finishMs.index)}${label === "postgres" ? " beside" : ", then"} vertices with in-degrees ${s(result.finishMs.vertices)}, ranks ${s(result.finishMs.ranks)}; analyze ${s(result.finishMs.analyze)}, attach ${s(result.finishMs.attach)})`,
   );
   log(
     `${label}: ${overall.toLocaleString()} edges/s end to end (goal ≥ 200,000: ${overall >= 200_000 ? "met" : "missed"})`,
