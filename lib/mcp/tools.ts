@@ -1,5 +1,6 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { toJsonSchema } from "@/lib/contract/json-schema";
 import { jsonArgsFromQuery } from "@/lib/contract/query";
 import { getCreditAccount } from "@/lib/credits/credits";
 import type { Db } from "@/lib/db/client";
@@ -8,7 +9,6 @@ import { createJob, idempotencyKeySchema, requestHash } from "@/lib/jobs/create"
 import { type ListJobsQuery, listJobs, listJobsQuery } from "@/lib/jobs/list";
 import { getJob } from "@/lib/jobs/queries";
 import { pollUrl, toJobView } from "@/lib/jobs/view";
-import { toJsonSchema } from "@/lib/openapi/json-schema";
 import { pricingText, TOOL_NAMES, TOOLS } from "@/lib/tools/catalog";
 import type { AnyTool } from "@/lib/tools/types";
 import {

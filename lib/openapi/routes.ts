@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { enginesResult, visibilityQuery, visibilityResult } from "@/lib/ai-visibility/api-schemas";
-import type { ErrorCode } from "@/lib/api/errors";
-import { listJobsQuery } from "@/lib/jobs/list";
-import { pricingText, TOOL_NAMES, TOOLS, type ToolName } from "@/lib/tools/catalog";
+import type { AnyRouteContract } from "@/lib/routes/contract";
+import { EXAMPLE_DOMAIN, exampleTrackingEvents } from "@/lib/routes/examples";
+import { TOOL_NAMES } from "@/lib/tools/catalog";
 import {
   citationsQuery,
   citationsResult,
@@ -18,108 +18,13 @@ import {
   trackingStatsResult,
 } from "@/lib/tracking/api-schemas";
 import { trackingEventSchema } from "@/lib/tracking/ingest/event-schema";
-import { EXAMPLE_DOMAIN, exampleTrackingEvents, TOOL_EXAMPLES } from "./examples";
-import { auditsJobCreated, creditAccount, jobCreated, jobList, jsonRpcMessage } from "./schemas";
+import { jsonRpcMessage } from "./schemas";
 
-export const TAGS = [
-  {
-    name: "Tools",
-    description: "Credit-billed tools. Each POST creates an asynchronous job (202) and charges its cost.",
-  },
-  { name: "Jobs", description: "Poll a job until it is completed or failed. Free." },
-  { name: "Credits", description: "The credit balance and its ledger. Free." },
-  {
-    name: "Tracking",
-    description: "AI and search bot visits of your registered domains: ingest and reports. Free.",
-  },
-  { name: "Domains", description: "The domains registered on the account. Free." },
-  {
-    name: "AI visibility",
-    description: "The AI engines this server asks, and what completed AI checks observed over time. Free.",
-  },
-  { name: "MCP", description: "The hosted Model Context Protocol endpoint for AI assistants." },
-  { name: "Meta", description: "This document and the Postman collection." },
-] as const;
-export type Tag = (typeof TAGS)[number]["name"];
+export { type BodySchema, TAGS, type Tag } from "@/lib/routes/contract";
+export { pascal, toolAvailable, toolCost } from "@/lib/routes/tools";
 
-/** A response body: a zod schema (named as a component) or a reference to a component built elsewhere. */
-export type BodySchema = { name: string; schema: z.ZodType } | { ref: string };
-
-export interface ApiOperation {
-  method: "get" | "post" | "delete";
-  /** OpenAPI path under /api/v1, with {param}s. */
-  path: string;
-  operationId: string;
-  tag: Tag;
-  summary: string;
-  description: string;
-  /** No credentials needed (only the OpenAPI document itself). */
-  public?: boolean;
-  pathParams?: { name: string; description: string; schema: z.ZodType; example: string }[];
-  query?: z.ZodObject;
-  queryExample?: Record<string, string>;
-  body?: { name: string; schema: z.ZodType; example: unknown; contentType?: string; description?: string };
-  /** Tool POSTs accept an Idempotency-Key header. */
-  idempotencyKey?: boolean;
-  success: {
-    status: 200 | 201 | 202;
-    description: string;
-    /** `data` of the envelope, or (raw) the whole body when the answer is not enveloped. */
-    data?: BodySchema;
-    raw?: BodySchema;
-    location?: boolean;
-  };
-  /** Errors particular to this operation; authenticated operations add 401, 403, 429 and 500. */
-  errors: ErrorCode[];
-  /** Credits charged, in words, for tool endpoints. */
-  cost?: string;
-  /** The tool whose job a POST creates. */
-  tool?: ToolName;
-  /**
-   * Postman: the collection variable that stands for `domain` here (default `domain`, the account's own),
-   * and whether the request first sets it to a fresh name (so a run registers and removes its own domain).
-   */
-  postman?: { domainVariable: string; freshDomain?: boolean };
-}
-
-export const pascal = (name: string) =>
-  name
-    .split(/[-_]/)
-    .map((p) => p.charAt(0).toUpperCase() + p.slice(1))
-    .join("");
-
-export const toolAvailable = (name: ToolName) => !TOOLS[name].unavailable;
-
-export const toolCost = (name: ToolName): string => pricingText(TOOLS[name]);
-
-function toolOperation(name: ToolName): ApiOperation {
-  const tool = TOOLS[name];
-  const resultNote = toolAvailable(name)
-    ? `Once the job is completed, \`data.result\` of GET /jobs/{jobId} is a \`${pascal(name)}Result\`.`
-    : "**Not available on this server yet**: the job is created and charged, then fails with `TOOL_UNAVAILABLE` and its credits are refunded automatically. The input schema and cost are final, so clients can integrate now.";
-  return {
-    method: "post",
-    path: `/${name}`,
-    operationId: `create${pascal(name)}Job`,
-    tag: "Tools",
-    summary: tool.summary,
-    description: `${tool.summary}\n\nCosts ${toolCost(name)}, charged when the job is created and refunded if it fails. Answers 202 with the job in state \`pending\` and a \`Location\` header; poll GET /jobs/{jobId} every few seconds. ${resultNote}\n\nSend an \`Idempotency-Key\` header to make retries safe: a replay with the same body returns the original job without a second charge.`,
-    body: { name: `${pascal(name)}Input`, schema: tool.input, example: TOOL_EXAMPLES[name] },
-    idempotencyKey: true,
-    success: {
-      status: 202,
-      description: "The job was created in state pending and its cost charged.",
-      data:
-        tool.creationShape === "with-charge"
-          ? { name: "AuditsJobCreated", schema: auditsJobCreated }
-          : { name: "JobCreated", schema: jobCreated },
-      location: true,
-    },
-    errors: ["VALIDATION_ERROR", "INSUFFICIENT_CREDITS"],
-    cost: toolCost(name),
-    tool: name,
-  };
-}
+/** An operation not yet declared as a route contract (lib/routes): the same shape, listed here by hand. */
+export type ApiOperation = AnyRouteContract;
 
 const domainParam = {
   name: "domain",
@@ -130,54 +35,6 @@ const domainParam = {
 
 /** Every /api/v1 operation. Adding an endpoint to the document is one entry here. */
 export const API_OPERATIONS: ApiOperation[] = [
-  ...TOOL_NAMES.map(toolOperation),
-  {
-    method: "get",
-    path: "/jobs/{jobId}",
-    operationId: "getJob",
-    tag: "Jobs",
-    summary: "A job, with its result once completed",
-    description:
-      "One of the account's jobs. `result` is present once status is `completed` (its shape depends on `tool`); `error` once it is `failed`, with `creditsRefunded` true. A jobId that does not exist, is not a UUID, belongs to another account or was purged after 7 days is `NOT_FOUND`.",
-    pathParams: [
-      {
-        name: "jobId",
-        description: "The jobId a tool endpoint returned.",
-        schema: z.uuid(),
-        example: "00000000-0000-4000-8000-000000000000",
-      },
-    ],
-    success: { status: 200, description: "The job.", data: { ref: "Job" } },
-    errors: ["NOT_FOUND"],
-  },
-  {
-    method: "get",
-    path: "/jobs",
-    operationId: "listJobs",
-    tag: "Jobs",
-    summary: "The account's jobs, newest first",
-    description:
-      "The account's jobs of the last 7 days, newest first, without results (GET /jobs/{jobId} has the result). Filter by `status` and `tool`; page with `cursor` (the previous page's `nextCursor`). Unknown or repeated query parameters are 400.",
-    query: listJobsQuery,
-    queryExample: { limit: "20" },
-    success: { status: 200, description: "A page of jobs.", data: { name: "JobList", schema: jobList } },
-    errors: ["VALIDATION_ERROR"],
-  },
-  {
-    method: "get",
-    path: "/credits",
-    operationId: "getCredits",
-    tag: "Credits",
-    summary: "Credit balance and recent transactions",
-    description:
-      "The balance, the credits spent in total and the 20 most recent ledger transactions (grants, spends, automatic refunds of failed jobs, purchases, adjustments). Free.",
-    success: {
-      status: 200,
-      description: "The credit account.",
-      data: { name: "CreditAccount", schema: creditAccount },
-    },
-    errors: [],
-  },
   {
     method: "get",
     path: "/tracking/stats",
