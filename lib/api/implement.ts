@@ -7,6 +7,25 @@ import type { ApiResult } from "./envelope";
 import { type ApiKeyOptions, type RouteHandler, withApiKey, withPublicApi } from "./handler";
 import { parseQuery, parseValue, readJson } from "./parse";
 
+type Validation<C> = [Prop<Prop<C, "body">, "validation">] extends [never]
+  ? "schema"
+  : Prop<Prop<C, "body">, "validation">;
+type IsJson<C> = [Prop<Prop<C, "body">, "contentType">] extends [never]
+  ? true
+  : Prop<Prop<C, "body">, "contentType"> extends "application/json"
+    ? true
+    : false;
+type BodyOf<C> =
+  IsJson<C> extends false
+    ? undefined
+    : Validation<C> extends "service"
+      ? unknown
+      : Validation<C> extends "handler"
+        ? undefined
+        : Prop<Prop<C, "body">, "schema"> extends z.ZodType
+          ? z.output<Prop<Prop<C, "body">, "schema">>
+          : undefined;
+
 /** What a contract's handler receives: the request parsed with the contract's own schemas. */
 export interface ContractContext<C extends AnyRouteContract> {
   req: Request;
@@ -15,18 +34,16 @@ export interface ContractContext<C extends AnyRouteContract> {
   /** Path parameters, each checked with its declared schema. */
   params: Record<Prop<Prop<C, "pathParams">[number], "name"> & string, string>;
   /** The query, parsed with the declared schema (unknown and repeated parameters refused). */
-  query: Prop<C, "query"> extends z.ZodType ? z.output<Prop<C, "query">> : undefined;
+  query: [Prop<C, "query">] extends [never]
+    ? undefined
+    : Prop<C, "query"> extends z.ZodType
+      ? z.output<Prop<C, "query">>
+      : undefined;
   /**
    * The JSON body: parsed with the declared schema, or as sent when the contract leaves validation to the
    * service; undefined for other content types (the handler reads `req`).
    */
-  body: Prop<Prop<C, "body">, "validation"> extends "service"
-    ? unknown
-    : Prop<Prop<C, "body">, "contentType"> extends "application/json" | never
-      ? Prop<Prop<C, "body">, "schema"> extends z.ZodType
-        ? z.output<Prop<Prop<C, "body">, "schema">>
-        : undefined
-      : undefined;
+  body: BodyOf<C>;
   /** The JSON body exactly as sent (what an idempotency key's request hash covers). */
   rawBody: unknown;
   /** The Idempotency-Key header, when the contract accepts one and the request carries it. */
@@ -39,8 +56,11 @@ export interface KeyedContext<C extends AnyRouteContract> extends ContractContex
 }
 
 /** The success answer's data as the contract declares it: the handler's answer must be a `z.infer` of it. */
-export type ContractData<C extends AnyRouteContract> =
-  Prop<Prop<C, "success">, "data"> extends { schema: infer S extends z.ZodType } ? z.infer<S> : unknown;
+export type ContractData<C extends AnyRouteContract> = [Prop<Prop<C, "success">, "data">] extends [never]
+  ? unknown
+  : Prop<Prop<C, "success">, "data"> extends { schema: infer S extends z.ZodType }
+    ? z.infer<S>
+    : unknown;
 
 type Answer<C extends AnyRouteContract> = Promise<ApiResult<ContractData<C>> | Response>;
 
@@ -73,7 +93,8 @@ export function implement(
     let body: unknown;
     let rawBody: unknown;
     const declared = contract.body;
-    if (declared && (declared.contentType ?? "application/json") === "application/json") {
+    const json = (declared?.contentType ?? "application/json") === "application/json";
+    if (declared && json && declared.validation !== "handler") {
       rawBody = await readJson(req);
       body = declared.validation === "service" ? rawBody : parseValue(declared.schema, rawBody);
     }

@@ -7,6 +7,9 @@ import { AppError } from "@/lib/errors";
 import { TOOL_NAMES } from "@/lib/tools/catalog";
 import { jobSummary, toJobView } from "./view";
 
+/** Longest cursor taken (an encoded timestamp and id are far shorter). */
+const CURSOR_CHARS = 200;
+
 /** Jobs per page of GET /jobs (and MCP list_jobs). */
 export const JOBS_PAGE = { min: 1, max: 100, default: 20 } as const;
 
@@ -17,7 +20,7 @@ export const listJobsQuery = z
     limit: queryInt(JOBS_PAGE.min, JOBS_PAGE.max, JOBS_PAGE.default).describe(
       `Jobs per page (default ${JOBS_PAGE.default}, max ${JOBS_PAGE.max})`,
     ),
-    cursor: z.string().max(200).optional(),
+    cursor: z.string().max(CURSOR_CHARS).optional(),
   })
   .strict();
 

@@ -1,22 +1,37 @@
-import { type AnyRouteContract, isRouteContract } from "@/lib/routes/contract";
+import * as mcp from "@/lib/mcp/contract";
+import { type AnyRouteContract, isRouteContract, TAGS } from "@/lib/routes/contract";
 import * as credits from "@/lib/routes/credits";
+import * as domains from "@/lib/routes/domains";
 import * as jobs from "@/lib/routes/jobs";
+import * as meta from "@/lib/routes/meta";
 import { toolContracts } from "@/lib/routes/tools";
-import { API_OPERATIONS } from "./routes";
+import * as tracking from "@/lib/routes/tracking";
+import * as visibility from "@/lib/routes/visibility";
 
-/** Every contract a module exports, in the module's order. */
-function contractsOf(...modules: Record<string, unknown>[]): AnyRouteContract[] {
-  return modules.flatMap((m) => Object.values(m).filter(isRouteContract));
+const TAG_ORDER: string[] = TAGS.map((t) => t.name);
+const METHOD_ORDER = ["get", "post", "delete"];
+
+/**
+ * Every contract the modules export, ordered by tag, path and method (a module's exports have no order
+ * every loader agrees on).
+ */
+export function contractsOf(...modules: Record<string, unknown>[]): AnyRouteContract[] {
+  return modules
+    .flatMap((m) => Object.values(m).filter(isRouteContract))
+    .sort(
+      (a, b) =>
+        TAG_ORDER.indexOf(a.tag) - TAG_ORDER.indexOf(b.tag) ||
+        (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) ||
+        METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method),
+    );
 }
 
 /**
- * Every /api/v1 operation: the tool endpoints from the catalogue, then the contracts each resource module
- * declares (lib/routes/*), then the operations still listed by hand in ./routes.ts.
+ * Every /api/v1 operation, collected from the contracts the route modules declare: the tool endpoints from
+ * the catalogue, then each resource module (lib/routes/*, and lib/mcp/contract.ts). A contract exported from
+ * these modules is documented; a new resource module is one more import here.
  */
-export function apiRoutes(): AnyRouteContract[] {
-  const declared = [...toolContracts(), ...contractsOf(jobs, credits)];
-  const ids = new Set(declared.map((c) => c.operationId));
-  return [...declared, ...API_OPERATIONS.filter((op) => !ids.has(op.operationId))];
-}
-
-export const API_ROUTES: AnyRouteContract[] = apiRoutes();
+export const API_ROUTES: AnyRouteContract[] = [
+  ...toolContracts(),
+  ...contractsOf(jobs, credits, tracking, visibility, domains, mcp, meta),
+];

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { jsonArgsFromQuery } from "@/lib/contract/query";
 import { type ErrorCode, notFound, parseValue } from "@/lib/errors";
 import type { ToolName } from "@/lib/tools/catalog";
 
@@ -58,9 +59,11 @@ export interface RequestBody<S extends z.ZodType = z.ZodType> {
   /**
    * "schema" (default): the JSON body is parsed with `schema` before the handler runs. "service": the JSON is
    * handed over as sent, because the service applies `schema` item by item (a batch of tracking events, each
-   * accepted or rejected alone) and `schema` documents what it applies.
+   * accepted or rejected alone) and `schema` documents what it applies. "handler": the body is left unread
+   * for the handler (the MCP transport reads its JSON-RPC messages itself). A body that is not JSON is
+   * always the handler's to read.
    */
-  validation?: "schema" | "service";
+  validation?: "schema" | "service" | "handler";
 }
 
 export interface SuccessResponse<D extends z.ZodType = z.ZodType> {
@@ -159,4 +162,16 @@ export function dataSchema(contract: AnyRouteContract): z.ZodType | undefined {
   return data && "schema" in data ? data.schema : undefined;
 }
 
-export const emptyArgs = z.object({}).strict();
+/**
+ * A route's request as typed JSON arguments (MCP tools that mirror a route): its path parameters, then its
+ * query parameters with numbers as numbers (same bounds, defaults and descriptions). A parameter whose bad
+ * value means "not found" is taken as a string and checked with `parsePathParam`, as the route does.
+ */
+export function routeArgs(contract: AnyRouteContract): z.ZodObject {
+  const shape: Record<string, z.ZodType> = {};
+  for (const p of (contract.pathParams ?? []) as readonly PathParam[]) {
+    shape[p.name] = (p.notFound !== undefined ? z.string() : p.schema).describe(p.description);
+  }
+  if (contract.query) Object.assign(shape, jsonArgsFromQuery(contract.query).shape);
+  return z.object(shape).strict();
+}
