@@ -1,4 +1,5 @@
 import * as mcp from "@/lib/mcp/contract";
+import * as connections from "@/lib/routes/connections";
 import { type AnyRouteContract, isRouteContract, TAGS } from "@/lib/routes/contract";
 import * as credits from "@/lib/routes/credits";
 import * as domains from "@/lib/routes/domains";
@@ -33,5 +34,5 @@ export function contractsOf(...modules: Record<string, unknown>[]): AnyRouteCont
  */
 export const API_ROUTES: AnyRouteContract[] = [
   ...toolContracts(),
-  ...contractsOf(jobs, credits, tracking, visibility, domains, mcp, meta),
+  ...contractsOf(jobs, credits, tracking, visibility, domains, connections, mcp, meta),
 ];

@@ -27,6 +27,11 @@ export const TAGS = [
     name: "AI visibility",
     description: "The AI engines this server asks, and what completed AI checks observed over time. Free.",
   },
+  {
+    name: "Search and analytics",
+    description:
+      "The account's own Google Search Console and web analytics (GA4 or Plausible), read through the connections made in the dashboard. Free.",
+  },
   { name: "MCP", description: "The hosted Model Context Protocol endpoint for AI assistants." },
   { name: "Meta", description: "This document and the Postman collection." },
 ] as const;
@@ -104,6 +109,11 @@ export interface RouteContract<
   cost?: string;
   /** The tool whose job a POST creates. */
   tool?: ToolName;
+  /**
+   * Reads a customer's own data through a dashboard connection (Google, Plausible): Postman's test accepts
+   * the documented 400 `not_connected` as well, since a fresh account has none.
+   */
+  needsConnection?: true;
   /**
    * Postman: the collection variable that stands for `domain` here (default `domain`, the account's own),
    * and whether the request first sets it to a fresh name (so a run registers and removes its own domain).
