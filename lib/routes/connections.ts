@@ -1,9 +1,11 @@
 import {
+  SEARCH_CONSOLE_DAYS,
   searchConsoleQuery,
   searchConsoleResult,
   trafficQuery,
   trafficResult,
 } from "@/lib/connections/api-schemas";
+import { ROW_LIMIT } from "@/lib/connections/search-console";
 import { defineRoute } from "./contract";
 import { EXAMPLE_DOMAIN } from "./examples";
 
@@ -14,8 +16,7 @@ export const getSearchConsoleQueriesRoute = defineRoute({
   operationId: "getSearchConsoleQueries",
   tag: "Search and analytics",
   summary: "Google Search Console figures of a registered domain",
-  description:
-    "Clicks, impressions, CTR and average position from the account's connected Google Search Console (connect Google on the dashboard's Connections page), by `dimensions` (comma-separated: query, page, country, device, date; default query) over the last `days` UTC days (default 28, max 480), at most 1000 rows, most clicked first, with the window's totals. The property read is the domain property (`sc-domain:`) when the grant reaches it, else the domain's URL-prefix property. Not connected, or a grant Google no longer accepts: 400 `VALIDATION_ERROR` with `details.reason` `not_connected` or `reconnect_required` and `details.connectUrl` (a revoked grant is not retried until reconnected). A property the grant may not read: 403 `FORBIDDEN_SCOPE`. A domain not registered on the account: 403. Free.",
+  description: `Clicks, impressions, CTR and average position from the account's connected Google Search Console (connect Google on the dashboard's Connections page), by \`dimensions\` (comma-separated: query, page, country, device, date; default query) over the last \`days\` UTC days (default ${SEARCH_CONSOLE_DAYS.default}, max ${SEARCH_CONSOLE_DAYS.max}), at most ${ROW_LIMIT} rows, most clicked first, with the window's totals. The property read is the domain property (\`sc-domain:\`) when the grant reaches it, else the domain's URL-prefix property. Not connected, or a grant Google no longer accepts: 400 \`VALIDATION_ERROR\` with \`details.reason\` \`not_connected\` or \`reconnect_required\` and \`details.connectUrl\` (a revoked grant is not retried until reconnected). A property the grant may not read: 403 \`FORBIDDEN_SCOPE\`. A domain not registered on the account: 403. Free.`,
   query: searchConsoleQuery,
   queryExample: { domain: EXAMPLE_DOMAIN, days: "28", dimensions: "query,device" },
   needsConnection: true,
