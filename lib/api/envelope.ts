@@ -8,15 +8,15 @@ export function newRequestId(): string {
 }
 
 /** A success answer: the handler's data, wrapped by `withApiKey` into the envelope. */
-export class ApiResult {
+export class ApiResult<T = unknown> {
   constructor(
-    readonly data: unknown,
+    readonly data: T,
     readonly status = 200,
     readonly headers: Record<string, string> = {},
   ) {}
 }
 
-export const ok = (data: unknown, headers: Record<string, string> = {}) => new ApiResult(data, 200, headers);
+export const ok = <T>(data: T, headers: Record<string, string> = {}) => new ApiResult(data, 200, headers);
 
 export function jsonResponse(
   body: unknown,

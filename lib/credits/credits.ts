@@ -3,9 +3,11 @@ import type { Db, DbOrTx, Tx } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
 import { accounts, creditLedger, type LedgerType } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
+import { type CreditAccountView, RECENT_TRANSACTIONS } from "./view";
+
+export { type CreditAccountView, creditAccount, RECENT_TRANSACTIONS } from "./view";
 
 export const SIGNUP_BONUS = 100;
-export const RECENT_TRANSACTIONS = 20;
 
 /** Adds credits (grant, purchase, positive adjustment) with its ledger row, in one transaction. */
 export async function grantCredits(
@@ -133,19 +135,6 @@ export async function refundJobShare(
     from bal
     returning id`);
   return rowsOf(inserted).length > 0;
-}
-
-export interface CreditAccountView {
-  balance: number;
-  totalUsed: number;
-  recentTransactions: {
-    type: LedgerType;
-    amount: number;
-    description: string;
-    balanceAfter: number;
-    jobId: string | null;
-    createdAt: string;
-  }[];
 }
 
 export async function getCreditAccount(db: DbOrTx, accountId: string): Promise<CreditAccountView> {

@@ -14,6 +14,8 @@ const hostname = z
 
 export const CITATIONS_DAYS = { min: 1, max: 90, default: 30 } as const;
 export const CITATIONS_LIMIT = { min: 1, max: 200, default: 50 } as const;
+/** Unreadable lines of an uploaded log reported one by one (the rest only counted). */
+export const LOG_REJECTED_REPORTED = 100;
 
 export const trackingStatsQuery = z.object({
   domain: hostname.describe("A domain registered on the account"),
@@ -26,10 +28,10 @@ export const logsIngestQuery = z.object({
 export const citationsQuery = z.object({
   domain: hostname.describe("A domain registered on the account"),
   days: queryInt(CITATIONS_DAYS.min, CITATIONS_DAYS.max, CITATIONS_DAYS.default).describe(
-    "Look-back window in UTC days, today included (default 30, max 90)",
+    `Look-back window in UTC days, today included (default ${CITATIONS_DAYS.default}, max ${CITATIONS_DAYS.max})`,
   ),
   limit: queryInt(CITATIONS_LIMIT.min, CITATIONS_LIMIT.max, CITATIONS_LIMIT.default).describe(
-    "Most recent citations listed (default 50, max 200)",
+    `Most recent citations listed (default ${CITATIONS_LIMIT.default}, max ${CITATIONS_LIMIT.max})`,
   ),
 });
 
@@ -103,7 +105,10 @@ export const logsIngestResult = z.object({
   duplicates: count,
   skipped: count,
   rejectedCount: count,
-  rejected: z.array(z.object({ line: z.number().int(), reason: z.string() })).max(100),
+  rejected: z
+    .array(z.object({ line: z.number().int(), reason: z.string() }))
+    .max(LOG_REJECTED_REPORTED)
+    .describe(`The first ${LOG_REJECTED_REPORTED} unreadable lines`),
 });
 
 export type TrackingStats = z.infer<typeof trackingStatsResult>;

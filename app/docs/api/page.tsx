@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
+import type { JsonSchema } from "@/lib/contract/json-schema";
 import { buildOpenApiDocument, type OpenApiDocument, type OpenApiOperation } from "@/lib/openapi/document";
-import type { JsonSchema } from "@/lib/openapi/json-schema";
 import { curlExample, fieldRows, operationsByTag, responseSummary, typeLabel } from "@/lib/openapi/reference";
 
 export const metadata: Metadata = { title: "API reference" };

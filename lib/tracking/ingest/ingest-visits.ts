@@ -2,13 +2,12 @@ import { listDomains, requireRegisteredDomain } from "@/lib/accounts/domains";
 import type { Db } from "@/lib/db/client";
 import type { NewVisit } from "@/lib/db/schema";
 import { AppError as ApiError, validationError } from "@/lib/errors";
-import type { EventsIngestResult, LogsIngestResult } from "../api-schemas";
+import { type EventsIngestResult, LOG_REJECTED_REPORTED, type LogsIngestResult } from "../api-schemas";
 import { eventKey, type RejectedEvent, validateEvents } from "./event-schema";
 import { type LogSource, parseLogStream } from "./log-parser";
 import { prepareVisit, recordVisits } from "./record-visits";
 
 const LOG_BATCH = 1000;
-const MAX_REPORTED_LINES = 100;
 const MAX_FUTURE_MS = 5 * 60 * 1000;
 
 /** The registered domain an event's host belongs to: the hostname itself, or its www. twin. */
@@ -92,7 +91,7 @@ export async function ingestLog(
   let batch: NewVisit[] = [];
   const reject = (line: number, reason: string) => {
     rejectedCount++;
-    if (rejected.length < MAX_REPORTED_LINES) rejected.push({ line, reason });
+    if (rejected.length < LOG_REJECTED_REPORTED) rejected.push({ line, reason });
   };
   const flush = async () => {
     accepted += await recordVisits(db, batch);

@@ -9,6 +9,7 @@ import { listDomains } from "@/lib/accounts/domains";
 import { requireActor } from "@/lib/auth/session";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { intParam } from "@/lib/dashboard/params";
+import { CITATIONS_DAYS, CITATIONS_LIMIT } from "@/lib/tracking/api-schemas";
 import { getCitations } from "@/lib/tracking/reports/citations-query";
 
 export const metadata: Metadata = { title: "Citations" };
@@ -23,8 +24,8 @@ export default async function CitationsPage({
   const domains = await listDomains(db, actor.accountId);
   if (domains.length === 0) return <NoDomains title="Citations" />;
   const domain = (domains.find((d) => d.hostname === sp.domain) ?? domains[0]!).hostname;
-  const days = intParam(sp.days, 1, 90, 30);
-  const limit = intParam(sp.limit, 1, 200, 50);
+  const days = intParam(sp.days, CITATIONS_DAYS.min, CITATIONS_DAYS.max, CITATIONS_DAYS.default);
+  const limit = intParam(sp.limit, CITATIONS_LIMIT.min, CITATIONS_LIMIT.max, CITATIONS_LIMIT.default);
   const report = await getCitations(db, actor.accountId, { domain, days, limit });
   return (
     <>
@@ -36,8 +37,9 @@ export default async function CitationsPage({
         domains={domains.map((d) => d.hostname)}
         domain={domain}
         days={days}
-        dayOptions={[7, 30, 60, 90]}
+        dayOptions={[7, 30, 60, CITATIONS_DAYS.max]}
         limit={limit}
+        limitBounds={CITATIONS_LIMIT}
       />
       <Card title={`${report.total} citations in the last ${report.periodDays} days, by engine`}>
         {report.byBot.length === 0 ? (

@@ -44,7 +44,7 @@ export default async function VisibilityPage({
         domains={domains.map((d) => d.hostname)}
         domain={domain}
         days={days}
-        dayOptions={[7, 30, 90, 395]}
+        dayOptions={[7, 30, 90, VISIBILITY_DAYS.max]}
       />
       {report.overall.checks === 0 ? (
         <Card title="No AI checks yet">
