@@ -49,7 +49,12 @@ export function InviteForm({ canInviteOwner }: { canInviteOwner: boolean }) {
           className="space-y-2 rounded-md border border-emerald-300 bg-emerald-50 p-3 text-sm"
         >
           <p className="text-emerald-950">
-            Send this link to your teammate. It works once and expires in 7 days.
+            {state.emailedTo
+              ? `Invitation emailed to ${state.emailedTo}. You can also send them this link.`
+              : state.emailError
+                ? `${state.emailError} Send this link to your teammate instead.`
+                : "Send this link to your teammate."}{" "}
+            It works once and expires in 7 days.
           </p>
           <div className="flex flex-wrap items-center gap-2">
             <code className="break-all font-mono" data-testid="invite-link">

@@ -13,6 +13,7 @@ const LINKS = [
   { href: "/dashboard/domains", label: "Domains" },
   { href: "/dashboard/keys", label: "API keys" },
   { href: "/dashboard/members", label: "Members" },
+  { href: "/dashboard/billing", label: "Billing" },
   { href: "/dashboard/account", label: "Account" },
 ];
 
