@@ -28,6 +28,7 @@ const PAGES: [string, string][] = [
   ["tools", "/dashboard/tools"],
   ["jobs", "/dashboard/jobs"],
   ["keys", "/dashboard/keys"],
+  ["billing", "/dashboard/billing"],
 ];
 
 /** A session cookie header, from the real forms in a real browser. */

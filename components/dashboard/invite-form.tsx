@@ -14,7 +14,7 @@ export function InviteForm({ canInviteOwner }: { canInviteOwner: boolean }) {
       <form action={action} className="flex flex-wrap items-end gap-3">
         <div className="min-w-60 flex-1">
           <label htmlFor="invite-email" className="field-label">
-            Email <span className="font-normal text-slate-600">(optional, for your records)</span>
+            Email <span className="font-normal text-slate-600">(optional: we email them the link)</span>
           </label>
           <input
             id="invite-email"

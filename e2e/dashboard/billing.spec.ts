@@ -1,0 +1,163 @@
+// Buying credits and the email flows in Chromium against the production build, at desktop and phone sizes:
+// sign up → verify the address from the emailed link → an insufficient-credit state links to billing → buy a
+// pack on (local) Stripe Checkout → the webhook credits it and the receipt is listed; "Forgot password?" →
+// emailed reset link → new password; an invitation sent by email. axe-core finds no violation on these pages.
+import { mkdirSync } from "node:fs";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page, test } from "@playwright/test";
+import { mailTo, verifyEmail } from "../mail";
+
+const SHOTS = "test-results/screenshots";
+const PASSWORD = "a long enough password";
+
+const VIEWPORTS = [
+  { name: "desktop", width: 1440, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+] as const;
+
+async function shot(page: Page, name: string) {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+}
+
+async function expectNoAxeViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  expect(
+    violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+    page.url(),
+  ).toEqual([]);
+}
+
+async function signUp(page: Page, email: string) {
+  await page.goto("/signup");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+test.describe.configure({ mode: "serial" });
+
+for (const vp of VIEWPORTS) {
+  test.describe(`at ${vp.width}×${vp.height}`, () => {
+    test.use({ viewport: { width: vp.width, height: vp.height } });
+
+    test("verify the address, hit the credit limit, buy a pack, see the receipt", async ({ page }) => {
+      test.setTimeout(120_000);
+      const email = `buyer-${vp.name}-${Date.now()}@example.com`;
+      await signUp(page, email);
+      await expect(page.getByTestId("credit-balance")).toHaveText("0");
+      await expect(page.getByTestId("verify-email-banner")).toBeVisible();
+      await shot(page, `billing-${vp.name}-1-unverified`);
+
+      // The emailed link verifies the address and grants the 100 free credits.
+      await verifyEmail(page, email);
+      await expect(page.getByRole("status").filter({ hasText: "Email address verified" })).toBeVisible();
+      await expect(page.getByTestId("billing-balance")).toHaveText("100");
+      await expect(page.getByTestId("verify-email-banner")).toHaveCount(0);
+      await expectNoAxeViolations(page);
+      await shot(page, `billing-${vp.name}-2-verified`);
+
+      // The balance card links to billing.
+      await page.goto("/dashboard");
+      await page.getByRole("link", { name: "Buy credits" }).click();
+      await expect(page).toHaveURL(/\/dashboard\/billing$/);
+
+      // A tool that costs more than the balance says so and links to billing.
+      await page.goto("/dashboard/tools/ai-citation-check");
+      await expect(page.getByTestId("tool-cost")).toHaveText("400");
+      await expect(page.getByText("not enough credits.")).toBeVisible();
+      await page.getByLabel("Prompt").fill("best coffee grinders");
+      await page.getByLabel("Your domain").fill("example.com");
+      await page.getByRole("button", { name: /Launch for 400 credits/ }).click();
+      const refusal = page.getByRole("alert").filter({ hasText: "costs 400 credits" });
+      await expect(refusal).toBeVisible();
+      await shot(page, `billing-${vp.name}-3-insufficient`);
+      await refusal.getByRole("link", { name: "Buy credits" }).click();
+      await expect(page).toHaveURL(/\/dashboard\/billing$/);
+
+      // Buy the Starter pack on the checkout page; the signed webhook credits it.
+      await expect(page.getByRole("heading", { name: "Starter" })).toBeVisible();
+      await page.getByRole("button", { name: /Buy Starter: 1,000 credits for \$10\.00/ }).click();
+      await expect(page.getByRole("heading", { name: "Test checkout" })).toBeVisible();
+      await shot(page, `billing-${vp.name}-4-checkout`);
+      await page.getByRole("button", { name: "Pay 10.00" }).click();
+      await expect(page).toHaveURL(/\/dashboard\/billing\?checkout=success&session_id=cs_test_/);
+      await expect(page.getByRole("status").filter({ hasText: "Payment received" })).toBeVisible();
+      await expect(page.getByTestId("billing-balance")).toHaveText("1,100");
+      const receipts = page.getByRole("table");
+      await expect(receipts.getByRole("cell", { name: "Starter" })).toBeVisible();
+      await expect(receipts.getByRole("cell", { name: "$10.00" })).toBeVisible();
+      await expectNoAxeViolations(page);
+      await shot(page, `billing-${vp.name}-5-receipt`);
+
+      // The purchase is a ledger row on the overview.
+      await page.goto("/dashboard");
+      await expect(page.getByTestId("credit-balance")).toHaveText("1,100");
+      await expect(page.getByText(/Purchase: Starter pack, 1000 credits/)).toBeVisible();
+
+      // A cancelled checkout charges nothing.
+      await page.goto("/dashboard/billing");
+      await page.getByRole("button", { name: /Buy Growth/ }).click();
+      await page.getByRole("link", { name: "Cancel" }).click();
+      await expect(page.getByRole("status").filter({ hasText: "Checkout cancelled" })).toBeVisible();
+      await expect(page.getByTestId("billing-balance")).toHaveText("1,100");
+    });
+
+    test("forgot password: the emailed link sets a new one", async ({ page }) => {
+      test.setTimeout(90_000);
+      const email = `reset-${vp.name}-${Date.now()}@example.com`;
+      await signUp(page, email);
+      await page.getByRole("button", { name: "Sign out" }).click();
+      await page.goto("/login");
+      await page.getByRole("link", { name: "Forgot password?" }).click();
+      await expect(page).toHaveURL(/\/forgot-password$/);
+      await expectNoAxeViolations(page);
+      await page.getByLabel("Email").fill(email);
+      await page.getByRole("button", { name: "Email me a reset link" }).click();
+      await expect(page.getByRole("status")).toContainText("If a sign-in exists for that address");
+      await shot(page, `reset-${vp.name}-1-requested`);
+
+      const mail = await mailTo(email, /Reset your password/);
+      const link = mail.links.find((l) => l.includes("/reset-password?token="))!;
+      await page.goto(link);
+      await expect(page.getByRole("heading", { name: "Choose a new password" })).toBeVisible();
+      await expectNoAxeViolations(page);
+      await shot(page, `reset-${vp.name}-2-form`);
+      await page.getByLabel("New password").fill("my brand new password");
+      await page.getByRole("button", { name: "Set new password" }).click();
+      await expect(page).toHaveURL(/\/login\?reset=1$/);
+      await expect(page.getByRole("status")).toContainText("Your password was changed");
+
+      // The link is used up.
+      await page.goto(link);
+      await expect(page.getByRole("alert")).toContainText("expired or was already used");
+
+      // The old password no longer works; the new one does.
+      await page.goto("/login");
+      await page.getByLabel("Email").fill(email);
+      await page.getByLabel("Password").fill(PASSWORD);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await expect(page).toHaveURL(/\/login/);
+      await page.getByLabel("Email").fill(email);
+      await page.getByLabel("Password").fill("my brand new password");
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await expect(page).toHaveURL(/\/dashboard$/);
+    });
+
+    test("an invitation is sent by email", async ({ page }) => {
+      const email = `inviter-${vp.name}-${Date.now()}@example.com`;
+      const invitee = `invitee-${vp.name}-${Date.now()}@example.com`;
+      await signUp(page, email);
+      await page.goto("/dashboard/members");
+      await page.getByLabel("Email").fill(invitee);
+      await page.getByRole("button", { name: "Create invite link" }).click();
+      await expect(page.getByRole("status")).toContainText(`Invitation emailed to ${invitee}`);
+      await shot(page, `invite-${vp.name}-emailed`);
+      const mail = await mailTo(invitee, /invited/);
+      const link = mail.links.find((l) => l.includes("/invite/"))!;
+      await page.goto(link);
+      await expect(page.getByRole("heading").first()).toBeVisible();
+    });
+  });
+}
