@@ -101,7 +101,7 @@ export default async function BillingPage({
               Card payments are not set up on this server, so credits are granted by its operator. Ask them to
               run:
             </p>
-            <pre className="overflow-x-auto rounded-md bg-slate-900 p-3 text-slate-50">
+            <pre className="whitespace-pre-wrap break-all rounded-md bg-slate-900 p-3 text-slate-50">
               <code>npm run admin -- grant --account &lt;your email&gt; --amount 1000 --type purchase</code>
             </pre>
             <p>
@@ -116,16 +116,20 @@ export default async function BillingPage({
       <Card className="mt-3">
         <DataTable
           columns={[
-            { header: "Date", cell: (r) => formatDateTime(r.createdAt), className: "whitespace-nowrap" },
-            { header: "Pack", cell: (r) => findPack(r.packId)?.name ?? r.packId },
-            { header: "Credits", cell: (r) => formatNumber(r.credits), align: "right" },
-            { header: "Paid", cell: (r) => formatMoney(r.amountTotal, r.currency), align: "right" },
+            { header: "Date", cell: (r) => formatDateTime(r.createdAt) },
             {
-              header: "Reference",
+              header: "Pack",
               cell: (r) => (
-                <code className="break-all text-xs">{r.paymentIntentId ?? r.checkoutSessionId}</code>
+                <>
+                  {findPack(r.packId)?.name ?? r.packId}
+                  <span className="block break-all font-mono text-xs text-slate-600">
+                    {r.paymentIntentId ?? r.checkoutSessionId}
+                  </span>
+                </>
               ),
             },
+            { header: "Credits", cell: (r) => formatNumber(r.credits), align: "right" },
+            { header: "Paid", cell: (r) => formatMoney(r.amountTotal, r.currency), align: "right" },
           ]}
           rows={purchases}
           rowKey={(r) => r.id}
