@@ -44,5 +44,5 @@ export async function verifyEmail(page: Page, email: string): Promise<void> {
   const link = mail.links.find((l) => l.includes("/verify-email?token="));
   expect(link, "verification link").toBeTruthy();
   await page.goto(link!);
-  await expect(page).toHaveURL(/\/dashboard\/billing\?verified=1/);
+  await expect(page).toHaveURL(/\/dashboard\/billing\?verified=1/, { timeout: 30_000 });
 }
