@@ -37,14 +37,12 @@ async function signUp(page: Page, email: string) {
   await expect(page).toHaveURL(/\/dashboard$/, { timeout: 30_000 });
 }
 
-test.describe.configure({ mode: "serial" });
-
 for (const vp of VIEWPORTS) {
   test.describe(`at ${vp.width}×${vp.height}`, () => {
     test.use({ viewport: { width: vp.width, height: vp.height } });
 
     test("verify the address, hit the credit limit, buy a pack, see the receipt", async ({ page }) => {
-      test.setTimeout(120_000);
+      test.setTimeout(300_000);
       const email = `buyer-${vp.name}-${Date.now()}@example.com`;
       await signUp(page, email);
       await expect(page.getByTestId("credit-balance")).toHaveText("0");
@@ -108,7 +106,7 @@ for (const vp of VIEWPORTS) {
     });
 
     test("forgot password: the emailed link sets a new one", async ({ page }) => {
-      test.setTimeout(90_000);
+      test.setTimeout(240_000);
       const email = `reset-${vp.name}-${Date.now()}@example.com`;
       await signUp(page, email);
       await page.getByRole("button", { name: "Sign out" }).click();
@@ -155,6 +153,7 @@ for (const vp of VIEWPORTS) {
     });
 
     test("an invitation is sent by email", async ({ page }) => {
+      test.setTimeout(120_000);
       const email = `inviter-${vp.name}-${Date.now()}@example.com`;
       const invitee = `invitee-${vp.name}-${Date.now()}@example.com`;
       await signUp(page, email);
