@@ -8,7 +8,7 @@ export function VerifyEmailBanner({ email, bonus }: { email: string; bonus: numb
   const [state, action, pending] = useActionState(resendVerificationAction, {});
   return (
     <section
-      aria-label="Verify your email address"
+      aria-label="Address verification"
       className="mb-6 flex flex-wrap items-center justify-between gap-3 rounded-lg border border-amber-200 bg-amber-50 p-4 text-sm text-amber-950"
       data-testid="verify-email-banner"
     >

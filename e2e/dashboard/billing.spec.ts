@@ -158,7 +158,7 @@ for (const vp of VIEWPORTS) {
       const invitee = `invitee-${vp.name}-${Date.now()}@example.com`;
       await signUp(page, email);
       await page.goto("/dashboard/members");
-      await page.getByLabel("Email").fill(invitee);
+      await page.getByRole("textbox", { name: /^Email/ }).fill(invitee);
       await page.getByRole("button", { name: "Create invite link" }).click();
       await expect(
         page.getByRole("status").filter({ hasText: `Invitation emailed to ${invitee}` }),
