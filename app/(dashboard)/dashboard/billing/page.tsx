@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { BuyPackButton } from "@/components/dashboard/buy-pack-button";
 import { Card, PageHeader } from "@/components/ui/card";
-import { DataTable } from "@/components/ui/data-table";
+import { EmptyState } from "@/components/ui/empty-state";
 import { canManageKeys } from "@/lib/accounts/accounts";
 import { requireActor } from "@/lib/auth/session";
 import { CREDIT_PACKS, findPack, formatMoney, PACK_CURRENCY } from "@/lib/billing/packs";
@@ -114,27 +114,28 @@ export default async function BillingPage({
 
       <h2 className="mt-8 text-lg font-semibold text-slate-900">Receipts</h2>
       <Card className="mt-3">
-        <DataTable
-          columns={[
-            { header: "Date", cell: (r) => formatDateTime(r.createdAt) },
-            {
-              header: "Pack",
-              cell: (r) => (
-                <>
-                  {findPack(r.packId)?.name ?? r.packId}
-                  <span className="block break-all font-mono text-xs text-slate-600">
-                    {r.paymentIntentId ?? r.checkoutSessionId}
-                  </span>
-                </>
-              ),
-            },
-            { header: "Credits", cell: (r) => formatNumber(r.credits), align: "right" },
-            { header: "Paid", cell: (r) => formatMoney(r.amountTotal, r.currency), align: "right" },
-          ]}
-          rows={purchases}
-          rowKey={(r) => r.id}
-          empty="No purchases yet."
-        />
+        {purchases.length === 0 ? (
+          <EmptyState>No purchases yet.</EmptyState>
+        ) : (
+          // A list, not a table: four facts per receipt stay readable at any width without sideways scrolling.
+          <ul className="divide-y divide-slate-100" data-testid="receipts">
+            {purchases.map((r) => (
+              <li
+                key={r.id}
+                className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-3 text-sm"
+              >
+                <span className="font-medium text-slate-900">
+                  {findPack(r.packId)?.name ?? r.packId} · {formatNumber(r.credits)} credits
+                </span>
+                <span className="font-mono text-slate-900">{formatMoney(r.amountTotal, r.currency)}</span>
+                <span className="w-full text-slate-600">
+                  {formatDateTime(r.createdAt)} ·{" "}
+                  <code className="break-all text-xs">{r.paymentIntentId ?? r.checkoutSessionId}</code>
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
       </Card>
     </>
   );
