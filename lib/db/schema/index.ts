@@ -1,6 +1,7 @@
 export * from "./accounts";
 export * from "./auth";
 export * from "./billing";
+export * from "./connections";
 export * from "./credits";
 export * from "./jobs";
 export * from "./rate-limits";
