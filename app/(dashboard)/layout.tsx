@@ -1,15 +1,21 @@
 import Link from "next/link";
 import { NavLinks } from "@/components/dashboard/nav-links";
 import { QueryProvider } from "@/components/dashboard/providers";
+import { VerifyEmailBanner } from "@/components/dashboard/verify-email-banner";
 import { signOutAction } from "@/lib/actions/sign-out";
 import { switchAccountAction } from "@/lib/actions/switch-account";
 import { requireActor } from "@/lib/auth/session";
+import { SIGNUP_BONUS } from "@/lib/credits/credits";
 import { listMemberships } from "@/lib/dashboard/members";
+import { pendingVerification } from "@/lib/dashboard/verification";
 
 // Every page below re-checks the session itself (requireActor); this is the frame and the first gate.
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
   const { db, actor } = await requireActor();
-  const memberships = await listMemberships(db, actor.userId);
+  const [memberships, verify] = await Promise.all([
+    listMemberships(db, actor.userId),
+    pendingVerification(db, actor.userId, actor.accountId),
+  ]);
   return (
     <div className="min-h-screen bg-slate-50">
       <a
@@ -63,6 +69,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
           <NavLinks />
         </nav>
         <main id="main" className="min-w-0 flex-1">
+          {verify ? <VerifyEmailBanner email={verify.email} bonus={SIGNUP_BONUS} /> : null}
           <QueryProvider>{children}</QueryProvider>
         </main>
       </div>

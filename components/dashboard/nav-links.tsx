@@ -14,6 +14,7 @@ const LINKS = [
   { href: "/dashboard/connections", label: "Connections" },
   { href: "/dashboard/keys", label: "API keys" },
   { href: "/dashboard/members", label: "Members" },
+  { href: "/dashboard/billing", label: "Billing" },
   { href: "/dashboard/account", label: "Account" },
 ];
 

@@ -27,6 +27,7 @@ export function ToolLauncher({
   const [values, setValues] = useState<Values>(() => initialFormValues(info?.form ?? []));
   const [issues, setIssues] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<string | null>(null);
+  const [short, setShort] = useState(false);
   const [balance, setBalance] = useState(startBalance);
   const [launched, setLaunched] = useState<{ jobId: string; charged: number } | null>(null);
   const [pending, start] = useTransition();
@@ -44,6 +45,7 @@ export function ToolLauncher({
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     setMessage(null);
+    setShort(false);
     // The tool's own schema first, in the browser; the server validates again with the same schema.
     const parsed = info.input.safeParse(body);
     if (!parsed.success) {
@@ -60,6 +62,7 @@ export function ToolLauncher({
       } else {
         setIssues(Object.fromEntries(res.issues.map((i) => [i.field.split(".")[0] ?? i.field, i.message])));
         setMessage(res.message);
+        setShort(res.required !== undefined);
       }
     });
   };
@@ -99,12 +102,32 @@ export function ToolLauncher({
           <p className="text-sm text-slate-700" aria-live="polite">
             Cost <strong data-testid="tool-cost">{cost}</strong> credits · balance{" "}
             <strong data-testid="tool-balance">{balance}</strong>
-            {launched ? "" : <> · after launch {balance - cost}</>}
+            {launched ? (
+              ""
+            ) : balance < cost ? (
+              <>
+                {" "}
+                · not enough credits.{" "}
+                <Link className="link" href="/dashboard/billing">
+                  Buy credits
+                </Link>
+              </>
+            ) : (
+              <> · after launch {balance - cost}</>
+            )}
           </p>
         </div>
         {message ? (
           <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800">
             {message}
+            {short ? (
+              <>
+                {" "}
+                <Link className="link" href="/dashboard/billing">
+                  Buy credits
+                </Link>
+              </>
+            ) : null}
           </p>
         ) : null}
         {launched ? (

@@ -1,7 +1,8 @@
-// The issue's flow in Chromium against the production build: sign up, see 100 credits, register a domain,
+// The issue's flow in Chromium against the production build: sign up, verify the address, see 100 credits, register a domain,
 // audit the fixture site and read the checklist, see the balance drop, rotate the key and see the old key refused.
 import { mkdirSync, readFileSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
+import { verifyEmail } from "../mail";
 
 const port = process.env.E2E_PORT ?? "3210";
 const SHOTS = "test-results/screenshots";
@@ -36,6 +37,12 @@ test("sign up, audit the fixture site, rotate the key", async ({ page, request }
 
   await signUp(page, email);
   await expect(page).toHaveURL(/\/dashboard$/);
+  // The sign-up bonus waits for the address: the emailed link grants it.
+  await expect(page.getByTestId("credit-balance")).toHaveText("0");
+  await expect(page.getByTestId("verify-email-banner")).toContainText(email);
+  await verifyEmail(page, email);
+  await page.goto("/dashboard");
+  await expect(page.getByTestId("verify-email-banner")).toHaveCount(0);
   await expect(page.getByTestId("credit-balance")).toHaveText("100");
   await expect(page.getByText("Sign-up bonus: 100 free credits")).toBeVisible();
   await shot(page, "overview-new");
@@ -203,8 +210,10 @@ test("sign up, audit the fixture site, rotate the key", async ({ page, request }
 test("an invited member can launch tools but not rotate keys or add domains", async ({ browser }) => {
   test.setTimeout(120_000);
   const owner = await browser.newPage();
-  await signUp(owner, `owner-${Date.now()}@example.com`);
+  const ownerEmail = `owner-${Date.now()}@example.com`;
+  await signUp(owner, ownerEmail);
   await expect(owner).toHaveURL(/\/dashboard$/);
+  await verifyEmail(owner, ownerEmail);
   await owner.goto("/dashboard/members");
   await owner.getByRole("button", { name: "Create invite link" }).click();
   const link = (await owner.getByTestId("invite-link").textContent()) ?? "";

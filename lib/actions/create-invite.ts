@@ -1,5 +1,6 @@
 "use server";
 import { z } from "zod";
+import { emailInvite } from "@/lib/dashboard/invite-email";
 import { createInvite } from "@/lib/dashboard/invites";
 import { ROLES } from "@/lib/db/schema";
 import { formFields } from "./client";
@@ -17,7 +18,10 @@ const invite = actorAction(
   async ({ db, actor, input }): Promise<InviteState> => {
     const { token, expiresAt } = await createInvite(db, actor, input);
     // A path: the page prefixes its own origin, so the link matches the address the owner uses.
-    return { ok: true, link: `/invite/${token}`, expiresAt: expiresAt.toISOString() };
+    const state: InviteState = { ok: true, link: `/invite/${token}`, expiresAt: expiresAt.toISOString() };
+    const to = input.email.trim();
+    if (!to) return state;
+    return { ...state, ...(await emailInvite(to, token, actor.accountName, input.role)) };
   },
 );
 

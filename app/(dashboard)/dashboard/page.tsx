@@ -34,6 +34,9 @@ export default async function OverviewPage() {
           <p className="mt-1 text-3xl font-semibold text-slate-900" data-testid="credit-balance">
             {formatNumber(credits.balance)}
           </p>
+          <Link href="/dashboard/billing" className="link mt-2 inline-block text-sm">
+            Buy credits
+          </Link>
         </Card>
         <Card>
           <p className="text-sm text-slate-600">Used in total</p>

@@ -24,6 +24,8 @@ export const accounts = pgTable(
     creditBalance: integer("credit_balance").notNull().default(0),
     totalUsed: integer("total_used").notNull().default(0),
     isDemo: boolean("is_demo").notNull().default(false),
+    /** The sign-up bonus waits for the owner's address to be verified; cleared in the grant's transaction. */
+    signupBonusPending: boolean("signup_bonus_pending").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
