@@ -41,3 +41,14 @@ describe("plain words", () => {
     ).toEqual({ text: "Sign-up bonus: 100 free credits", jobId: null });
   });
 });
+
+describe("elapsed time", () => {
+  test("seconds, minutes and hours as a running job shows them", async () => {
+    const { formatElapsed } = await import("./format");
+    expect(formatElapsed(12_400)).toBe("12 s");
+    expect(formatElapsed(-5)).toBe("0 s");
+    expect(formatElapsed(185_000)).toBe("3 min 5 s");
+    expect(formatElapsed(120_000)).toBe("2 min");
+    expect(formatElapsed(3_720_000)).toBe("1 h 2 min");
+  });
+});
