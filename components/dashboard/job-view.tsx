@@ -19,8 +19,9 @@ async function fetchJob(jobId: string): Promise<Job> {
 }
 
 /** A clock that ticks every second while `on`, for "Running for 12 s". */
-function useNow(on: boolean): number {
-  const [now, setNow] = useState(() => Date.now());
+function useNow(on: boolean): number | null {
+  // Null until mounted: the server's clock is not the browser's, and the first render must match.
+  const [now, setNow] = useState<number | null>(null);
   useEffect(() => {
     if (!on) return;
     setNow(Date.now());
@@ -31,7 +32,11 @@ function useNow(on: boolean): number {
 }
 
 /** "Queued for 3 s" or "Running for 12 s", from the job's own timestamps. */
-export function runningText(job: Pick<Job, "status" | "createdAt" | "startedAt">, now: number): string {
+export function runningText(
+  job: Pick<Job, "status" | "createdAt" | "startedAt">,
+  now: number | null,
+): string {
+  if (now === null) return job.status === "pending" ? "Queued" : "Running";
   if (job.status === "pending") return `Queued for ${formatElapsed(now - Date.parse(job.createdAt))}`;
   return `Running for ${formatElapsed(now - Date.parse(job.startedAt ?? job.createdAt))}`;
 }
