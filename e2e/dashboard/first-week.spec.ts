@@ -65,7 +65,7 @@ test("onboarding ticks live, domains, keys, docs and a refund without reload", a
 }) => {
   test.setTimeout(240_000);
   const page = await signUp(browser, "week");
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page).toHaveURL(/\/dashboard$/, { timeout: 30_000 });
   const steps = page.getByTestId("onboarding");
   await expect(steps.locator('li[data-step="domain"]')).toHaveAttribute("data-done", "false");
   await shot(page, "overview-new");
@@ -205,7 +205,7 @@ test("team: invitations listed and revoked, roles changed, members removed, the 
 }) => {
   test.setTimeout(180_000);
   const owner = await signUp(browser, "team-owner");
-  await expect(owner).toHaveURL(/\/dashboard$/);
+  await expect(owner).toHaveURL(/\/dashboard$/, { timeout: 30_000 });
   await owner.goto("/dashboard/members");
   await expect(owner.getByText("(last owner)")).toBeVisible();
   await expect(owner.getByRole("button", { name: /^Remove / })).toHaveCount(0);
@@ -231,7 +231,7 @@ test("team: invitations listed and revoked, roles changed, members removed, the 
   await member.getByLabel("Password").fill(PASSWORD);
   await member.getByRole("button", { name: "Create account" }).click();
   await member.getByRole("button", { name: "Accept the invitation" }).click();
-  await expect(member).toHaveURL(/\/dashboard$/);
+  await expect(member).toHaveURL(/\/dashboard$/, { timeout: 30_000 });
 
   // The owner makes them an admin, then removes them.
   await owner.reload();
