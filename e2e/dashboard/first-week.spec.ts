@@ -35,7 +35,9 @@ async function shot(page: Page, name: string) {
 }
 
 async function signUp(browser: Browser, label: string, next?: string) {
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  // A page of its own context: axe-core's Playwright builder needs one.
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
   await page.goto(next ? `/signup?next=${encodeURIComponent(next)}` : "/signup");
   await page.getByLabel("Email").fill(`${label}-${Date.now()}@example.com`);
   await page.getByLabel("Password").fill(PASSWORD);
@@ -221,7 +223,7 @@ test("team: invitations listed and revoked, roles changed, members removed, the 
   const link = (await owner.getByTestId("invite-link").textContent()) ?? "";
   await shot(owner, "members-pending");
 
-  const member = await browser.newPage();
+  const member = await (await browser.newContext()).newPage();
   await member.goto(revokedLink);
   await expect(member.getByText("This invite link has expired or was already used.")).toBeVisible();
   await member.goto(link);
