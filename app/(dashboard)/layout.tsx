@@ -29,9 +29,9 @@ export default async function DashboardLayout({ children }: { children: React.Re
           <Link href="/dashboard" className="text-lg font-semibold text-slate-900">
             Findable
           </Link>
-          <div className="flex flex-wrap items-center gap-3 text-sm text-slate-700">
+          <div className="flex min-w-0 max-w-full flex-wrap items-center gap-3 text-sm text-slate-700">
             {memberships.length > 1 ? (
-              <form action={switchAccountAction} className="flex items-center gap-2">
+              <form action={switchAccountAction} className="flex min-w-0 max-w-full items-center gap-2">
                 <label htmlFor="account-switch" className="sr-only">
                   Account
                 </label>
@@ -39,7 +39,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
                   id="account-switch"
                   name="accountId"
                   defaultValue={actor.accountId}
-                  className="rounded-md border border-slate-300 px-2 py-1 text-sm"
+                  className="w-full min-w-0 max-w-[14rem] truncate rounded-md border border-slate-300 px-2 py-1 text-sm sm:max-w-xs"
                 >
                   {memberships.map((m) => (
                     <option key={m.accountId} value={m.accountId}>
@@ -52,7 +52,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
                 </button>
               </form>
             ) : (
-              <span>
+              <span className="min-w-0 max-w-[14rem] truncate sm:max-w-xs" title={actor.accountName}>
                 {actor.accountName} · <span className="font-medium">{actor.role}</span>
               </span>
             )}

@@ -84,9 +84,12 @@ test("sign up, audit the fixture site, rotate the key", async ({ page, request }
 
   // Jobs list links to the result.
   await page.getByRole("link", { name: "Jobs" }).click();
-  await expect(page.getByRole("link", { name: "audits" }).first()).toBeVisible();
+  await expect(page.getByRole("link", { name: /URL audit/ }).first()).toBeVisible();
   await shot(page, "jobs");
-  await page.getByRole("link", { name: "audits" }).first().click();
+  await page
+    .getByRole("link", { name: /URL audit/ })
+    .first()
+    .click();
   await expect(page.getByTestId("checklist")).toBeVisible();
   await shot(page, "job-result");
 
@@ -166,7 +169,9 @@ test("sign up, audit the fixture site, rotate the key", async ({ page, request }
   await expect(page.locator(".recharts-surface").first()).toBeVisible();
   await shot(page, "bots");
   await page.goto("/dashboard/citations?days=7&limit=10");
-  await expect(page.getByRole("cell", { name: "/blog/x" })).toBeVisible();
+  await expect(
+    page.getByRole("group", { name: "Most recent citations" }).getByRole("cell", { name: "/blog/x" }),
+  ).toBeVisible();
   await expect(page.locator(".recharts-surface").first()).toBeVisible();
   await shot(page, "citations");
 

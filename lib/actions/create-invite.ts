@@ -1,4 +1,5 @@
 "use server";
+import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { emailInvite } from "@/lib/dashboard/invite-email";
 import { createInvite } from "@/lib/dashboard/invites";
@@ -17,6 +18,8 @@ const invite = actorAction(
   { input: createInviteInput, role: "admin", refused: toActionState },
   async ({ db, actor, input }): Promise<InviteState> => {
     const { token, expiresAt } = await createInvite(db, actor, input);
+    revalidatePath("/dashboard/members"); // the pending invitations list
+
     // A path: the page prefixes its own origin, so the link matches the address the owner uses.
     const state: InviteState = { ok: true, link: `/invite/${token}`, expiresAt: expiresAt.toISOString() };
     const to = input.email.trim();

@@ -1,10 +1,11 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { RotateKey } from "@/components/dashboard/rotate-key";
 import { Card, PageHeader } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
+import { LocalTime } from "@/components/ui/local-time";
 import { canManageKeys } from "@/lib/accounts/accounts";
 import { requireActor } from "@/lib/auth/session";
-import { formatDateTime } from "@/lib/dashboard/format";
 import { requestOrigin } from "@/lib/dashboard/origin";
 import { getActiveKey } from "@/lib/keys/keys";
 
@@ -19,7 +20,11 @@ export default async function KeysPage() {
       <PageHeader
         title="API keys"
         description="One active key pair per account. Send both headers with every /api/v1 request and with the MCP endpoint."
-      />
+      >
+        <Link href="/docs/api" className="btn-secondary">
+          API docs
+        </Link>
+      </PageHeader>
       <Card title="Active key">
         {key ? (
           <dl className="grid gap-3 text-sm sm:grid-cols-3">
@@ -31,12 +36,14 @@ export default async function KeysPage() {
             </div>
             <div>
               <dt className="text-slate-600">Created</dt>
-              <dd className="mt-1 text-slate-900">{formatDateTime(key.createdAt)}</dd>
+              <dd className="mt-1 text-slate-900">
+                <LocalTime value={key.createdAt} />
+              </dd>
             </div>
             <div>
               <dt className="text-slate-600">Last used</dt>
               <dd className="mt-1 text-slate-900">
-                {key.lastUsedAt ? formatDateTime(key.lastUsedAt) : "Never"}
+                {key.lastUsedAt ? <LocalTime value={key.lastUsedAt} /> : "Never"}
               </dd>
             </div>
           </dl>
@@ -46,6 +53,14 @@ export default async function KeysPage() {
         <p className="mt-4 text-sm text-slate-600">
           The secret (x-api-secret) is shown only when a key is created. Keep it out of client-side code and
           public repositories.
+        </p>
+        <p className="mt-2 text-sm text-slate-700">
+          The{" "}
+          <Link href="/docs/api" className="link">
+            API docs
+          </Link>{" "}
+          show a request and a response for every endpoint, with copyable curl, JavaScript and Python that use
+          {key ? " this key id" : " your key id once you create one"}.
         </p>
         <div className="mt-4">
           {canManageKeys(actor.role) ? (
