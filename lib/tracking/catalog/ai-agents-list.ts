@@ -87,6 +87,9 @@ const STRICT_NAMES = new Set([
   "YaK",
 ]);
 
+// Names another, older bot spells in another case: Exalead's "Exabot" is not Exa's "ExaBot".
+const CASE_SENSITIVE = new Set(["ExaBot"]);
+
 /** Reads the list's free-text "function" into our purposes. */
 export function purposeFromFunction(name: string, fn: string | undefined): BotPurpose {
   const text = (fn ?? "").toLowerCase();
@@ -124,8 +127,11 @@ export function agentBaseName(name: string): string {
 
 /** A pattern for an agent's name: a whole token, any case, except the STRICT_NAMES. */
 export function agentPattern(name: string): RegExp {
+  // VS Code's desktop app (an Electron browser) also calls itself "Code/1.x": only the bare agent counts.
+  if (name === "Code") return /(?:^|[\s(;,])Code\/\d(?!.*\bElectron\/)/;
   if (STRICT_NAMES.has(name)) return new RegExp(`(?:^|[\\s(;,])${escapeRegExp(name)}/\\d`);
-  return new RegExp(`(?:^|[^A-Za-z0-9])${escapeRegExp(name)}(?![A-Za-z0-9])`, "i");
+  const flags = CASE_SENSITIVE.has(name) ? "" : "i";
+  return new RegExp(`(?:^|[^A-Za-z0-9])${escapeRegExp(name)}(?![A-Za-z0-9])`, flags);
 }
 
 /**
