@@ -2,6 +2,7 @@ import { z } from "zod";
 import { queryInt } from "@/lib/contract/query";
 import { normalizeHostname } from "@/lib/hostname";
 import { MAX_EVENTS_PER_BATCH } from "./ingest/event-schema";
+import { LOG_FORMATS } from "./ingest/log-formats";
 
 /** The request and response shapes of the domains and tracking endpoints (routes, OpenAPI and MCP share them). */
 
@@ -21,6 +22,12 @@ export const trackingStatsQuery = z.object({
 
 export const logsIngestQuery = z.object({
   domain: hostname.describe("The registered domain the log belongs to"),
+  format: z
+    .enum(LOG_FORMATS)
+    .default("auto")
+    .describe(
+      "The log's format: combined (also common), vhost_combined, nginx_json, cloudflare (Logpush http_requests), alb (AWS Application Load Balancer), cloudfront (standard or JSON); auto (default) detects it line by line",
+    ),
 });
 
 export const citationsQuery = z.object({
@@ -101,7 +108,9 @@ export const logsIngestResult = z.object({
   lines: count.describe("Non-blank lines read"),
   accepted: count,
   duplicates: count,
-  skipped: count,
+  skipped: count.describe(
+    'Lines read but not stored: human visits not referred by an AI engine, and "-" request lines (no request)',
+  ),
   rejectedCount: count,
   rejected: z.array(z.object({ line: z.number().int(), reason: z.string() })).max(100),
 });
