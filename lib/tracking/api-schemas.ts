@@ -48,7 +48,26 @@ export const trackingStatsResult = z.object({
   uniqueBots: count,
   aiBotVisits: count,
   visitsLast30Days: count.describe("Bot visits in the last 30 UTC days, today included"),
-  topBots: z.array(z.object({ name: z.string(), count, isAIBot: z.boolean() })).max(10),
+  topBots: z
+    .array(
+      z.object({
+        name: z.string(),
+        count,
+        isAIBot: z.boolean(),
+        verification: z
+          .object({
+            verified: count.describe(
+              "From an address the bot's operator publishes (or its reverse DNS confirms)",
+            ),
+            unverified: count.describe(
+              "Cannot be checked: the operator publishes no addresses, or none was logged",
+            ),
+            spoofed: count.describe("From an address outside the ranges the bot's operator publishes"),
+          })
+          .describe("The bot's visits (of count) by whether their address proves the claimed identity"),
+      }),
+    )
+    .max(10),
   topPages: z.array(z.object({ url: z.string().describe("A path"), count })).max(10),
 });
 

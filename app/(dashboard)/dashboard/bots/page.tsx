@@ -85,6 +85,18 @@ export default async function BotsPage({
                 ),
               },
               VISITS,
+              {
+                header: "Verified / unverified / spoofed",
+                cell: (b) => (
+                  <span title="Verified: from the operator's published addresses. Spoofed: claims the bot from elsewhere.">
+                    {formatNumber(b.verification.verified)} / {formatNumber(b.verification.unverified)} /{" "}
+                    <span className={b.verification.spoofed > 0 ? "font-semibold text-red-700" : undefined}>
+                      {formatNumber(b.verification.spoofed)}
+                    </span>
+                  </span>
+                ),
+                align: "right",
+              },
             ]}
             rows={stats.topBots}
             rowKey={(b) => b.name}
