@@ -85,3 +85,27 @@ describe("reverse-DNS verification", () => {
     expect(await createReverseDnsVerifier({ resolver }).verify("Googlebot", "66.249.66.1")).toBe("unknown");
   });
 });
+
+describe("the ingest step", () => {
+  test("settles only unknown visits of bots with a reverse-DNS rule", async () => {
+    const { confirmByReverseDns } = await import("../ingest/reverse-dns-step");
+    const { resolver } = fakeResolver();
+    const verifier = createReverseDnsVerifier({ resolver });
+    const rows = [
+      { botName: "Googlebot", ip: "66.249.66.1", verification: "unknown" },
+      { botName: "Googlebot", ip: "203.0.113.9", verification: "unknown" },
+      { botName: "Googlebot", ip: "66.249.66.1", verification: "unverified" }, // IP lists already decided
+      { botName: "GPTBot", ip: "66.249.66.1", verification: "unknown" },
+      { botName: null, ip: "66.249.66.1", verification: "unknown" },
+    ] as Parameters<typeof confirmByReverseDns>[0];
+    await confirmByReverseDns(rows, verifier);
+    expect(rows.map((r) => r.verification)).toEqual([
+      "verified",
+      "unverified",
+      "unverified",
+      "unknown",
+      "unknown",
+    ]);
+    await confirmByReverseDns(rows, null); // off: nothing changes, nothing is asked
+  });
+});

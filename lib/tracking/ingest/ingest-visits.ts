@@ -7,6 +7,7 @@ import { eventKey, type RejectedEvent, validateEvents } from "./event-schema";
 import type { LogFormat } from "./log-formats";
 import { type LogSource, parseLogStream } from "./log-parser";
 import { prepareVisit, recordVisits } from "./record-visits";
+import { confirmByReverseDns, ingestReverseDnsVerifier } from "./reverse-dns-step";
 
 const LOG_BATCH = 1000;
 const MAX_REPORTED_LINES = 100;
@@ -61,6 +62,7 @@ export async function ingestEvents(
       domains: [...unregistered].sort(),
     });
   }
+  await confirmByReverseDns(rows, ingestReverseDnsVerifier());
   const inserted = await recordVisits(db, rows);
   rejected.sort((a, b) => a.index - b.index);
   const received = validated.accepted.length + validated.rejected.length;
@@ -97,6 +99,7 @@ export async function ingestLog(
     if (rejected.length < MAX_REPORTED_LINES) rejected.push({ line, reason });
   };
   const flush = async () => {
+    await confirmByReverseDns(batch, ingestReverseDnsVerifier());
     accepted += await recordVisits(db, batch);
     prepared += batch.length;
     batch = [];
