@@ -167,7 +167,7 @@ export function parseJsonLine(
 
 let parseLocal: ((text: string) => Date | null) | null = null;
 /** Registers the %t parser of log-parser.ts (kept there; this indirection avoids an import cycle). */
-export function useLocalTimeParser(fn: (text: string) => Date | null): void {
+export function registerLocalTimeParser(fn: (text: string) => Date | null): void {
   parseLocal = fn;
 }
 function localTime(text: string): Date {

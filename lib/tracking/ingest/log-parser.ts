@@ -7,7 +7,7 @@ import {
   parseAlbLine,
   parseCloudFrontLine,
   parseJsonLine,
-  useLocalTimeParser,
+  registerLocalTimeParser,
 } from "./log-formats";
 
 /** One request from an access log in common or combined log format. */
@@ -254,7 +254,7 @@ function parseCombinedLine(text: string, line: number, options: ParseLogOptions)
   }
 }
 
-useLocalTimeParser(parseLogTimestamp);
+registerLocalTimeParser(parseLogTimestamp);
 
 /**
  * A line parser for one log: `format` names it, or `auto` goes by each line's shape. It keeps the state a
