@@ -1,15 +1,19 @@
-import { and, eq, gte, isNotNull, sql } from "drizzle-orm";
+import { and, eq, gte, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
-import { trackingDailyBots, visits } from "@/lib/db/schema";
+import { trackingDailyBots } from "@/lib/db/schema";
 
 export interface PeriodBot {
   name: string;
   purpose: string;
   isAIBot: boolean;
   visits: number;
-  /** Visits whose address matched the operator's published ranges, and those that did not. */
+  /**
+   * Visits whose address the operator's published ranges (or its documented reverse DNS) confirmed, visits
+   * that claim the bot from an address the operator does not use (spoofed), and the rest (not checkable).
+   */
   verified: number;
   unverified: number;
+  spoofed: number;
 }
 
 export interface BotPeriod {
@@ -41,12 +45,13 @@ export async function getBotPeriod(
   const start = periodStart(days, now);
   const first = start.toISOString().slice(0, 10);
   const inPeriod = and(eq(trackingDailyBots.domainId, domainId), gte(trackingDailyBots.day, first));
-  const [totals, bots, checks] = await Promise.all([
+  const [totals, bots] = await Promise.all([
     db
       .select({
         total: sql<number>`coalesce(sum(${trackingDailyBots.visits}), 0)::int`,
         ai: sql<number>`coalesce(sum(${trackingDailyBots.visits}) filter (where ${trackingDailyBots.isAiBot}), 0)::int`,
         bots: sql<number>`count(distinct ${trackingDailyBots.botName})::int`,
+        verified: sql<number>`coalesce(sum(${trackingDailyBots.verifiedVisits}), 0)::int`,
       })
       .from(trackingDailyBots)
       .where(inPeriod),
@@ -56,42 +61,29 @@ export async function getBotPeriod(
         purpose: sql<string>`min(${trackingDailyBots.botPurpose})`,
         ai: sql<boolean>`bool_or(${trackingDailyBots.isAiBot})`,
         visits: sql<number>`sum(${trackingDailyBots.visits})::int`,
+        verified: sql<number>`sum(${trackingDailyBots.verifiedVisits})::int`,
+        spoofed: sql<number>`sum(${trackingDailyBots.spoofedVisits})::int`,
       })
       .from(trackingDailyBots)
       .where(inPeriod)
       .groupBy(trackingDailyBots.botName)
       .orderBy(sql`sum(${trackingDailyBots.visits}) desc`, trackingDailyBots.botName)
       .limit(TOP),
-    db
-      .select({
-        name: visits.botName,
-        verification: visits.verification,
-        n: sql<number>`count(*)::int`,
-      })
-      .from(visits)
-      .where(and(eq(visits.domainId, domainId), gte(visits.occurredAt, start), isNotNull(visits.botName)))
-      .groupBy(visits.botName, visits.verification),
   ]);
-  const checked = new Map<string, { verified: number; unverified: number }>();
-  for (const c of checks) {
-    const entry = checked.get(c.name!) ?? { verified: 0, unverified: 0 };
-    if (c.verification === "verified") entry.verified += Number(c.n);
-    if (c.verification === "unverified") entry.unverified += Number(c.n);
-    checked.set(c.name!, entry);
-  }
   return {
     days,
     totalVisits: Number(totals[0]?.total ?? 0),
     aiBotVisits: Number(totals[0]?.ai ?? 0),
     uniqueBots: Number(totals[0]?.bots ?? 0),
-    verifiedVisits: [...checked.values()].reduce((s, v) => s + v.verified, 0),
+    verifiedVisits: Number(totals[0]?.verified ?? 0),
     topBots: bots.map((b) => ({
       name: b.name,
       purpose: b.purpose,
       isAIBot: Boolean(b.ai),
       visits: Number(b.visits),
-      verified: checked.get(b.name)?.verified ?? 0,
-      unverified: checked.get(b.name)?.unverified ?? 0,
+      verified: Number(b.verified),
+      spoofed: Number(b.spoofed),
+      unverified: Number(b.visits) - Number(b.verified) - Number(b.spoofed),
     })),
   };
 }

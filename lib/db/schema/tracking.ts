@@ -71,6 +71,10 @@ export const trackingDailyBots = pgTable(
     botPurpose: text("bot_purpose").notNull(),
     isAiBot: boolean("is_ai_bot").notNull(),
     visits: bigint("visits", { mode: "number" }).notNull(),
+    /** Of `visits`: from an address the operator publishes (or its reverse DNS confirms). */
+    verifiedVisits: bigint("verified_visits", { mode: "number" }).notNull().default(0),
+    /** Of `visits`: claiming a bot whose operator publishes its addresses, from an address outside them. */
+    spoofedVisits: bigint("spoofed_visits", { mode: "number" }).notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.domainId, t.day, t.botName] }),

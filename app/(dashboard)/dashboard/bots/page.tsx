@@ -24,18 +24,18 @@ const VISITS: Column<{ count: number }> = {
 
 /** Whether the bot's visits came from its operator's published addresses. */
 function VerificationMark({ bot }: { bot: PeriodBot }) {
-  if (bot.verified === 0 && bot.unverified === 0) {
-    return <span className="text-slate-600">not checkable</span>;
+  if (bot.spoofed > 0) {
+    return (
+      <span className="font-medium text-red-700">
+        ⚠ {formatNumber(bot.spoofed)} of {formatNumber(bot.visits)} spoofed
+      </span>
+    );
   }
-  if (bot.unverified === 0) {
-    return <span className="font-medium text-emerald-800">✓ verified</span>;
-  }
-  if (bot.verified === 0) {
-    return <span className="font-medium text-amber-900">⚠ unverified</span>;
-  }
+  if (bot.verified === 0) return <span className="text-slate-600">not verified</span>;
+  if (bot.unverified === 0) return <span className="font-medium text-emerald-800">✓ verified</span>;
   return (
-    <span className="text-amber-900">
-      ⚠ {formatNumber(bot.unverified)} of {formatNumber(bot.verified + bot.unverified)} unverified
+    <span className="text-slate-700">
+      ✓ {formatNumber(bot.verified)} of {formatNumber(bot.visits)} verified
     </span>
   );
 }
@@ -115,6 +115,18 @@ export default async function BotsPage({
               { header: "Purpose", cell: (b) => purposeLabel(b.purpose), className: "whitespace-nowrap" },
               { header: "Source", cell: (b) => <VerificationMark bot={b} />, className: "whitespace-nowrap" },
               { header: "Visits", cell: (b) => formatNumber(b.visits), align: "right" },
+              {
+                header: "Verified / unverified / spoofed",
+                cell: (b) => (
+                  <span title="Verified: from the operator's published addresses. Spoofed: claims the bot from elsewhere.">
+                    {formatNumber(b.verified)} / {formatNumber(b.unverified)} /{" "}
+                    <span className={b.spoofed > 0 ? "font-semibold text-red-700" : undefined}>
+                      {formatNumber(b.spoofed)}
+                    </span>
+                  </span>
+                ),
+                align: "right",
+              },
             ]}
             rows={period.topBots}
             rowKey={(b) => b.name}
