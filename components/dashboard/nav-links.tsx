@@ -11,6 +11,7 @@ const LINKS = [
   { href: "/dashboard/citations", label: "Citations" },
   { href: "/dashboard/visibility", label: "AI visibility" },
   { href: "/dashboard/domains", label: "Domains" },
+  { href: "/dashboard/connections", label: "Connections" },
   { href: "/dashboard/keys", label: "API keys" },
   { href: "/dashboard/members", label: "Members" },
   { href: "/dashboard/account", label: "Account" },

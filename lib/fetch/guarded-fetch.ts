@@ -106,11 +106,17 @@ export function createGuardedFetch(config: GuardedFetchConfig = {}): GuardedFetc
         const res = await request(current.href, {
           method: opts.method ?? "GET",
           headers,
+          ...(opts.method === "POST" && opts.body !== undefined ? { body: opts.body } : {}),
           dispatcher,
           signal: controller.signal,
         });
         const location = firstHeader(res.headers, "location");
-        if (REDIRECT_STATUSES.has(res.statusCode) && location && opts.redirect !== "manual") {
+        if (
+          REDIRECT_STATUSES.has(res.statusCode) &&
+          location &&
+          opts.redirect !== "manual" &&
+          opts.method !== "POST"
+        ) {
           await res.body.dump();
           if (redirects.length >= opts.maxRedirects) {
             throw new FetchError(

@@ -1,6 +1,9 @@
 /** Options of one guarded fetch. */
 export interface GuardedFetchOptions {
-  method?: "GET" | "HEAD";
+  /** POST (for a provider's query API at a customer-chosen address) sends `body` and never follows a redirect. */
+  method?: "GET" | "HEAD" | "POST";
+  /** The request body of a POST. */
+  body?: string;
   headers?: Record<string, string>;
   /** Whole request, redirects included. Default 15 000 ms. */
   timeoutMs?: number;

@@ -11,6 +11,7 @@ import { pollUrl, toJobView } from "@/lib/jobs/view";
 import { toJsonSchema } from "@/lib/openapi/json-schema";
 import { pricingText, TOOL_NAMES, TOOLS } from "@/lib/tools/catalog";
 import type { AnyTool } from "@/lib/tools/types";
+import { connectionInputs, readSearchConsole, readTraffic } from "./connections";
 import {
   describeEngines,
   readBotStats,
@@ -247,6 +248,34 @@ const dataTools: McpToolDef[] = [
         ctx.db,
         ctx.accountId,
         parseValue(visibilityInput, args) as { domain: string; days: number },
+      );
+    },
+  },
+  {
+    name: "get_search_console_queries",
+    description:
+      "Google Search Console clicks, impressions, CTR and average position of a domain registered on this account, by `dimensions` (comma-separated: query, page, country, device, date; default query) over the last `days` days (default 28, at most 480). Needs Google connected on the dashboard's Connections page; otherwise the error says where to connect. Free.",
+    input: connectionInputs.searchConsole,
+    annotations: { ...READ_ONLY, openWorldHint: true, title: "Get Search Console queries" },
+    async run(ctx, args) {
+      return readSearchConsole(
+        ctx.db,
+        ctx.accountId,
+        parseValue(connectionInputs.searchConsole, args) as Parameters<typeof readSearchConsole>[2],
+      );
+    },
+  },
+  {
+    name: "get_analytics_traffic",
+    description:
+      "Web analytics of a domain registered on this account from its GA4 property or Plausible site: visits, visitors, pageviews, top sources and pages, visits per day, and the visits referred by AI engines (ChatGPT, Perplexity, Gemini, …) split out. Needs Google (with the domain's GA4 property) or Plausible connected on the dashboard's Connections page. Free.",
+    input: connectionInputs.traffic,
+    annotations: { ...READ_ONLY, openWorldHint: true, title: "Get analytics traffic" },
+    async run(ctx, args) {
+      return readTraffic(
+        ctx.db,
+        ctx.accountId,
+        parseValue(connectionInputs.traffic, args) as Parameters<typeof readTraffic>[2],
       );
     },
   },

@@ -274,6 +274,7 @@ export function buildOpenApiDocument(
       ...(op.public ? { security: [] } : {}),
       ...(op.cost ? { "x-cost": op.cost } : {}),
       ...(op.tool ? { "x-tool": op.tool } : {}),
+      ...(op.needsConnection ? { "x-needs-connection": true } : {}),
     };
     paths[op.path] ??= {};
     paths[op.path]![op.method] = operation;

@@ -53,8 +53,12 @@ function templated(value: unknown, domainVar: string): unknown {
 function testScript(op: OpenApiOperation): string[] {
   const success = Object.keys(op.responses).find((s) => s.startsWith("2")) ?? "200";
   const enveloped = !["getOpenApiDocument", "getPostmanCollection", "mcp"].includes(op.operationId);
+  // A connection read on an account without the connection answers the documented 400 naming where to connect.
+  const statusTest = op["x-needs-connection"]
+    ? `pm.test("status ${success}, or 400 naming the connection to make", function () { if (pm.response.code === 400) { const e = pm.response.json().error; pm.expect(["not_connected", "reconnect_required"]).to.include(e.details.reason); pm.expect(e.details.connectUrl).to.be.a("string"); } else { pm.response.to.have.status(${success}); } });`
+    : `pm.test("status ${success}", function () { pm.response.to.have.status(${success}); });`;
   const lines = [
-    `pm.test("status ${success}", function () { pm.response.to.have.status(${success}); });`,
+    statusTest,
     `pm.test("JSON body", function () { pm.response.to.be.json; });`,
     `pm.test("X-Request-Id header", function () { pm.response.to.have.header("X-Request-Id"); });`,
     "const body = pm.response.json();",
@@ -64,7 +68,11 @@ function testScript(op: OpenApiOperation): string[] {
       `pm.test("rate-limit headers", function () { ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy"].forEach(function (h) { pm.response.to.have.header(h); }); });`,
     );
   }
-  if (enveloped) {
+  if (enveloped && op["x-needs-connection"]) {
+    lines.push(
+      `pm.test("envelope with requestId", function () { pm.expect(body.success).to.eql(pm.response.code === ${success}); pm.expect(body).to.have.property(pm.response.code === ${success} ? "data" : "error"); pm.expect(body.requestId).to.eql(pm.response.headers.get("X-Request-Id")); });`,
+    );
+  } else if (enveloped) {
     lines.push(
       `pm.test("envelope with requestId", function () { pm.expect(body.success).to.eql(true); pm.expect(body).to.have.property("data"); pm.expect(body.requestId).to.eql(pm.response.headers.get("X-Request-Id")); });`,
     );

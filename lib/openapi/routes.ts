@@ -1,6 +1,12 @@
 import { z } from "zod";
 import { enginesResult, visibilityQuery, visibilityResult } from "@/lib/ai-visibility/api-schemas";
 import type { ErrorCode } from "@/lib/api/errors";
+import {
+  searchConsoleQuery,
+  searchConsoleResult,
+  trafficQuery,
+  trafficResult,
+} from "@/lib/connections/api-schemas";
 import { listJobsQuery } from "@/lib/jobs/list";
 import { pricingText, TOOL_NAMES, TOOLS, type ToolName } from "@/lib/tools/catalog";
 import {
@@ -36,6 +42,11 @@ export const TAGS = [
   {
     name: "AI visibility",
     description: "The AI engines this server asks, and what completed AI checks observed over time. Free.",
+  },
+  {
+    name: "Search and analytics",
+    description:
+      "The account's own Google Search Console and web analytics (GA4 or Plausible), read through the connections made in the dashboard. Free.",
   },
   { name: "MCP", description: "The hosted Model Context Protocol endpoint for AI assistants." },
   { name: "Meta", description: "This document and the Postman collection." },
@@ -75,6 +86,11 @@ export interface ApiOperation {
   cost?: string;
   /** The tool whose job a POST creates. */
   tool?: ToolName;
+  /**
+   * Reads a customer's own data through a dashboard connection (Google, Plausible): Postman's test accepts
+   * the documented 400 `not_connected` as well, since a fresh account has none.
+   */
+  needsConnection?: true;
   /**
    * Postman: the collection variable that stands for `domain` here (default `domain`, the account's own),
    * and whether the request first sets it to a fresh name (so a run registers and removes its own domain).
@@ -241,6 +257,42 @@ export const API_OPERATIONS: ApiOperation[] = [
       status: 200,
       description: "Citation and mention rates.",
       data: { name: "Visibility", schema: visibilityResult },
+    },
+    errors: ["VALIDATION_ERROR"],
+  },
+  {
+    method: "get",
+    path: "/search-console/queries",
+    operationId: "getSearchConsoleQueries",
+    tag: "Search and analytics",
+    summary: "Google Search Console figures of a registered domain",
+    description:
+      "Clicks, impressions, CTR and average position from the account's connected Google Search Console (connect Google on the dashboard's Connections page), by `dimensions` (comma-separated: query, page, country, device, date; default query) over the last `days` UTC days (default 28, max 480), at most 1000 rows, most clicked first, with the window's totals. The property read is the domain property (`sc-domain:`) when the grant reaches it, else the domain's URL-prefix property. Not connected, or a grant Google no longer accepts: 400 `VALIDATION_ERROR` with `details.reason` `not_connected` or `reconnect_required` and `details.connectUrl` (a revoked grant is not retried until reconnected). A property the grant may not read: 403 `FORBIDDEN_SCOPE`. A domain not registered on the account: 403. Free.",
+    query: searchConsoleQuery,
+    queryExample: { domain: EXAMPLE_DOMAIN, days: "28", dimensions: "query,device" },
+    needsConnection: true,
+    success: {
+      status: 200,
+      description: "Search Console figures.",
+      data: { name: "SearchConsoleQueries", schema: searchConsoleResult },
+    },
+    errors: ["VALIDATION_ERROR"],
+  },
+  {
+    method: "get",
+    path: "/analytics/traffic",
+    operationId: "getAnalyticsTraffic",
+    tag: "Search and analytics",
+    summary: "Web analytics of a registered domain, AI-referred visits split out",
+    description:
+      "Visits, visitors and pageviews, the top 25 sources, the top 10 pages and the visits per day over the last `days` UTC days (default 30, max 400), from the account's GA4 property for the domain (a Google connection with the property chosen on the Connections page) or its Plausible site (an API key, for plausible.io or a self-hosted instance); `source` picks one, else GA4 when a property is set. Visits referred by AI engines (ChatGPT, Perplexity, Gemini, Claude, Copilot, …, recognised by the same referrer catalogue as bot tracking) are counted apart in `aiReferred` and `daily[].aiVisits`. Not connected or revoked: 400 `VALIDATION_ERROR` with `details.reason` and `details.connectUrl`. Free.",
+    query: trafficQuery,
+    queryExample: { domain: EXAMPLE_DOMAIN, days: "30" },
+    needsConnection: true,
+    success: {
+      status: 200,
+      description: "Traffic.",
+      data: { name: "AnalyticsTraffic", schema: trafficResult },
     },
     errors: ["VALIDATION_ERROR"],
   },

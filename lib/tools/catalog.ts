@@ -9,6 +9,7 @@ import { keywordMetrics } from "./keyword-metrics/definition";
 import { keywordResearch } from "./keyword-research/definition";
 import { llmsTxt } from "./llms-txt/definition";
 import { seoAeoGeoAudit } from "./seo-aeo-geo-audit/definition";
+import { serp } from "./serp/definition";
 import type { AnyTool, Env } from "./types";
 
 /**
@@ -29,6 +30,7 @@ const DEFINITIONS = [
   backlinksOverview,
   keywordMetrics,
   domainAuthority,
+  serp,
 ] as const;
 
 export type ToolName = (typeof DEFINITIONS)[number]["name"];

@@ -72,6 +72,7 @@ const BILLED = [
   "backlinks_overview",
   "keyword_metrics",
   "domain_authority",
+  "serp",
 ];
 const READS = [
   "get_job",
@@ -82,6 +83,8 @@ const READS = [
   "get_citations",
   "list_engines",
   "get_visibility",
+  "get_search_console_queries",
+  "get_analytics_traffic",
 ];
 const COSTS: Record<string, string> = {
   audits: "Costs 50 credits",
@@ -95,6 +98,7 @@ const COSTS: Record<string, string> = {
   backlinks_overview: "Costs 15 credits",
   keyword_metrics: "1 credit per distinct keyword",
   domain_authority: "1 credit per distinct domain",
+  serp: "Costs 5 credits",
 };
 
 describe("tools/list", () => {
@@ -250,6 +254,25 @@ describe("errors are tool errors with the spec's codes", () => {
       "get_visibility",
       { domain: "not-mine.example.com" },
       "FORBIDDEN_SCOPE",
+    ],
+    [
+      "search console of an unregistered domain",
+      "get_search_console_queries",
+      { domain: "not-mine.example.com" },
+      "FORBIDDEN_SCOPE",
+    ],
+    [
+      "search console with an unknown dimension",
+      "get_search_console_queries",
+      { domain: "mcp.example.com", dimensions: "query,keyword" },
+      "VALIDATION_ERROR",
+      "dimensions",
+    ],
+    [
+      "traffic without any analytics connection",
+      "get_analytics_traffic",
+      { domain: "mcp.example.com" },
+      "VALIDATION_ERROR",
     ],
     [
       "visibility days above 395",

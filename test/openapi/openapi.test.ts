@@ -252,6 +252,7 @@ describe("GET /api/v1/postman.json", () => {
       "Tracking",
       "Domains",
       "AI visibility",
+      "Search and analytics",
       "MCP",
       "Meta",
     ]);

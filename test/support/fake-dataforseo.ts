@@ -78,6 +78,8 @@ function labsItem(k: FakeKeyword, location: number, language: string) {
 export async function startFakeDataForSeo(opts: {
   keywords: FakeKeyword[];
   backlinksTarget?: string;
+  /** The results page the SERP endpoint answers (default: `fakeSerpPage()`). */
+  serp?: FakeSerpPage;
 }): Promise<FakeDataForSeo> {
   const login = "fake-login@example.com";
   const password = "fake-password";
@@ -381,6 +383,32 @@ export async function startFakeDataForSeo(opts: {
           0.02 + 0.00003 * targets.length,
         );
       }
+      case "/v3/serp/google/organic/live/advanced": {
+        const page = opts.serp ?? fakeSerpPage();
+        const depth = (task.depth as number | undefined) ?? 100;
+        const items = serpItems(page, task).filter((i) => i.type !== "organic" || i.rank_group <= depth);
+        return ok(
+          [
+            {
+              keyword: task.keyword,
+              type: "organic",
+              se_domain: "google.com",
+              location_code: location,
+              language_code: language,
+              check_url: `https://www.google.com/search?q=${encodeURIComponent(String(task.keyword))}&num=100&hl=${language}&gl=US&gws_rd=cr&ie=UTF-8&oe=UTF-8`,
+              datetime: "2026-11-23 10:15:02 +00:00",
+              spell: null,
+              refinement_chips: null,
+              item_types: [...new Set(items.map((i) => i.type))],
+              se_results_count: 85600000,
+              items_count: items.length,
+              items,
+            },
+          ],
+          // Live advanced: $0.002 a page of up to 100 results, plus $0.0012 for the asynchronous AI overview.
+          0.002 + (task.load_async_ai_overview ? 0.0012 : 0),
+        );
+      }
       default:
         return send(404, {
           version: "0.1.20250801",
@@ -405,4 +433,165 @@ export async function startFakeDataForSeo(opts: {
       failures.set(path, { status_code: statusCode, status_message: statusMessage }),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/** A results page as the fake serves it: organic results and, optionally, an AI overview and its sources. */
+export interface FakeSerpPage {
+  organic: { url: string; title: string; description: string }[];
+  aiOverview?: { text: string; references: { url: string; title: string; source: string }[] } | null;
+  peopleAlsoAsk?: string[];
+}
+
+export function fakeSerpPage(): FakeSerpPage {
+  return {
+    organic: [
+      {
+        url: "https://www.coffee-review.com/cold-brew-guide/",
+        title: "Cold Brew Coffee: The Complete Guide",
+        description: "Everything about cold brew: ratios, grind size and steeping time.",
+      },
+      {
+        url: "https://shop.acme-coffee.com/cold-brew",
+        title: "Cold Brew Concentrate | Acme Coffee",
+        description: "Our slow-steeped cold brew concentrate, shipped fresh.",
+      },
+      {
+        url: "https://en.wikipedia.org/wiki/Cold_brew_coffee",
+        title: "Cold brew coffee - Wikipedia",
+        description: "Cold brew coffee is made by steeping ground coffee in cold water.",
+      },
+    ],
+    aiOverview: {
+      text: "Cold brew coffee is made by steeping coarsely ground coffee in cold water for 12 to 24 hours.",
+      references: [
+        {
+          url: "https://blog.acme-coffee.com/how-to-cold-brew#:~:text=steep",
+          title: "How to cold brew at home",
+          source: "Acme Coffee",
+        },
+        {
+          url: "https://en.wikipedia.org/wiki/Cold_brew_coffee",
+          title: "Cold brew coffee - Wikipedia",
+          source: "Wikipedia",
+        },
+      ],
+    },
+    peopleAlsoAsk: ["Is cold brew stronger than coffee?"],
+  };
+}
+
+/** DataForSEO's advanced SERP items (rank_group per type, rank_absolute over the page, xpath, …). */
+function serpItems(page: FakeSerpPage, task: Record<string, unknown>) {
+  const items: ({ type: string; rank_group: number; rank_absolute: number } & Record<string, unknown>)[] = [];
+  let absolute = 0;
+  if (page.aiOverview) {
+    const [first, ...rest] = page.aiOverview.references;
+    items.push({
+      type: "ai_overview",
+      rank_group: 1,
+      rank_absolute: ++absolute,
+      position: "left",
+      xpath: "/html[1]/body[1]/div[3]/div[1]/div[12]/div[1]/div[2]/div[1]",
+      asynchronous_ai_overview: Boolean(task.load_async_ai_overview),
+      markdown: page.aiOverview.text,
+      items: [
+        {
+          type: "ai_overview_element",
+          rank_group: 1,
+          rank_absolute: 1,
+          position: "left",
+          title: null,
+          text: page.aiOverview.text,
+          markdown: page.aiOverview.text,
+          links: null,
+          images: null,
+          references: first
+            ? [
+                {
+                  type: "ai_overview_reference",
+                  rank_group: 1,
+                  rank_absolute: 1,
+                  position: "left",
+                  source: first.source,
+                  domain: new URL(first.url).hostname,
+                  url: first.url,
+                  title: first.title,
+                  text: "…",
+                },
+              ]
+            : null,
+        },
+      ],
+      // The overview's full reference list, the element's own included again (the real API repeats them).
+      references: [first, ...rest].flatMap((r) =>
+        r
+          ? [
+              {
+                type: "ai_overview_reference",
+                source: r.source,
+                domain: new URL(r.url).hostname,
+                url: r.url,
+                title: r.title,
+                text: "…",
+              },
+            ]
+          : [],
+      ),
+      rectangle: null,
+    });
+  }
+  page.organic.forEach((o, i) => {
+    items.push({
+      type: "organic",
+      rank_group: i + 1,
+      rank_absolute: ++absolute,
+      position: "left",
+      xpath: `/html[1]/body[1]/div[7]/div[1]/div[9]/div[1]/div[${i + 1}]`,
+      domain: new URL(o.url).hostname,
+      title: o.title,
+      url: o.url,
+      cache_url: null,
+      related_search_url: null,
+      breadcrumb: `${new URL(o.url).origin} › ...`,
+      website_name: null,
+      is_image: false,
+      is_video: false,
+      is_featured_snippet: false,
+      is_malicious: false,
+      is_web_story: false,
+      description: o.description,
+      pre_snippet: null,
+      extended_snippet: null,
+      images: null,
+      amp_version: false,
+      rating: null,
+      price: null,
+      highlighted: [],
+      links: null,
+      faq: null,
+      extended_people_also_search: null,
+      about_this_result: null,
+      related_result: null,
+      timestamp: null,
+      rectangle: null,
+    });
+    if (i === 0 && page.peopleAlsoAsk?.length) {
+      items.push({
+        type: "people_also_ask",
+        rank_group: 1,
+        rank_absolute: ++absolute,
+        position: "left",
+        xpath: "/html[1]/body[1]/div[7]/div[1]/div[9]/div[2]",
+        items: page.peopleAlsoAsk.map((q) => ({
+          type: "people_also_ask_element",
+          title: q,
+          seed_question: null,
+          xpath: null,
+          expanded_element: null,
+        })),
+        rectangle: null,
+      });
+    }
+  });
+  return items;
 }

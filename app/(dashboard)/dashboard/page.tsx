@@ -9,6 +9,7 @@ import { getCreditAccount } from "@/lib/credits/credits";
 import { formatDateTime, formatNumber } from "@/lib/dashboard/format";
 import { getSpendSeries } from "@/lib/dashboard/overview";
 import { listJobs } from "@/lib/jobs/list";
+import { DomainTimelineSection } from "./domain-timeline-section";
 
 export const metadata: Metadata = { title: "Overview" };
 
@@ -43,6 +44,7 @@ export default async function OverviewPage() {
           <p className="mt-1 text-3xl font-semibold text-slate-900">{formatNumber(spent30)}</p>
         </Card>
       </div>
+      <DomainTimelineSection db={db} accountId={actor.accountId} />
       <Card title="Spend over the last 30 days" className="mt-4">
         <SpendBars data={series} />
       </Card>

@@ -1,3 +1,4 @@
 export * from "./backlinks";
 export * from "./client";
 export * from "./keywords";
+export * from "./serp";

@@ -90,3 +90,13 @@ export function engineFromUtm(path: string): AiEngine | null {
   const asHost = source.replace(/^https?:\/\//, "").split("/")[0] ?? "";
   return engineForHost(asHost, "/") ?? UTM_SOURCES[source] ?? UTM_SOURCES[asHost.split(".")[0] ?? ""] ?? null;
 }
+
+/**
+ * The AI engine an analytics tool's traffic source names: a host ("chatgpt.com", GA4's sessionSource), an
+ * engine's name ("ChatGPT", Plausible's visit:source) or a utm_source value.
+ */
+export function engineFromSource(source: string | null | undefined): AiEngine | null {
+  const value = source?.trim().toLowerCase();
+  if (!value || value === "(direct)" || value === "direct / none") return null;
+  return engineFromReferrer(value) ?? UTM_SOURCES[value] ?? UTM_SOURCES[value.split(".")[0] ?? ""] ?? null;
+}
