@@ -3,6 +3,7 @@
 // app/api/v1 and fails when a file is not listed (test/api/lean-mount.test.ts).
 import * as v1CatchAll from "@/app/api/v1/[...path]/route";
 import * as v1Tool from "@/app/api/v1/[tool]/route";
+import * as v1AnalyticsTraffic from "@/app/api/v1/analytics/traffic/route";
 import * as v1Citations from "@/app/api/v1/citations/route";
 import * as v1Credits from "@/app/api/v1/credits/route";
 import * as v1DomainsDomain from "@/app/api/v1/domains/[domain]/route";
@@ -15,6 +16,7 @@ import * as v1Mcp from "@/app/api/v1/mcp/route";
 import * as v1OpenapiJson from "@/app/api/v1/openapi.json/route";
 import * as v1PostmanJson from "@/app/api/v1/postman.json/route";
 import * as v1Root from "@/app/api/v1/route";
+import * as v1SearchConsoleQueries from "@/app/api/v1/search-console/queries/route";
 import * as v1TrackingEvents from "@/app/api/v1/tracking/events/route";
 import * as v1TrackingLogs from "@/app/api/v1/tracking/logs/route";
 import * as v1TrackingStats from "@/app/api/v1/tracking/stats/route";
@@ -24,6 +26,7 @@ import type { RouteEntry } from "@/lib/server/api-dispatch";
 export const API_ROUTES: RouteEntry[] = [
   { path: "/api/v1/[...path]", module: v1CatchAll },
   { path: "/api/v1/[tool]", module: v1Tool },
+  { path: "/api/v1/analytics/traffic", module: v1AnalyticsTraffic },
   { path: "/api/v1/citations", module: v1Citations },
   { path: "/api/v1/credits", module: v1Credits },
   { path: "/api/v1/domains/[domain]", module: v1DomainsDomain },
@@ -36,6 +39,7 @@ export const API_ROUTES: RouteEntry[] = [
   { path: "/api/v1/openapi.json", module: v1OpenapiJson },
   { path: "/api/v1/postman.json", module: v1PostmanJson },
   { path: "/api/v1", module: v1Root },
+  { path: "/api/v1/search-console/queries", module: v1SearchConsoleQueries },
   { path: "/api/v1/tracking/events", module: v1TrackingEvents },
   { path: "/api/v1/tracking/logs", module: v1TrackingLogs },
   { path: "/api/v1/tracking/stats", module: v1TrackingStats },
