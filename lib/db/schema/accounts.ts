@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   check,
   index,
@@ -101,6 +102,17 @@ export const apiKeys = pgTable(
     ),
   ],
 );
+
+/**
+ * One row: a counter that a trigger on api_keys bumps (and announces with NOTIFY api_keys_changed) whenever a
+ * key is revoked, deleted or its secret or limit changes, in the same transaction. Every server's key cache
+ * (lib/keys/key-cache.ts) empties itself when the counter moves, so a revoked key is refused everywhere within
+ * seconds even if a notification is lost.
+ */
+export const apiKeyEpoch = pgTable("api_key_epoch", {
+  id: integer("id").primaryKey(),
+  version: bigint("version", { mode: "number" }).notNull().default(0),
+});
 
 /** Domains registered on an account; data endpoints only serve registered domains. */
 export const domains = pgTable(
