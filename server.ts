@@ -1,6 +1,10 @@
 // The production server (`npm start` and the e2e harness run it): Next's request handler behind a socket
 // we own, so the client address and scheme come from the socket unless TRUST_PROXY names the proxies.
+// /api/v1 goes straight to the route files' handlers (the lean mount, lib/server/api-dispatch.ts) unless
+// API_MOUNT=next; everything else, and anything the table does not match, to Next's request handler.
 import next from "next";
+import { API_ROUTES } from "@/api-routes";
+import { createApiDispatch } from "@/lib/server/api-dispatch";
 import { parseTrustProxy, TrustProxyError } from "@/lib/server/forwarded";
 import { createAppServer } from "@/lib/server/http-server";
 
@@ -15,11 +19,24 @@ try {
   process.exit(1);
 }
 
+// The database and the in-process job runner start here, from the same modules the lean mount uses (Next's
+// instrumentation hook then finds them running: both live on globalThis).
+const { startServerRuntime } = await import("@/lib/server-runtime");
+await startServerRuntime();
+
 const app = next({ dev: false, hostname, port, dir: process.cwd() });
 const handle = app.getRequestHandler();
 await app.prepare();
 
-const server = createAppServer((req, res) => handle(req, res), trust);
+const lean = process.env.API_MOUNT === "next" ? null : createApiDispatch(API_ROUTES);
+const server = createAppServer(
+  lean
+    ? async (req, res) => {
+        if (!(await lean(req, res))) await handle(req, res);
+      }
+    : (req, res) => handle(req, res),
+  trust,
+);
 server.listen(port, hostname, () => {
   const trusted =
     trust.kind === "none"
@@ -29,7 +46,8 @@ server.listen(port, hostname, () => {
         : `${trust.ranges.length} range(s)`;
   const address = server.address();
   const actual = typeof address === "object" && address ? address.port : port;
-  console.log(`Listening on http://${hostname}:${actual} (trusted proxies: ${trusted})`);
+  const mount = lean ? "lean /api/v1" : "Next for everything";
+  console.log(`Listening on http://${hostname}:${actual} (trusted proxies: ${trusted}; ${mount})`);
 });
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {

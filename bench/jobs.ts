@@ -1,10 +1,10 @@
 // npm run bench:jobs: accepted, billed job creations per second under 20 concurrent clients on Postgres
-// (production build, runner off), and the dispatch latency from creation to `processing` with the
-// in-process runner (production build, runner on).
+// (the production server as `npm start` runs it, runner off), and the dispatch latency from creation to
+// `processing` with the in-process runner (runner on), and the serving process's RSS.
 import { sql } from "drizzle-orm";
 import { findLedgerMismatches } from "@/lib/credits/credits";
 import { rowsOf } from "@/lib/db/rows";
-import { benchDatabase, ensureBuild, fmt, load, percentiles, startNext } from "./lib";
+import { benchDatabase, ensureBuild, fmt, load, percentiles, rssMb, startServer } from "./lib";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
@@ -14,14 +14,14 @@ ensureBuild();
 const db = await benchDatabase(100_000_000);
 try {
   // 1. Creation throughput: every 202 is a billed job (charge + job + ledger row in one transaction).
-  const app = await startNext(3398, db.url, { JOB_WORKER: "off" });
+  const app = await startServer(db.url, { JOB_WORKER: "off" });
   const created = await load(
-    "http://127.0.0.1:3398",
+    app.origin,
     {
-      path: "/api/v1/backlinks-overview",
+      path: "/api/v1/faq-generator",
       method: "POST",
       headers: { ...db.headers, "content-type": "application/json" },
-      body: JSON.stringify({ target: "example.com" }),
+      body: JSON.stringify({ url: "https://example.com/" }),
     },
     { concurrency: CONCURRENCY, seconds: SECONDS },
   );
@@ -30,18 +30,19 @@ try {
   const mismatches = await findLedgerMismatches(db.handle.db);
 
   // 2. Dispatch latency: jobs created one after another at a steady pace, runner in the server process.
-  const withRunner = await startNext(3398, db.url, { JOB_WORKER: "on", JOB_CONCURRENCY: "8" });
   await db.handle.db.execute(sql`delete from jobs`);
+  const withRunner = await startServer(db.url, { JOB_WORKER: "on", JOB_CONCURRENCY: "8" });
   for (let i = 0; i < DISPATCH_JOBS; i++) {
-    const res = await fetch("http://127.0.0.1:3398/api/v1/backlinks-overview", {
+    const res = await fetch(`${withRunner.origin}/api/v1/faq-generator`, {
       method: "POST",
       headers: { ...db.headers, "content-type": "application/json" },
-      body: JSON.stringify({ target: "example.com" }),
+      body: JSON.stringify({ url: "https://example.com/" }),
     });
     await res.arrayBuffer();
     await new Promise((r) => setTimeout(r, 20));
   }
   await new Promise((r) => setTimeout(r, 2000));
+  const rss = rssMb(withRunner.pid);
   withRunner.kill();
   const rows = rowsOf<{ ms: number }>(
     await db.handle.db.execute(
@@ -51,14 +52,22 @@ try {
   const dispatch = percentiles(rows.map((r) => Number(r.ms)));
 
   console.log(
-    `\nJob creation: POST /api/v1/backlinks-overview (15 credits), ${CONCURRENCY} concurrent clients, ${SECONDS} s, Postgres`,
+    `\nJob creation: POST /api/v1/faq-generator (20 credits), ${CONCURRENCY} concurrent clients, ${SECONDS} s, Postgres`,
   );
   console.log(`  accepted and billed  ${fmt(created)}`);
   console.log(`  ledger mismatches after the run: ${mismatches.length}`);
   console.log(
     `Dispatch latency (created_at → started_at), in-process runner, ${rows.length}/${DISPATCH_JOBS} jobs dispatched`,
   );
-  console.log(`  p50 ${dispatch.p50.toFixed(1)} ms   p99 ${dispatch.p99.toFixed(1)} ms`);
+  console.log(
+    `  p50 ${dispatch.p50.toFixed(1)} ms   p99 ${dispatch.p99.toFixed(1)} ms (goal p50 <= 50 ms: ${dispatch.p50 <= 50 ? "met" : "NOT met"})`,
+  );
+  console.log(
+    `Goal >= 500 billed creations/s with an exact ledger: ${created.rps >= 500 && mismatches.length === 0 ? "met" : "NOT met"} (${created.rps.toFixed(0)}/s, ${mismatches.length} mismatches)`,
+  );
+  console.log(
+    `serving process RSS after the runs: ${rss.toFixed(0)} MB (goal < 400 MB: ${rss < 400 ? "met" : "NOT met"})`,
+  );
 } finally {
   await db.drop();
 }

@@ -1,6 +1,6 @@
 // Shared pieces of the benchmarks: a throwaway Postgres database, child servers, a closed-loop load generator.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import postgres from "postgres";
 import { Pool } from "undici";
@@ -55,7 +55,7 @@ export function startChild(
   args: string[],
   env: Record<string, string | undefined>,
   ready: RegExp,
-): Promise<{ port: number; kill: () => void }> {
+): Promise<{ port: number; pid: number; kill: () => void }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, {
       env: { ...process.env, ...env } as NodeJS.ProcessEnv,
@@ -63,7 +63,7 @@ export function startChild(
     });
     child.stdout!.on("data", (chunk: Buffer) => {
       const m = chunk.toString().match(ready);
-      if (m) resolve({ port: Number(m[1] ?? 0), kill: () => child.kill("SIGTERM") });
+      if (m) resolve({ port: Number(m[1] ?? 0), pid: child.pid!, kill: () => child.kill("SIGTERM") });
     });
     child.on("exit", (code) => reject(new Error(`child exited ${code}`)));
   });
@@ -77,6 +77,34 @@ export async function startNext(port: number, databaseUrl: string, env: Record<s
     /Ready in/,
   );
   return { ...child, port };
+}
+
+/**
+ * The production server as `npm start` runs it (server.ts: /api/v1 on the lean mount unless API_MOUNT=next)
+ * on a free port against `databaseUrl`. BENCH_CPU_PROF=<folder> writes its CPU profile there when it stops.
+ */
+export async function startServer(databaseUrl: string, env: Record<string, string> = {}) {
+  const prof = process.env.BENCH_CPU_PROF;
+  const child = await startChild(
+    [...(prof ? ["--cpu-prof", `--cpu-prof-dir=${prof}`] : []), "--import", "tsx", "server.ts"],
+    {
+      DATABASE_URL: databaseUrl,
+      NEXT_TELEMETRY_DISABLED: "1",
+      NODE_ENV: "production",
+      PORT: "0",
+      HOST: "127.0.0.1",
+      ...env,
+    },
+    /Listening on http:\/\/[^\s]+:(\d+)/,
+  );
+  return { ...child, origin: `http://127.0.0.1:${child.port}` };
+}
+
+/** The resident set size of a process, in MB (Linux /proc). */
+export function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(status.match(/VmRSS:\s+(\d+)/)?.[1] ?? Number.NaN);
+  return kb / 1024;
 }
 
 export interface LoadResult {

@@ -2,13 +2,15 @@
 // seeded accounts whose credentials the specs read, then the production build on E2E_PORT.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createAccount } from "@/lib/accounts/accounts";
 import { registerDomain } from "@/lib/accounts/domains";
 import { migrateDatabase, openDatabase } from "@/lib/db/client";
 import { rotateKeyPair } from "@/lib/keys/keys";
+import { startFakeSmtp } from "@/test/fakes/smtp";
+import { startFakeStripe } from "@/test/fakes/stripe";
 import { startSiteFixture } from "@/test/fixtures/site/server";
 
 const port = process.env.E2E_PORT ?? "3210";
@@ -65,6 +67,26 @@ writeFileSync("reports/e2e-accounts.json", JSON.stringify(accounts, null, 2));
 const fixture = await startSiteFixture();
 writeFileSync(`reports/e2e-fixture-${port}.json`, JSON.stringify({ url: fixture.url }, null, 2));
 
+// Email goes to a local SMTP server; each message is appended to a file the specs read (e2e/mail.ts).
+const mailLog = `reports/e2e-mail-${port}.jsonl`;
+writeFileSync(mailLog, "");
+const smtp = await startFakeSmtp((mail) => {
+  appendFileSync(
+    mailLog,
+    `${JSON.stringify({ to: mail.to, subject: mail.subject, text: mail.text, links: mail.links })}\n`,
+  );
+});
+env.SMTP_URL ??= smtp.url;
+// Stripe is a local server speaking its API and signing its webhooks; its payment page pays with one click.
+env.STRIPE_SECRET_KEY ??= `sk_test_e2e_${randomBytes(8).toString("hex")}`;
+env.STRIPE_WEBHOOK_SECRET ??= `whsec_e2e_${randomBytes(16).toString("hex")}`;
+const stripe = await startFakeStripe({
+  secretKey: env.STRIPE_SECRET_KEY,
+  webhookSecret: env.STRIPE_WEBHOOK_SECRET,
+  webhookUrl: `http://127.0.0.1:${port}/api/webhooks/stripe`,
+});
+env.STRIPE_API_BASE_URL ??= stripe.baseUrl;
+
 // The production server: Next behind a socket it owns, as `npm start` runs it.
 env.PUBLIC_BASE_URL ??= `http://127.0.0.1:${port}`;
 const server = spawn(process.execPath, ["--import", "tsx", path.join(process.cwd(), "server.ts")], {
@@ -73,5 +95,5 @@ const server = spawn(process.execPath, ["--import", "tsx", path.join(process.cwd
 });
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => {
-  void fixture.close().finally(() => process.exit(code ?? 0));
+  void Promise.all([fixture.close(), smtp.close(), stripe.close()]).finally(() => process.exit(code ?? 0));
 });

@@ -28,6 +28,7 @@ const PAGES: [string, string][] = [
   ["tools", "/dashboard/tools"],
   ["jobs", "/dashboard/jobs"],
   ["keys", "/dashboard/keys"],
+  ["billing", "/dashboard/billing"],
 ];
 
 /** A session cookie header, from the real forms in a real browser. */
@@ -57,11 +58,17 @@ async function signIn(): Promise<string> {
   }
 }
 
+// LH_PAGES=billing,overview measures only the pages named (all by default).
+const only = process.env.LH_PAGES?.split(",")
+  .map((n) => n.trim())
+  .filter(Boolean);
+const selected = only?.length ? PAGES.filter(([name]) => only.includes(name)) : PAGES;
+
 const cookie = await signIn();
 const chrome = await chromeLauncher.launch({ chromePath: CHROME, chromeFlags: FLAGS });
 const rows: { page: string; performance: number; accessibility: number; "best-practices": number }[] = [];
 try {
-  for (const [name, path] of PAGES) {
+  for (const [name, path] of selected) {
     const result = await lighthouse(
       `${BASE}${path}`,
       {

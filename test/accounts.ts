@@ -4,6 +4,7 @@ import { registerDomain } from "@/lib/accounts/domains";
 import { grantCredits } from "@/lib/credits/credits";
 import type { Db } from "@/lib/db/client";
 import { accounts, apiKeys } from "@/lib/db/schema";
+import { keysChanged } from "@/lib/keys/key-cache";
 import { rotateKeyPair } from "@/lib/keys/keys";
 
 let counter = 0;
@@ -56,4 +57,6 @@ export async function balanceOf(db: Db, accountId: string): Promise<number> {
 
 export async function setKeyRateLimit(db: Db, keyId: string, limit: number | null) {
   await db.update(apiKeys).set({ rateLimitPerMinute: limit }).where(eq(apiKeys.keyId, keyId));
+  // As an operator's change would: the trigger tells other processes, this process forgets at once.
+  keysChanged();
 }

@@ -1,6 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { API_ROUTES } from "@/api-routes";
 import { type DbHandle, setDbHandle } from "@/lib/db/client";
+import { createApiDispatch } from "@/lib/server/api-dispatch";
 
 type Handler = (
   req: Request,
@@ -57,14 +59,34 @@ export interface TestApi {
 }
 
 /**
+ * Which mount serves /api/v1: "next" (this file's router, matching the route files as Next does) or "lean"
+ * (the production server's own dispatcher, lib/server/api-dispatch.ts over api-routes.ts). A suite that
+ * imports other test files after `useMount("lean")` runs their tests against the lean mount.
+ */
+let mount: "next" | "lean" = "next";
+export function selectMount(which: "next" | "lean"): void {
+  mount = which;
+}
+export const currentMount = () => mount;
+const lean = createApiDispatch(API_ROUTES);
+
+/**
  * A real HTTP server on 127.0.0.1 that runs the app's route handlers against `handle`.
  * The Playwright suite covers Next's own pipeline on the production build; this keeps each
  * test file on its own cloned database.
  */
 export async function startTestApi(handle: DbHandle): Promise<TestApi> {
   setDbHandle(handle);
+  const useLean = mount === "lean";
   const server = http.createServer(async (req, res) => {
     try {
+      if (useLean) {
+        // As server.ts: the forwarding headers are the server's own (here: the socket's address).
+        req.headers["x-forwarded-for"] ??= req.socket.remoteAddress ?? "";
+        if (!req.rawHeaders.some((h) => h.toLowerCase() === "x-forwarded-for"))
+          req.rawHeaders.push("X-Forwarded-For", req.socket.remoteAddress ?? "");
+        if (await lean(req, res)) return;
+      }
       const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "127.0.0.1"}`);
       const route = routes.find((r) => r.pattern.test(url.pathname));
       if (!route) {

@@ -9,6 +9,8 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 const SOURCE_DIRS = ["app", "lib", "components", "scripts", "e2e", "bench", "test"];
 const ROOT_FILES = [
   "auth.ts",
+  "server.ts",
+  "api-routes.ts",
   "instrumentation.ts",
   "next.config.ts",
   "proxy.ts",

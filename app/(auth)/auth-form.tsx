@@ -57,9 +57,16 @@ export function AuthForm({
         ) : null}
       </div>
       <div>
-        <label htmlFor="password" className="field-label">
-          Password
-        </label>
+        <div className="flex items-baseline justify-between gap-2">
+          <label htmlFor="password" className="field-label">
+            Password
+          </label>
+          {signup ? null : (
+            <Link className="link text-sm" href="/forgot-password">
+              Forgot password?
+            </Link>
+          )}
+        </div>
         <input
           id="password"
           name="password"
@@ -99,7 +106,7 @@ export function AuthForm({
             <Link className="link" href={next ? `/signup?next=${encodeURIComponent(next)}` : "/signup"}>
               Create an account
             </Link>{" "}
-            with 100 free credits.
+            with 100 free credits once you verify your email address.
           </>
         )}
       </p>

@@ -1,15 +1,21 @@
 import Link from "next/link";
 import { NavLinks } from "@/components/dashboard/nav-links";
 import { QueryProvider } from "@/components/dashboard/providers";
+import { VerifyEmailBanner } from "@/components/dashboard/verify-email-banner";
 import { signOutAction } from "@/lib/actions/sign-out";
 import { switchAccountAction } from "@/lib/actions/switch-account";
 import { requireActor } from "@/lib/auth/session";
+import { SIGNUP_BONUS } from "@/lib/credits/credits";
 import { listMemberships } from "@/lib/dashboard/members";
+import { pendingVerification } from "@/lib/dashboard/verification";
 
 // Every page below re-checks the session itself (requireActor); this is the frame and the first gate.
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
   const { db, actor } = await requireActor();
-  const memberships = await listMemberships(db, actor.userId);
+  const [memberships, verify] = await Promise.all([
+    listMemberships(db, actor.userId),
+    pendingVerification(db, actor.userId, actor.accountId),
+  ]);
   return (
     <div className="min-h-screen bg-slate-50">
       <a
@@ -23,9 +29,9 @@ export default async function DashboardLayout({ children }: { children: React.Re
           <Link href="/dashboard" className="text-lg font-semibold text-slate-900">
             Findable
           </Link>
-          <div className="flex flex-wrap items-center gap-3 text-sm text-slate-700">
+          <div className="flex min-w-0 max-w-full flex-wrap items-center gap-3 text-sm text-slate-700">
             {memberships.length > 1 ? (
-              <form action={switchAccountAction} className="flex items-center gap-2">
+              <form action={switchAccountAction} className="flex min-w-0 max-w-full items-center gap-2">
                 <label htmlFor="account-switch" className="sr-only">
                   Account
                 </label>
@@ -33,7 +39,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
                   id="account-switch"
                   name="accountId"
                   defaultValue={actor.accountId}
-                  className="rounded-md border border-slate-300 px-2 py-1 text-sm"
+                  className="w-full min-w-0 max-w-[14rem] truncate rounded-md border border-slate-300 px-2 py-1 text-sm sm:max-w-xs"
                 >
                   {memberships.map((m) => (
                     <option key={m.accountId} value={m.accountId}>
@@ -46,7 +52,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
                 </button>
               </form>
             ) : (
-              <span>
+              <span className="min-w-0 max-w-[14rem] truncate sm:max-w-xs" title={actor.accountName}>
                 {actor.accountName} · <span className="font-medium">{actor.role}</span>
               </span>
             )}
@@ -63,6 +69,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
           <NavLinks />
         </nav>
         <main id="main" className="min-w-0 flex-1">
+          {verify ? <VerifyEmailBanner email={verify.email} bonus={SIGNUP_BONUS} /> : null}
           <QueryProvider>{children}</QueryProvider>
         </main>
       </div>

@@ -1,6 +1,7 @@
 "use client";
 
 import { Area, AreaChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { purposeLabel } from "@/lib/dashboard/labels";
 
 const COLORS = ["#4338ca", "#0d9488", "#b45309", "#be123c", "#6d28d9", "#334155", "#15803d"];
 
@@ -30,6 +31,7 @@ export default function BotChart({
             key={s}
             type="monotone"
             dataKey={s}
+            name={purposeLabel(s)}
             stackId="1"
             stroke={COLORS[i % COLORS.length]}
             fill={COLORS[i % COLORS.length]}

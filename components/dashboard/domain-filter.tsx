@@ -5,12 +5,15 @@ export function DomainFilter({
   days,
   dayOptions,
   limit,
+  limitBounds,
 }: {
   domains: string[];
   domain: string;
   days: number;
   dayOptions: number[];
   limit?: number;
+  /** The limit's bounds, from the API's own (the citations page passes CITATIONS_LIMIT). */
+  limitBounds?: { min: number; max: number };
 }) {
   return (
     <form method="get" className="mb-4 flex flex-wrap items-end gap-3">
@@ -45,8 +48,8 @@ export function DomainFilter({
             id="f-limit"
             name="limit"
             type="number"
-            min={1}
-            max={200}
+            min={limitBounds?.min}
+            max={limitBounds?.max}
             defaultValue={limit}
             className="field-input w-24"
           />

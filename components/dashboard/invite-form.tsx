@@ -14,7 +14,7 @@ export function InviteForm({ canInviteOwner }: { canInviteOwner: boolean }) {
       <form action={action} className="flex flex-wrap items-end gap-3">
         <div className="min-w-60 flex-1">
           <label htmlFor="invite-email" className="field-label">
-            Email <span className="font-normal text-slate-600">(optional, for your records)</span>
+            Email <span className="font-normal text-slate-600">(optional: we email them the link)</span>
           </label>
           <input
             id="invite-email"
@@ -49,7 +49,12 @@ export function InviteForm({ canInviteOwner }: { canInviteOwner: boolean }) {
           className="space-y-2 rounded-md border border-emerald-300 bg-emerald-50 p-3 text-sm"
         >
           <p className="text-emerald-950">
-            Send this link to your teammate. It works once and expires in 7 days.
+            {state.emailedTo
+              ? `Invitation emailed to ${state.emailedTo}. You can also send them this link.`
+              : state.emailError
+                ? `${state.emailError} Send this link to your teammate instead.`
+                : "Send this link to your teammate."}{" "}
+            It works once and expires in 7 days.
           </p>
           <div className="flex flex-wrap items-center gap-2">
             <code className="break-all font-mono" data-testid="invite-link">

@@ -1,9 +1,13 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
 import { ResultView } from "@/components/results/result-view";
 import { StatusBadge } from "@/components/ui/card";
+import { formatElapsed } from "@/lib/dashboard/format";
+import { toolTitle } from "@/lib/dashboard/labels";
 import type { JobView as Job } from "@/lib/jobs/view";
+import { CREDITS_KEY } from "./use-credits";
 
 const UNFINISHED = new Set(["pending", "processing"]);
 
@@ -14,14 +18,53 @@ async function fetchJob(jobId: string): Promise<Job> {
   return res.json();
 }
 
-/** Polls the job until it completes or fails, then shows its result view. */
+/** A clock that ticks every second while `on`, for "Running for 12 s". */
+function useNow(on: boolean): number | null {
+  // Null until mounted: the server's clock is not the browser's, and the first render must match.
+  const [now, setNow] = useState<number | null>(null);
+  useEffect(() => {
+    if (!on) return;
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [on]);
+  return now;
+}
+
+/** "Queued for 3 s" or "Running for 12 s", from the job's own timestamps. */
+export function runningText(
+  job: Pick<Job, "status" | "createdAt" | "startedAt">,
+  now: number | null,
+): string {
+  if (now === null) return job.status === "pending" ? "Queued" : "Running";
+  if (job.status === "pending") return `Queued for ${formatElapsed(now - Date.parse(job.createdAt))}`;
+  return `Running for ${formatElapsed(now - Date.parse(job.startedAt ?? job.createdAt))}`;
+}
+
+/**
+ * Polls the job until it completes or fails, then shows its result view. When a job this view watched ends,
+ * the account's balance is refetched (a failed job's refund, a partial refund), so every card showing the
+ * balance follows without a reload.
+ */
 export function JobView({ jobId, initial }: { jobId: string; initial?: Job }) {
+  const queryClient = useQueryClient();
   const { data: job, error } = useQuery({
     queryKey: ["job", jobId],
     queryFn: () => fetchJob(jobId),
     initialData: initial,
     refetchInterval: (q) => (q.state.data && !UNFINISHED.has(q.state.data.status) ? false : 1500),
   });
+  const status = job?.status;
+  const seenRunning = useRef(false);
+  useEffect(() => {
+    if (!status) return;
+    if (UNFINISHED.has(status)) seenRunning.current = true;
+    else if (seenRunning.current) {
+      seenRunning.current = false;
+      void queryClient.invalidateQueries({ queryKey: CREDITS_KEY });
+    }
+  }, [status, queryClient]);
+  const now = useNow(Boolean(status && UNFINISHED.has(status)));
   if (error && !job)
     return (
       <p role="alert" className="text-sm text-red-800">
@@ -45,7 +88,7 @@ export function JobView({ jobId, initial }: { jobId: string; initial?: Job }) {
     >
       <div className="flex flex-wrap items-center gap-3">
         <h2 id="job-heading" className="text-lg font-semibold text-slate-900">
-          {job.tool} job
+          {toolTitle(job.tool)}
         </h2>
         <StatusBadge status={job.status} />
         <span className="text-sm text-slate-600">
@@ -58,11 +101,14 @@ export function JobView({ jobId, initial }: { jobId: string; initial?: Job }) {
         </span>
       </div>
       {running ? (
-        <div role="status" className="space-y-2">
-          <p className="text-sm text-slate-700">
-            {job.status === "pending"
-              ? "Queued: waiting for a worker…"
-              : "Running: this usually takes a few seconds…"}
+        <div className="space-y-2">
+          {/* Announced once per state; the ticking seconds below are for the eye only. */}
+          <p role="status" className="sr-only">
+            {job.status === "pending" ? "Queued" : "Running"}
+          </p>
+          <p className="text-sm text-slate-700" data-testid="job-running" aria-hidden="true">
+            {runningText(job, now)}
+            {job.status === "pending" ? " · waiting for a worker" : ""}
           </p>
           <div className="h-2 w-full overflow-hidden rounded bg-slate-200" aria-hidden="true">
             <div className="h-full w-1/3 animate-pulse rounded bg-indigo-600" />

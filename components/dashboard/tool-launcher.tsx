@@ -1,33 +1,68 @@
 "use client";
 
+import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState, useTransition } from "react";
 import { JobView } from "@/components/dashboard/job-view";
 import { launchToolAction } from "@/lib/actions/launch-tool";
+import type { CreditAccountView } from "@/lib/credits/credits";
+import type { ToolBlock } from "@/lib/dashboard/tools";
 import { getTool, type ToolStatus } from "@/lib/tools/catalog";
 import { estimateCost, type FormValues, formToInput, initialFormValues } from "@/lib/tools/form";
-import type { FieldSpec } from "@/lib/tools/types";
+import { checkAvailability, type Env, type FieldSpec } from "@/lib/tools/types";
+import { setCreditBalance, useCredits } from "./use-credits";
 
 type Values = FormValues;
 
 /**
- * A tool's launch form, built from its catalogue definition. `status` is computed on the server (it
- * reads the environment) and handed over as plain data.
+ * The form's first state, leaving out options this server cannot serve (an engine without its key): the
+ * price shown is then the price of a launch that can run.
+ */
+function startValues(form: readonly FieldSpec[], status?: ToolStatus): Values {
+  const values = initialFormValues(form);
+  const missing = new Set((status?.requirements ?? []).filter((r) => !r.configured).map((r) => r.label));
+  if (missing.size === 0) return values;
+  for (const f of form) {
+    if (f.kind === "checkboxes") {
+      values[f.name] = f.options.filter((o) => !missing.has(o));
+    } else if (f.kind === "select" && missing.has(f.default)) {
+      values[f.name] = f.options.find((o) => !missing.has(o)) ?? f.default;
+    }
+  }
+  return values;
+}
+
+/** What the browser may know of the server's configuration: which required variables are set, not their values. */
+function configuredFacts(status?: ToolStatus): Env {
+  return Object.fromEntries(
+    (status?.requirements ?? []).map((r) => [r.env, r.configured ? "set" : undefined]),
+  );
+}
+
+/**
+ * A tool's launch form, built from its catalogue definition. `status` and `block` are computed on the
+ * server (they read the environment) and handed over as plain data. A tool this server cannot run, or an
+ * input it cannot serve (an AI engine without its key), keeps the launch button disabled and says what
+ * to configure: the dashboard never lets a job be charged only to be refunded.
  */
 export function ToolLauncher({
   tool,
-  balance: startBalance,
+  credits,
   status,
+  block,
 }: {
   tool: string;
-  balance: number;
+  credits: CreditAccountView;
   status?: ToolStatus;
+  block?: ToolBlock | null;
 }) {
   const info = getTool(tool);
-  const [values, setValues] = useState<Values>(() => initialFormValues(info?.form ?? []));
+  const queryClient = useQueryClient();
+  const balance = useCredits(credits).data?.balance ?? credits.balance;
+  const [values, setValues] = useState<Values>(() => startValues(info?.form ?? [], status));
   const [issues, setIssues] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<string | null>(null);
-  const [balance, setBalance] = useState(startBalance);
+  const [short, setShort] = useState(false);
   const [launched, setLaunched] = useState<{ jobId: string; charged: number } | null>(null);
   const [pending, start] = useTransition();
   if (!info) return null;
@@ -38,12 +73,21 @@ export function ToolLauncher({
   const unconfigured = missing.map((r) => r.label);
   // An option named by a requirement (an AI engine) is disabled while its variable is not set here.
   const disabledOptions = Object.fromEntries(missing.map((r) => [r.label, r.env]));
+  // The definition's own check on this input (engines chosen), with which variables are set here.
+  const parsedBody = info.input.safeParse(body);
+  const refusal = block
+    ? null
+    : parsedBody.success
+      ? checkAvailability(info, parsedBody.data, configuredFacts(status))
+      : null;
+  const inputRefused = refusal && !refusal.ok ? refusal.reason : null;
   const set = (name: string, value: string | string[] | boolean) =>
     setValues((v) => ({ ...v, [name]: value }));
 
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     setMessage(null);
+    setShort(false);
     // The tool's own schema first, in the browser; the server validates again with the same schema.
     const parsed = info.input.safeParse(body);
     if (!parsed.success) {
@@ -55,11 +99,12 @@ export function ToolLauncher({
     start(async () => {
       const res = await launchToolAction(info.name, body);
       if (res.ok) {
-        setBalance(res.balance);
+        setCreditBalance(queryClient, res.balance);
         setLaunched({ jobId: res.jobId, charged: res.creditsCharged });
       } else {
         setIssues(Object.fromEntries(res.issues.map((i) => [i.field.split(".")[0] ?? i.field, i.message])));
         setMessage(res.message);
+        setShort(res.required !== undefined);
       }
     });
   };
@@ -71,11 +116,24 @@ export function ToolLauncher({
         noValidate
         className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-5"
       >
-        {info.unavailable ? (
-          <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-950" data-testid="unavailable-note">
-            This tool is not available on this server yet — the job will be refunded. You can launch it to
-            test your integration: it fails with TOOL_UNAVAILABLE and the credits come back.
-          </p>
+        {block ? (
+          <div className="rounded-md bg-amber-50 p-3 text-sm text-amber-950" data-testid="unavailable-note">
+            <p className="font-semibold">This server cannot run {info.title} yet.</p>
+            <p className="mt-1">{block.reason}</p>
+            {block.settings.length > 0 ? (
+              <p className="mt-1">
+                To enable it, the operator sets{" "}
+                {block.settings.map((s, i) => (
+                  <span key={s}>
+                    {i > 0 ? (i === block.settings.length - 1 ? " and " : ", ") : null}
+                    <code className="font-mono">{s}</code>
+                  </span>
+                ))}
+                .
+              </p>
+            ) : null}
+            <p className="mt-1">Nothing can be launched, so nothing is charged.</p>
+          </div>
         ) : unconfigured.length > 0 ? (
           <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-950" data-testid="unconfigured-note">
             Not configured on this server: {unconfigured.join(", ")}. A launch that needs them is refused
@@ -93,18 +151,48 @@ export function ToolLauncher({
           />
         ))}
         <div className="flex flex-wrap items-center gap-4 border-t border-slate-200 pt-4">
-          <button type="submit" className="btn-primary" disabled={pending}>
+          <button
+            type="submit"
+            className="btn-primary"
+            disabled={pending || Boolean(block) || Boolean(inputRefused)}
+            aria-describedby={inputRefused ? "launch-refused" : undefined}
+          >
             {pending ? "Launching…" : `Launch for ${cost} credits`}
           </button>
           <p className="text-sm text-slate-700" aria-live="polite">
             Cost <strong data-testid="tool-cost">{cost}</strong> credits · balance{" "}
             <strong data-testid="tool-balance">{balance}</strong>
-            {launched ? "" : <> · after launch {balance - cost}</>}
+            {launched ? (
+              ""
+            ) : balance < cost ? (
+              <>
+                {" "}
+                · not enough credits.{" "}
+                <Link className="link" href="/dashboard/billing">
+                  Buy credits
+                </Link>
+              </>
+            ) : (
+              <> · after launch {balance - cost}</>
+            )}
           </p>
         </div>
+        {inputRefused ? (
+          <p id="launch-refused" className="rounded-md bg-amber-50 p-3 text-sm text-amber-950">
+            {inputRefused}
+          </p>
+        ) : null}
         {message ? (
           <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800">
             {message}
+            {short ? (
+              <>
+                {" "}
+                <Link className="link" href="/dashboard/billing">
+                  Buy credits
+                </Link>
+              </>
+            ) : null}
           </p>
         ) : null}
         {launched ? (

@@ -6,10 +6,13 @@ import { useState } from "react";
 export function CopyButton({
   text,
   label = "Copy",
+  ariaLabel,
   className = "",
 }: {
   text: string;
   label?: string;
+  /** A longer name for screen readers when several copy buttons share one visible label. */
+  ariaLabel?: string;
   className?: string;
 }) {
   const [copied, setCopied] = useState(false);
@@ -17,6 +20,7 @@ export function CopyButton({
     <button
       type="button"
       className={`btn-secondary ${className}`}
+      aria-label={ariaLabel ? (copied ? "Copied" : ariaLabel) : undefined}
       onClick={async () => {
         try {
           await navigator.clipboard.writeText(text);

@@ -11,19 +11,23 @@ export interface Column<T> {
 }
 
 /**
- * The dashboard's one table: a header row, one row per item, scrolling sideways on a narrow screen, and the
- * page's empty message instead of an empty table.
+ * The dashboard's one table: a header row, one row per item, and the page's empty message instead of an
+ * empty table. On a narrow screen it scrolls sideways with its first (key) column pinned; the scrolling box
+ * takes keyboard focus, so arrow keys scroll it too.
  */
 export function DataTable<T>({
   columns,
   rows,
   rowKey,
   empty,
+  label = "Table",
 }: {
   columns: readonly Column<T>[];
   rows: readonly T[];
   rowKey: (row: T, index: number) => string;
   empty: ReactNode;
+  /** The scrolling box's accessible name ("Top bots"). */
+  label?: string;
 }) {
   if (rows.length === 0) return <EmptyState>{empty}</EmptyState>;
   const cellClass = (col: Column<T>, row: T) => {
@@ -31,7 +35,8 @@ export function DataTable<T>({
     return [col.align === "right" ? "text-right" : "", extra ?? ""].filter(Boolean).join(" ") || undefined;
   };
   return (
-    <div className="overflow-x-auto">
+    // biome-ignore lint/a11y: a scrolling region must be reachable by keyboard, named as a group (not a landmark)
+    <div className="table-scroll" role="group" aria-label={label} tabIndex={0}>
       <table className="data-table">
         <thead>
           <tr>

@@ -1,7 +1,8 @@
-// The issue's flow in Chromium against the production build: sign up, see 100 credits, register a domain,
+// The issue's flow in Chromium against the production build: sign up, verify the address, see 100 credits, register a domain,
 // audit the fixture site and read the checklist, see the balance drop, rotate the key and see the old key refused.
 import { mkdirSync, readFileSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
+import { verifyEmail } from "../mail";
 
 const port = process.env.E2E_PORT ?? "3210";
 const SHOTS = "test-results/screenshots";
@@ -36,6 +37,12 @@ test("sign up, audit the fixture site, rotate the key", async ({ page, request }
 
   await signUp(page, email);
   await expect(page).toHaveURL(/\/dashboard$/);
+  // The sign-up bonus waits for the address: the emailed link grants it.
+  await expect(page.getByTestId("credit-balance")).toHaveText("0");
+  await expect(page.getByTestId("verify-email-banner")).toContainText(email);
+  await verifyEmail(page, email);
+  await page.goto("/dashboard");
+  await expect(page.getByTestId("verify-email-banner")).toHaveCount(0);
   await expect(page.getByTestId("credit-balance")).toHaveText("100");
   await expect(page.getByText("Sign-up bonus: 100 free credits")).toBeVisible();
   await shot(page, "overview-new");
@@ -77,9 +84,12 @@ test("sign up, audit the fixture site, rotate the key", async ({ page, request }
 
   // Jobs list links to the result.
   await page.getByRole("link", { name: "Jobs" }).click();
-  await expect(page.getByRole("link", { name: "audits" }).first()).toBeVisible();
+  await expect(page.getByRole("link", { name: /URL audit/ }).first()).toBeVisible();
   await shot(page, "jobs");
-  await page.getByRole("link", { name: "audits" }).first().click();
+  await page
+    .getByRole("link", { name: /URL audit/ })
+    .first()
+    .click();
   await expect(page.getByTestId("checklist")).toBeVisible();
   await shot(page, "job-result");
 
@@ -159,7 +169,9 @@ test("sign up, audit the fixture site, rotate the key", async ({ page, request }
   await expect(page.locator(".recharts-surface").first()).toBeVisible();
   await shot(page, "bots");
   await page.goto("/dashboard/citations?days=7&limit=10");
-  await expect(page.getByRole("cell", { name: "/blog/x" })).toBeVisible();
+  await expect(
+    page.getByRole("group", { name: "Most recent citations" }).getByRole("cell", { name: "/blog/x" }),
+  ).toBeVisible();
   await expect(page.locator(".recharts-surface").first()).toBeVisible();
   await shot(page, "citations");
 
@@ -203,8 +215,10 @@ test("sign up, audit the fixture site, rotate the key", async ({ page, request }
 test("an invited member can launch tools but not rotate keys or add domains", async ({ browser }) => {
   test.setTimeout(120_000);
   const owner = await browser.newPage();
-  await signUp(owner, `owner-${Date.now()}@example.com`);
+  const ownerEmail = `owner-${Date.now()}@example.com`;
+  await signUp(owner, ownerEmail);
   await expect(owner).toHaveURL(/\/dashboard$/);
+  await verifyEmail(owner, ownerEmail);
   await owner.goto("/dashboard/members");
   await owner.getByRole("button", { name: "Create invite link" }).click();
   const link = (await owner.getByTestId("invite-link").textContent()) ?? "";

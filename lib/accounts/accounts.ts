@@ -1,6 +1,6 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { addCredits, SIGNUP_BONUS } from "@/lib/credits/credits";
-import type { Db, DbOrTx } from "@/lib/db/client";
+import type { Db, DbOrTx, Tx } from "@/lib/db/client";
 import { accounts, memberships, type Role, users } from "@/lib/db/schema";
 
 export interface CreateAccountInput {
@@ -10,6 +10,11 @@ export interface CreateAccountInput {
   /** Credits granted on top of the sign-up bonus (an operator grant). */
   extraGrant?: number;
   isDemo?: boolean;
+  /**
+   * The sign-up bonus waits until the owner verifies their address (sign-up with a password): the account
+   * starts at 0 and `grantPendingSignupBonus` adds the 100 credits once, on verification.
+   */
+  bonusAwaitsVerification?: boolean;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -39,14 +44,48 @@ export async function createAccount(db: Db, input: CreateAccountInput) {
     const user = created!;
     const [account] = await tx
       .insert(accounts)
-      .values({ name: input.name ?? email, isDemo: input.isDemo ?? false })
+      .values({
+        name: input.name ?? email,
+        isDemo: input.isDemo ?? false,
+        signupBonusPending: input.bonusAwaitsVerification ?? false,
+      })
       .returning();
     await tx.insert(memberships).values({ accountId: account!.id, userId: user.id, role: "owner" });
-    await addCredits(tx, account!.id, SIGNUP_BONUS, "grant", "Sign-up bonus: 100 free credits");
+    if (!input.bonusAwaitsVerification) {
+      await addCredits(tx, account!.id, SIGNUP_BONUS, "grant", SIGNUP_BONUS_DESCRIPTION);
+    }
     if (input.extraGrant) await addCredits(tx, account!.id, input.extraGrant, "grant", "Operator grant");
     const [fresh] = await tx.select().from(accounts).where(eq(accounts.id, account!.id));
     return { account: fresh!, user };
   });
+}
+
+export const SIGNUP_BONUS_DESCRIPTION = `Sign-up bonus: ${SIGNUP_BONUS} free credits`;
+
+/**
+ * Grants the waiting sign-up bonus of every account this user owns, once: clearing the pending flag is the
+ * guard (a second verification finds nothing to clear). Call in the transaction that verifies the address.
+ * Returns the credits granted.
+ */
+export async function grantPendingSignupBonus(tx: Tx, userId: string): Promise<number> {
+  const cleared = await tx
+    .update(accounts)
+    .set({ signupBonusPending: false })
+    .where(
+      and(
+        eq(accounts.signupBonusPending, true),
+        inArray(
+          accounts.id,
+          tx
+            .select({ id: memberships.accountId })
+            .from(memberships)
+            .where(and(eq(memberships.userId, userId), eq(memberships.role, "owner"))),
+        ),
+      ),
+    )
+    .returning({ id: accounts.id });
+  for (const { id } of cleared) await addCredits(tx, id, SIGNUP_BONUS, "grant", SIGNUP_BONUS_DESCRIPTION);
+  return cleared.length * SIGNUP_BONUS;
 }
 
 export async function getAccount(db: DbOrTx, accountId: string) {

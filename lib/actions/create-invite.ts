@@ -1,5 +1,7 @@
 "use server";
+import { revalidatePath } from "next/cache";
 import { z } from "zod";
+import { emailInvite } from "@/lib/dashboard/invite-email";
 import { createInvite } from "@/lib/dashboard/invites";
 import { ROLES } from "@/lib/db/schema";
 import { formFields } from "./client";
@@ -16,8 +18,13 @@ const invite = actorAction(
   { input: createInviteInput, role: "admin", refused: toActionState },
   async ({ db, actor, input }): Promise<InviteState> => {
     const { token, expiresAt } = await createInvite(db, actor, input);
+    revalidatePath("/dashboard/members"); // the pending invitations list
+
     // A path: the page prefixes its own origin, so the link matches the address the owner uses.
-    return { ok: true, link: `/invite/${token}`, expiresAt: expiresAt.toISOString() };
+    const state: InviteState = { ok: true, link: `/invite/${token}`, expiresAt: expiresAt.toISOString() };
+    const to = input.email.trim();
+    if (!to) return state;
+    return { ...state, ...(await emailInvite(to, token, actor.accountName, input.role)) };
   },
 );
 

@@ -9,7 +9,13 @@ export interface ActionState {
 
 export type VerifyState = ActionState & { checks?: { method: string; ok: boolean; detail: string }[] };
 
-export type InviteState = ActionState & { link?: string; expiresAt?: string };
+export type InviteState = ActionState & {
+  link?: string;
+  expiresAt?: string;
+  /** The address the invitation was emailed to (when one was given and the mail went out). */
+  emailedTo?: string;
+  emailError?: string;
+};
 
 export type RotateResult =
   | { ok: true; keyId: string; secret: string; createdAt: string }

@@ -16,7 +16,7 @@ export const visibilityQuery = z.object({
     .refine((v) => normalizeHostname(v) !== null, "Not a valid hostname (like example.com).")
     .describe("A domain registered on the account"),
   days: queryInt(VISIBILITY_DAYS.min, VISIBILITY_DAYS.max, VISIBILITY_DAYS.default).describe(
-    "Look-back window in UTC days, today included (default 30, max 395)",
+    `Look-back window in UTC days, today included (default ${VISIBILITY_DAYS.default}, max ${VISIBILITY_DAYS.max})`,
   ),
 });
 

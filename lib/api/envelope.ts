@@ -8,15 +8,24 @@ export function newRequestId(): string {
 }
 
 /** A success answer: the handler's data, wrapped by `withApiKey` into the envelope. */
-export class ApiResult {
+export class ApiResult<T = unknown> {
   constructor(
-    readonly data: unknown,
+    readonly data: T,
     readonly status = 200,
     readonly headers: Record<string, string> = {},
   ) {}
 }
 
-export const ok = (data: unknown, headers: Record<string, string> = {}) => new ApiResult(data, 200, headers);
+export const ok = <T>(data: T, headers: Record<string, string> = {}) => new ApiResult(data, 200, headers);
+
+// The text of each JSON answer, by its Response: the production server's lean mount writes it to the socket as
+// is instead of reading it back through the Response's stream (lib/server/api-dispatch.ts).
+const bodyTexts = new WeakMap<Response, string>();
+
+/** The JSON text a Response made here carries, or undefined for any other Response. */
+export function jsonBodyText(response: Response): string | undefined {
+  return bodyTexts.get(response);
+}
 
 export function jsonResponse(
   body: unknown,
@@ -24,7 +33,8 @@ export function jsonResponse(
   requestId: string,
   headers: Record<string, string> = {},
 ): Response {
-  return new Response(JSON.stringify(body), {
+  const text = JSON.stringify(body);
+  const response = new Response(text, {
     status,
     headers: {
       "content-type": "application/json; charset=utf-8",
@@ -33,6 +43,8 @@ export function jsonResponse(
       ...headers,
     },
   });
+  bodyTexts.set(response, text);
+  return response;
 }
 
 export function successResponse(result: ApiResult, requestId: string, headers: Record<string, string> = {}) {

@@ -1,8 +1,7 @@
 import type { Db } from "@/lib/db/client";
 import { authenticateKey } from "@/lib/keys/keys";
 import { authenticateLegacyToken, type LegacyAuth, touchLegacyToken } from "@/lib/keys/legacy-tokens";
-import type { ApiResult } from "./envelope";
-import { type ApiContext, type Method, methods, type RouteHandler, withApiKey } from "./handler";
+import { type Method, methods, type RouteHandler } from "./handler";
 
 /**
  * The older interface's credentials: `Authorization: Bearer <token>`, where the token is a legacy API token
@@ -36,14 +35,6 @@ export async function authenticateBearer(
     given: true,
     message: auth ? undefined : "The bearer token is not valid (wrong, rotated or revoked).",
   };
-}
-
-export function withLegacyToken<P extends Record<string, string | string[]> = Record<string, never>>(
-  handler: (ctx: ApiContext<P> & { auth: LegacyAuth }) => Promise<ApiResult | Response>,
-): RouteHandler {
-  return withApiKey<P>((ctx) => handler(ctx as ApiContext<P> & { auth: LegacyAuth }), {
-    authenticate: authenticateBearer,
-  });
 }
 
 /** A legacy route's exports: like `methods`, with a 405 that authenticates the bearer token first. */

@@ -1,19 +1,24 @@
-import { createJob, readIdempotencyKey, requestHash } from "@/lib/jobs/create";
-import { pollUrl } from "@/lib/jobs/view";
+import type { z } from "zod";
+import { createJob, requestHash } from "@/lib/jobs/create";
+import { type auditsJobCreated, type jobCreated, pollUrl } from "@/lib/jobs/view";
+import { toolContract } from "@/lib/routes/tools";
 import { getTool } from "@/lib/tools/catalog";
 import type { AnyTool } from "@/lib/tools/types";
 import { ApiResult } from "./envelope";
-import { methods, type RouteHandler, withApiKey, withPublicApi } from "./handler";
-import { parseValue, readJson } from "./parse";
+import { methods, type RouteHandler, withPublicApi } from "./handler";
+import { implement } from "./implement";
 import { unknownPath } from "./unknown-path";
 
 /** The 202 answer of a tool POST, in the shape the tool's definition names. */
-export function jobCreatedData(tool: AnyTool, job: { id: string; tool: string; creditsCharged: number }) {
+export function jobCreatedData(
+  tool: AnyTool,
+  job: { id: string; tool: string; creditsCharged: number },
+): z.infer<typeof jobCreated> | z.infer<typeof auditsJobCreated> {
   const location = pollUrl(job.id);
   return tool.creationShape === "with-charge"
     ? {
         jobId: job.id,
-        tool: job.tool,
+        tool: "audits",
         status: "pending",
         creditsCharged: job.creditsCharged,
         pollUrl: location,
@@ -22,20 +27,20 @@ export function jobCreatedData(tool: AnyTool, job: { id: string; tool: string; c
 }
 
 /**
- * The exports of a tool endpoint's route file: POST validates the body with the tool's schema,
- * charges its cost and creates the pending job (202 + Location); other methods are 405.
+ * The exports of a tool endpoint: POST implements the tool's contract (lib/routes/tools.ts): the body is
+ * parsed with the tool's input schema, its cost charged and the pending job created (202 + Location); other
+ * methods are 405.
  */
 export function toolRoute(tool: AnyTool) {
   return methods({
-    POST: withApiKey(async ({ req, url, db, auth }) => {
-      const key = readIdempotencyKey(req);
-      const raw = await readJson(req);
-      const input = parseValue(tool.input, raw);
+    POST: implement(toolContract(tool), async ({ url, db, auth, body, rawBody, idempotencyKey }) => {
       const { job, replayed } = await createJob(db, {
         accountId: auth.accountId,
         tool,
-        input,
-        idempotency: key ? { key, requestHash: requestHash("POST", url.pathname, raw) } : undefined,
+        input: body,
+        idempotency: idempotencyKey
+          ? { key: idempotencyKey, requestHash: requestHash("POST", url.pathname, rawBody) }
+          : undefined,
       });
       return new ApiResult(jobCreatedData(tool, job), 202, {
         Location: pollUrl(job.id),

@@ -5,7 +5,7 @@ import { dayWindow } from "./dates";
 import { requireDomain, withGoogle } from "./google";
 import type { Env } from "./store";
 
-const ROW_LIMIT = 1000;
+export const ROW_LIMIT = 1000;
 
 /** GET /search-console/queries: the domain's Search Console figures by the dimensions asked. */
 export async function getSearchConsoleQueries(

@@ -1,11 +1,13 @@
-import { and, desc, eq, gte, sql } from "drizzle-orm";
+import { and, eq, gte, sql } from "drizzle-orm";
 import type { Db, DbOrTx, Tx } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
 import { accounts, creditLedger, type LedgerType } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
+import { type CreditAccountView, RECENT_TRANSACTIONS } from "./view";
+
+export { type CreditAccountView, creditAccount, RECENT_TRANSACTIONS } from "./view";
 
 export const SIGNUP_BONUS = 100;
-export const RECENT_TRANSACTIONS = 20;
 
 /** Adds credits (grant, purchase, positive adjustment) with its ledger row, in one transaction. */
 export async function grantCredits(
@@ -139,42 +141,45 @@ export async function refundJobShare(
   return rowsOf(inserted).length > 0;
 }
 
-export interface CreditAccountView {
-  balance: number;
-  totalUsed: number;
-  recentTransactions: {
-    type: LedgerType;
-    amount: number;
-    description: string;
-    balanceAfter: number;
-    jobId: string | null;
-    createdAt: string;
-  }[];
-}
-
+/** The balance, total used and the recent transactions, in one statement (one round trip). */
 export async function getCreditAccount(db: DbOrTx, accountId: string): Promise<CreditAccountView> {
-  const [account] = await db
-    .select({ balance: accounts.creditBalance, totalUsed: accounts.totalUsed })
-    .from(accounts)
-    .where(eq(accounts.id, accountId));
+  const rows = rowsOf<{
+    balance: number;
+    total_used: number;
+    id: string | number | null;
+    type: LedgerType | null;
+    amount: number | null;
+    description: string | null;
+    balance_after: number | null;
+    job_id: string | null;
+    created_at: Date | string | null;
+  }>(
+    await db.execute(sql`
+      select a.credit_balance as balance, a.total_used, l.id, l.type, l.amount, l.description, l.balance_after,
+        l.job_id, l.created_at
+      from accounts a
+      left join lateral (
+        select id, type, amount, description, balance_after, job_id, created_at from credit_ledger
+        where account_id = a.id order by id desc limit ${RECENT_TRANSACTIONS}
+      ) l on true
+      where a.id = ${accountId}
+      order by l.id desc`),
+  );
+  const account = rows[0];
   if (!account) throw new AppError("NOT_FOUND", "Account not found.");
-  const rows = await db
-    .select()
-    .from(creditLedger)
-    .where(eq(creditLedger.accountId, accountId))
-    .orderBy(desc(creditLedger.id))
-    .limit(RECENT_TRANSACTIONS);
   return {
-    balance: account.balance,
-    totalUsed: account.totalUsed,
-    recentTransactions: rows.map((r) => ({
-      type: r.type,
-      amount: r.amount,
-      description: r.description,
-      balanceAfter: r.balanceAfter,
-      jobId: r.jobId,
-      createdAt: r.createdAt.toISOString(),
-    })),
+    balance: Number(account.balance),
+    totalUsed: Number(account.total_used),
+    recentTransactions: rows
+      .filter((r) => r.id !== null)
+      .map((r) => ({
+        type: r.type!,
+        amount: Number(r.amount),
+        description: r.description!,
+        balanceAfter: Number(r.balance_after),
+        jobId: r.job_id,
+        createdAt: new Date(r.created_at!).toISOString(),
+      })),
   };
 }
 

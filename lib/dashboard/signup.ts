@@ -12,6 +12,7 @@ import {
 } from "@/lib/dashboard/sign-in-throttle";
 import type { Db, DbOrTx } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
+import { type MailContext, sendVerificationEmail } from "./email-tokens";
 import { FormError } from "./errors";
 
 export const BCRYPT_COST = 12;
@@ -45,14 +46,14 @@ export async function findUserByEmail(db: DbOrTx, email: string) {
 export const SIGN_UPS_PER_HOUR = 5;
 
 /**
- * Creates the user, their account (with the 100-credit sign-up grant) and the owner membership in one
- * transaction. An email already in use is refused, whatever its case. With `ip`, sign-ups from one
- * address are limited to SIGN_UPS_PER_HOUR.
+ * Creates the user, their account and the owner membership in one transaction, then emails a verification
+ * link: the 100-credit sign-up grant waits for it (verifyEmailToken). An email already in use is refused,
+ * whatever its case. With `ip`, sign-ups from one address are limited to SIGN_UPS_PER_HOUR.
  */
 export async function signUp(
   db: Db,
   raw: { email: unknown; password: unknown; name?: unknown },
-  ctx: { ip?: string } = {},
+  ctx: { ip?: string } & MailContext = {},
 ) {
   const parsed = signUpSchema.safeParse(raw);
   if (!parsed.success) {
@@ -72,8 +73,14 @@ export async function signUp(
     throw new FormError("An account with this email already exists. Sign in instead.", "email");
   }
   const passwordHash = await hashPassword(password);
+  let created: Awaited<ReturnType<typeof createAccount>>;
   try {
-    return await createAccount(db, { ownerEmail: email, name: name || undefined, passwordHash });
+    created = await createAccount(db, {
+      ownerEmail: email,
+      name: name || undefined,
+      passwordHash,
+      bonusAwaitsVerification: true,
+    });
   } catch (err) {
     // Two sign-ups racing for one email: the unique index decides.
     if (isUniqueViolation(err)) {
@@ -81,6 +88,11 @@ export async function signUp(
     }
     throw err;
   }
+  // The account exists either way; a mail server that is down must not undo it (the dashboard resends).
+  await sendVerificationEmail(db, created.user, ctx).catch((err: unknown) => {
+    console.error(`[mail] verification email to ${email} failed: ${(err as Error).message}`);
+  });
+  return created;
 }
 
 const isUniqueViolation = (err: unknown) =>

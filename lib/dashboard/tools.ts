@@ -2,6 +2,8 @@ import type { Db } from "@/lib/db/client";
 import { AppError as ApiError } from "@/lib/errors";
 import { createJob } from "@/lib/jobs/create";
 import { getTool, TOOL_NAMES, type ToolName } from "@/lib/tools/catalog";
+import { loadServerAvailability } from "@/lib/tools/load-availability";
+import { checkAvailability, type Env } from "@/lib/tools/types";
 import type { Actor } from "./members";
 
 export interface FieldIssue {
@@ -56,4 +58,36 @@ export async function launchTool(
     }
     throw err;
   }
+}
+
+/** Why a tool cannot run on this server at all, and the settings that would enable it. */
+export interface ToolBlock {
+  reason: string;
+  /** Environment variables to set, or the facts to provide ("Chromium installed at CHROME_PATH …"). */
+  settings: string[];
+}
+
+/**
+ * Whether a tool can run here for any input, judged with the catalogue's own availability checks (the
+ * definition's and the tool's server-side availability.ts) on its documented example: the dashboard then
+ * disables the launch instead of letting a job be charged and refunded. A tool with some of its
+ * requirements met (one AI engine of four) is not blocked: the launcher checks each input, and createJob
+ * refuses an input that needs a missing one before any charge.
+ */
+export async function findToolBlock(db: Db, toolName: string, env: Env): Promise<ToolBlock | null> {
+  const tool = getTool(toolName);
+  if (!tool) return null;
+  if (tool.unavailable) return { reason: tool.unavailable.reason, settings: [] };
+  const input = tool.input.safeParse(tool.example);
+  if (!input.success) return null;
+  let availability = checkAvailability(tool, input.data, env);
+  if (availability.ok) {
+    const serverCheck = await loadServerAvailability(tool.name);
+    if (serverCheck) availability = await serverCheck(db, input.data, env);
+  }
+  if (availability.ok) return null;
+  const requirements = (tool.requires ?? []).map((r) => ({ ...r, configured: Boolean(env[r.env]?.trim()) }));
+  if (requirements.some((r) => r.configured)) return null;
+  const settings = [...new Set(requirements.map((r) => (r.detected ? r.label : r.env)))];
+  return { reason: availability.reason, settings };
 }

@@ -43,6 +43,46 @@ export function postgresOptions() {
   };
 }
 
+/** Statements with at most this many parameters (and this long) are prepared once per connection. */
+const PREPARE_MAX_PARAMS = 32;
+const PREPARE_MAX_LENGTH = 4000;
+
+type PgSql = import("postgres").Sql;
+
+/**
+ * Drizzle sends every query unprepared unless it is given a name, and postgres.js then asks the server to
+ * describe an unprepared statement with parameters before binding it: two round trips per query. This wrapper
+ * prepares the statements our code repeats (a bounded set of shapes: few parameters, short text) on each
+ * connection, so each is one round trip after its first use; long multi-row statements stay unprepared, so
+ * their many shapes do not pile up on the server. Transactions and savepoints get the same wrapper.
+ */
+export function preparingClient<T extends PgSql>(client: T): T {
+  const shouldPrepare = (query: string, args: unknown) =>
+    Array.isArray(args) &&
+    args.length > 0 &&
+    args.length <= PREPARE_MAX_PARAMS &&
+    query.length <= PREPARE_MAX_LENGTH;
+  const wrapCallback = (fn: unknown) =>
+    typeof fn === "function" ? (tx: PgSql) => (fn as (tx: PgSql) => unknown)(preparingClient(tx)) : fn;
+  return new Proxy(client, {
+    get(target, prop) {
+      if (prop === "unsafe") {
+        return (query: string, args?: unknown, options?: Record<string, unknown>) =>
+          shouldPrepare(query, args)
+            ? target.unsafe(query, args as never[], { ...options, prepare: true })
+            : target.unsafe(query, args as never[], options as never);
+      }
+      if (prop === "begin" || prop === "savepoint") {
+        return (...args: unknown[]) => {
+          args[args.length - 1] = wrapCallback(args[args.length - 1]);
+          return (target as unknown as Record<string, (...a: unknown[]) => unknown>)[prop]!(...args);
+        };
+      }
+      return Reflect.get(target, prop);
+    },
+  });
+}
+
 /** Opens the database the environment names: DATABASE_URL selects Postgres, else PGlite. */
 export async function openDatabase(opts: OpenOptions = {}): Promise<DbHandle> {
   const url = opts.url ?? process.env.DATABASE_URL;
@@ -50,7 +90,7 @@ export async function openDatabase(opts: OpenOptions = {}): Promise<DbHandle> {
     const { default: postgres } = await import("postgres");
     const { drizzle } = await import("drizzle-orm/postgres-js");
     const client = postgres(url, postgresOptions());
-    const db = drizzle(client, { schema }) as unknown as Db;
+    const db = drizzle(preparingClient(client), { schema }) as unknown as Db;
     return {
       db,
       driver: "postgres",

@@ -1,11 +1,11 @@
 import { httpStatus } from "@/lib/api/errors";
 import { MAX_BODY_BYTES } from "@/lib/api/parse";
 import { DEFAULT_RATE_LIMIT, WINDOW_SECONDS } from "@/lib/api/rate-limit";
+import type { JsonSchema } from "@/lib/contract/json-schema";
 import { JOB_STATUSES } from "@/lib/db/schema";
 import { ERROR_CODES } from "@/lib/errors";
 import { mcpToolName, WAIT_DEFAULT_SECONDS, WAIT_MAX_SECONDS } from "@/lib/mcp/tools";
 import { buildOpenApiDocument, operationsOf } from "@/lib/openapi/document";
-import type { JsonSchema } from "@/lib/openapi/json-schema";
 import { pricingText, TOOL_NAMES, TOOLS } from "@/lib/tools/catalog";
 import { DECISIONS } from "./api-decisions";
 

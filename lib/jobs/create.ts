@@ -1,15 +1,15 @@
-import { createHash } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { createHash, randomUUID } from "node:crypto";
+import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import { recordSpend, takeCredits } from "@/lib/credits/credits";
 import type { Db } from "@/lib/db/client";
-import { idempotencyRecords, type Job, jobs } from "@/lib/db/schema";
+import { rowsOf } from "@/lib/db/rows";
+import { accounts, idempotencyRecords, type Job, jobs } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import { loadServerAvailability } from "@/lib/tools/load-availability";
 import { readServerEnv } from "@/lib/tools/server-env";
 import { type AnyTool, checkAvailability, type Env } from "@/lib/tools/types";
-import { emitWebhookEvent } from "@/lib/webhooks/outbox";
-import { jobEvents } from "./events";
+import { newMessageId } from "@/lib/webhooks/outbox";
+import { JOBS_CHANNEL, jobEvents } from "./events";
 
 export interface CreateJobInput {
   accountId: string;
@@ -84,6 +84,108 @@ const isUniqueViolation = (err: unknown) =>
   (err as { cause?: { code?: string } })?.cause?.code === "23505";
 
 /**
+ * The charge, the pending job, its spend ledger row, the idempotency record and the runners' wake-up
+ * (NOTIFY jobs_created, delivered on commit) in ONE statement: one round trip, and atomic like the
+ * transaction it replaces. The conditional UPDATE is the guard (a balance never goes below zero); when it
+ * matches nothing, nothing else is written and the answer is 402 with the balance.
+ */
+export async function chargeAndInsertJob(
+  db: Db,
+  p: {
+    accountId: string;
+    tool: string;
+    input: unknown;
+    cost: number;
+    idempotency?: { key: string; requestHash: string };
+  },
+): Promise<{ job: Job; balance: number }> {
+  const id = randomUUID();
+  const description = `${p.tool} job ${id}`;
+  const idem = p.idempotency
+    ? sql`, idem as (
+        insert into idempotency_records (account_id, key, request_hash, job_id)
+        select ${p.accountId}, ${p.idempotency.key}, ${p.idempotency.requestHash}, id from job)`
+    : sql``;
+  // credits.low (the outbox event and one pending delivery per subscribed endpoint) when this charge takes
+  // the balance from at least the account's threshold to under it: written by the same statement, so the
+  // event exists exactly when the charge does.
+  const lowEventId = newMessageId();
+  const lowPayload = (data: ReturnType<typeof sql>) =>
+    sql`jsonb_build_object('type', 'credits.low', 'timestamp', ${new Date().toISOString()}::text, 'data', ${data})`;
+  const listening = sql`webhook_endpoints e where e.account_id = ${p.accountId} and e.enabled
+    and e.events @> array['credits.low']::text[]`;
+  const creditsLow =
+    p.cost > 0
+      ? sql`, low_event as (
+        insert into webhook_events (id, account_id, type, payload)
+        select ${lowEventId}, ${p.accountId}, 'credits.low', ${lowPayload(
+          sql`jsonb_build_object('balance', charged.credit_balance, 'threshold', charged.credits_low_threshold,
+            'jobId', job.id, 'tool', ${p.tool}::text)`,
+        )}
+        from charged, job
+        where charged.credit_balance < charged.credits_low_threshold
+          and charged.credit_balance + ${p.cost}::int >= charged.credits_low_threshold
+          and exists (select 1 from ${listening})
+        returning id
+      ), low_deliveries as (
+        insert into webhook_deliveries (event_id, endpoint_id)
+        select low_event.id, e.id from low_event, ${listening})`
+      : sql``;
+  const rows = rowsOf<{ balance: number; created_at: Date | string; expires_at: Date | string }>(
+    await db.execute(sql`
+      with charged as (
+        update accounts set credit_balance = credit_balance - ${p.cost}::int, total_used = total_used + ${p.cost}::int
+        where id = ${p.accountId} and credit_balance >= ${p.cost}::int
+        returning credit_balance, credits_low_threshold
+      ), job as (
+        insert into jobs (id, account_id, tool, input, credits_charged)
+        select ${id}, ${p.accountId}, ${p.tool}, ${JSON.stringify(p.input)}::jsonb, ${p.cost}::int from charged
+        returning id, created_at, expires_at
+      ), spend as (
+        insert into credit_ledger (account_id, type, amount, balance_after, description, job_id)
+        select ${p.accountId}, 'spend', -${p.cost}::int, charged.credit_balance, ${description}, job.id
+        from charged, job
+      )${idem}${creditsLow}
+      select charged.credit_balance as balance, job.created_at, job.expires_at,
+        pg_notify(${JOBS_CHANNEL}, '') as notified
+      from charged, job`),
+  );
+  const row = rows[0];
+  if (!row) {
+    const [current] = await db
+      .select({ balance: accounts.creditBalance })
+      .from(accounts)
+      .where(eq(accounts.id, p.accountId));
+    throw new AppError(
+      "INSUFFICIENT_CREDITS",
+      `This operation costs ${p.cost} credits; the balance is ${current?.balance ?? 0}.`,
+      { required: p.cost, available: current?.balance ?? 0 },
+    );
+  }
+  const job: Job = {
+    id,
+    accountId: p.accountId,
+    tool: p.tool,
+    status: "pending",
+    input: p.input,
+    result: null,
+    error: null,
+    creditsCharged: p.cost,
+    creditsRefunded: false,
+    creditsRefundedAmount: 0,
+    providerUsage: null,
+    attempts: 0,
+    leaseOwner: null,
+    leaseExpiresAt: null,
+    createdAt: new Date(row.created_at),
+    startedAt: null,
+    completedAt: null,
+    expiresAt: new Date(row.expires_at),
+  };
+  return { job, balance: Number(row.balance) };
+}
+
+/**
  * Refuses a tool that cannot run here, then charges the tool's cost and inserts the pending job, its spend ledger row and its idempotency
  * record in one transaction: no charge without a job, no job without its charge.
  * A replay of the same Idempotency-Key and request returns the original job and charges nothing.
@@ -116,31 +218,12 @@ export async function createJob(
   }
   const cost = tool.cost(input.input);
   try {
-    const { job, balance } = await db.transaction(async (tx) => {
-      const { balance, creditsLowThreshold } = await takeCredits(tx, accountId, cost);
-      const [row] = await tx
-        .insert(jobs)
-        .values({ accountId, tool: tool.name, input: input.input as object, creditsCharged: cost })
-        .returning();
-      await recordSpend(tx, accountId, cost, balance, row!.id, `${tool.name} job ${row!.id}`);
-      if (idempotency) {
-        await tx.insert(idempotencyRecords).values({
-          accountId,
-          key: idempotency.key,
-          requestHash: idempotency.requestHash,
-          jobId: row!.id,
-        });
-      }
-      // credits.low: this charge took the balance from at least the account's threshold to under it.
-      if (cost > 0 && balance < creditsLowThreshold && balance + cost >= creditsLowThreshold) {
-        await emitWebhookEvent(tx, accountId, "credits.low", {
-          balance,
-          threshold: creditsLowThreshold,
-          jobId: row!.id,
-          tool: tool.name,
-        });
-      }
-      return { job: row!, balance };
+    const { job, balance } = await chargeAndInsertJob(db, {
+      accountId,
+      tool: tool.name,
+      input: input.input,
+      cost,
+      idempotency,
     });
     jobEvents.emit("created", job.id);
     return { job, replayed: false, balance };

@@ -10,7 +10,7 @@ import { ToolError } from "@/lib/errors";
 import { guardedFetch } from "@/lib/fetch";
 import type { AnyTool, AnyToolRunner, Env } from "@/lib/tools/types";
 import { type DeliveryPassReport, deliverDueWebhooks, purgeWebhookHistory } from "@/lib/webhooks/deliver";
-import { jobEvents } from "./events";
+import { JOBS_CHANNEL, jobEvents } from "./events";
 import { type RunningTask, type ToolWorkerPool, toolPoolFor, WorkerLimitError } from "./tool-pool";
 import { catalogToolSource, describeFailure, type ToolSource } from "./tool-source";
 import { completeJob, failJob } from "./transitions";
@@ -77,7 +77,9 @@ export class JobRunner {
   private passing: Promise<PassReport> | null = null;
   private delivering: Promise<DeliveryPassReport> | null = null;
   private again = false;
-  private readonly onCreated = () => void this.tick();
+  private readonly onCreated = () => void this.tick({ claimOnly: true });
+  private lastMaintenance = 0;
+  private unlisten: (() => Promise<void>) | null = null;
 
   constructor(
     private readonly db: Db,
@@ -101,6 +103,7 @@ export class JobRunner {
     if (this.started) return;
     this.started = true;
     jobEvents.on("created", this.onCreated);
+    this.listenForJobs();
     const loop = () => {
       if (this.stopped) return;
       this.tick().finally(() => {
@@ -115,6 +118,7 @@ export class JobRunner {
     this.stopped = true;
     jobEvents.off("created", this.onCreated);
     clearTimeout(this.timer);
+    await this.unlisten?.().catch(() => {});
     await this.passing?.catch(() => {});
     await this.delivering?.catch(() => {});
     for (const jobId of this.running.keys()) {
@@ -136,18 +140,42 @@ export class JobRunner {
     while (this.running.size) await Promise.allSettled([...this.running.values()]);
   }
 
-  /** A pass now, or right after the one under way (never two at once in one runner). */
-  tick(): Promise<PassReport | undefined> {
+  /**
+   * On Postgres, a job created by another process (NOTIFY jobs_created, sent by the creating statement) wakes
+   * this runner at once instead of at its next poll. PGlite: the in-process event and the poll.
+   */
+  private listenForJobs(): void {
+    const client = (this.db as unknown as { $client?: Record<string, unknown> }).$client;
+    if (!client || typeof client.listen !== "function" || !("unsafe" in client)) return;
+    const listen = client.listen as (
+      channel: string,
+      fn: () => void,
+    ) => Promise<{ unlisten: () => Promise<void> }>;
+    listen(JOBS_CHANNEL, this.onCreated)
+      .then((l) => {
+        if (this.stopped) void l.unlisten().catch(() => {});
+        else this.unlisten = l.unlisten;
+      })
+      .catch((err) => console.error(`[runner ${this.id}] LISTEN failed; polling`, redactDbError(err)));
+  }
+
+  /**
+   * A pass now, or right after the one under way (never two at once in one runner). A wake-up for new work
+   * (`claimOnly`) skips the housekeeping (recovery, timeouts, purges) unless a poll interval has passed since
+   * it last ran, so a job is claimed in one statement.
+   */
+  tick(opts: { claimOnly?: boolean } = {}): Promise<PassReport | undefined> {
     if (this.passing) {
       this.again = true;
       // The caller that started this pass logs its failure.
       return this.passing.catch(() => undefined);
     }
-    this.passing = this.pass().finally(() => {
+    const maintenance = !opts.claimOnly || Date.now() - this.lastMaintenance >= this.options.pollMs;
+    this.passing = this.pass({ maintenance }).finally(() => {
       this.passing = null;
       if (this.again && !this.stopped) {
         this.again = false;
-        void this.tick();
+        void this.tick({ claimOnly: true });
       }
     });
     return this.passing.catch((err) => {
@@ -157,13 +185,19 @@ export class JobRunner {
   }
 
   /** Recovery, queue timeouts and purging, then claims up to the free concurrency and starts the jobs. */
-  async pass(): Promise<PassReport> {
-    const interrupted = await recoverInterruptedJobs(this.db);
-    const queueTimedOut = await failQueueTimeouts(this.db, this.options.queueTimeoutSeconds);
-    const purged = await purgeExpiredJobs(this.db);
-    await purgeRateLimitWindows(this.db);
-    await purgeObservations(this.db);
-    await purgeWebhookHistory(this.db);
+  async pass(opts: { maintenance?: boolean } = {}): Promise<PassReport> {
+    let interrupted = 0;
+    let queueTimedOut = 0;
+    let purged = 0;
+    if (opts.maintenance !== false) {
+      this.lastMaintenance = Date.now();
+      interrupted = await recoverInterruptedJobs(this.db);
+      queueTimedOut = await failQueueTimeouts(this.db, this.options.queueTimeoutSeconds);
+      purged = await purgeExpiredJobs(this.db);
+      await purgeRateLimitWindows(this.db);
+      await purgeObservations(this.db);
+      await purgeWebhookHistory(this.db);
+    }
     const free = this.options.concurrency - this.running.size;
     const claimed =
       free > 0 && !this.stopped
@@ -177,7 +211,7 @@ export class JobRunner {
         .finally(() => {
           this.running.delete(job.id);
           // A started runner refills its free slot at once; a one-off pass (cron, tests) does not loop.
-          if (this.started && !this.stopped) void this.tick();
+          if (this.started && !this.stopped) void this.tick({ claimOnly: true });
         });
       this.running.set(job.id, run);
     }

@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db, DbOrTx } from "@/lib/db/client";
 import { apiKeys } from "@/lib/db/schema";
+import { keysChanged, lookupKey } from "./key-cache";
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 const KEY_ID_PATTERN = /^sk_live_[A-Za-z0-9]{24}$/;
@@ -33,8 +34,8 @@ export interface AuthenticatedKey {
 }
 
 /**
- * One indexed read by key id; the secret's hash is compared in constant time.
- * Revoked keys are refused at once: nothing is cached, so rotation takes effect on every instance.
+ * The key row from this process's key cache (lib/keys/key-cache.ts: at most 10 s old, emptied within about a
+ * second of any revocation on any instance); the secret's hash is compared in constant time.
  */
 export async function authenticateKey(
   db: Db,
@@ -42,17 +43,7 @@ export async function authenticateKey(
   secret: string,
 ): Promise<AuthenticatedKey | null> {
   if (!KEY_ID_PATTERN.test(keyId) || !SECRET_PATTERN.test(secret)) return null;
-  const [row] = await db
-    .select({
-      id: apiKeys.id,
-      accountId: apiKeys.accountId,
-      secretHash: apiKeys.secretHash,
-      rateLimitPerMinute: apiKeys.rateLimitPerMinute,
-      revokedAt: apiKeys.revokedAt,
-    })
-    .from(apiKeys)
-    .where(eq(apiKeys.keyId, keyId))
-    .limit(1);
+  const row = await lookupKey(db, keyId);
   const given = Buffer.from(hashSecret(secret), "hex");
   const expected = Buffer.from(row?.secretHash ?? DUMMY_HASH, "hex");
   const match = given.length === expected.length && timingSafeEqual(given, expected);
@@ -92,6 +83,8 @@ export async function rotateKeyPair(
       .returning({ createdAt: apiKeys.createdAt });
     return row!;
   });
+  // Other processes hear of it through the api_keys trigger (NOTIFY and the version counter).
+  keysChanged();
   return { ...pair, createdAt: created.createdAt };
 }
 

@@ -1,19 +1,23 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { jsonArgsFromQuery } from "@/lib/contract/query";
-import { getCreditAccount } from "@/lib/credits/credits";
+import { VISIBILITY_DAYS } from "@/lib/ai-visibility/api-schemas";
+import { toJsonSchema } from "@/lib/contract/json-schema";
+import { getCreditAccount, RECENT_TRANSACTIONS } from "@/lib/credits/credits";
 import type { Db } from "@/lib/db/client";
-import { notFound, parseValue, requireUuid } from "@/lib/errors";
+import { notFound, parseValue } from "@/lib/errors";
 import { createJob, idempotencyKeySchema, requestHash } from "@/lib/jobs/create";
-import { type ListJobsQuery, listJobs, listJobsQuery } from "@/lib/jobs/list";
+import { type ListJobsQuery, listJobs } from "@/lib/jobs/list";
 import { getJob } from "@/lib/jobs/queries";
 import { pollUrl, toJobView } from "@/lib/jobs/view";
-import { toJsonSchema } from "@/lib/openapi/json-schema";
+import { parsePathParam, routeArgs } from "@/lib/routes/contract";
+import { getCreditsRoute } from "@/lib/routes/credits";
+import { getJobRoute, listJobsRoute } from "@/lib/routes/jobs";
 import { pricingText, TOOL_NAMES, TOOLS } from "@/lib/tools/catalog";
 import type { AnyTool } from "@/lib/tools/types";
 import { connectionInputs, readSearchConsole, readTraffic } from "./connections";
 import {
   describeEngines,
+  enginesInput,
   readBotStats,
   readCitations,
   readVisibilityReport,
@@ -109,10 +113,12 @@ const READ_ONLY: ToolAnnotations = {
   openWorldHint: false,
 };
 
-const jobIdInput = z.object({ jobId: z.string().describe("The jobId a tool returned.") }).strict();
+/** GET /jobs/{jobId}'s path parameter as the argument, checked as the route checks it (not a UUID: NOT_FOUND). */
+const jobIdInput = routeArgs(getJobRoute);
+const [jobIdParam] = getJobRoute.pathParams;
 
 async function readJob(ctx: McpContext, jobId: string) {
-  const job = await getJob(ctx.db, ctx.accountId, requireUuid(jobId, "Job"));
+  const job = await getJob(ctx.db, ctx.accountId, parsePathParam(jobIdParam, jobId));
   if (!job) throw notFound("Job");
   return job;
 }
@@ -126,9 +132,8 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     });
   });
 
-const waitInput = z
-  .object({
-    jobId: z.string().describe("The jobId a tool returned."),
+const waitInput = jobIdInput
+  .extend({
     timeoutSeconds: z
       .number()
       .int()
@@ -140,7 +145,8 @@ const waitInput = z
   .strict();
 
 /** GET /jobs' query parameters as typed arguments: the same filters, bounds and defaults. */
-const listInput = jsonArgsFromQuery(listJobsQuery);
+const listInput = routeArgs(listJobsRoute);
+const creditsInput = routeArgs(getCreditsRoute);
 
 const dataTools: McpToolDef[] = [
   {
@@ -150,7 +156,7 @@ const dataTools: McpToolDef[] = [
     input: jobIdInput,
     annotations: { ...READ_ONLY, title: "Get a job" },
     async run(ctx, args) {
-      const { jobId } = parseValue(jobIdInput, args);
+      const { jobId } = parseValue(jobIdInput, args) as { jobId: string };
       return toJobView(await readJob(ctx, jobId));
     },
   },
@@ -160,7 +166,10 @@ const dataTools: McpToolDef[] = [
     input: waitInput,
     annotations: { ...READ_ONLY, title: "Wait for a job" },
     async run(ctx, args) {
-      const { jobId, timeoutSeconds } = parseValue(waitInput, args);
+      const { jobId, timeoutSeconds } = parseValue(waitInput, args) as {
+        jobId: string;
+        timeoutSeconds: number;
+      };
       const release = acquireWaitSlot(ctx.apiKeyId ?? `account:${ctx.accountId}`);
       try {
         const started = Date.now();
@@ -190,11 +199,11 @@ const dataTools: McpToolDef[] = [
   },
   {
     name: "get_credits",
-    description: "Credit balance, credits used in total and the 20 most recent transactions. Free.",
-    input: z.object({}).strict(),
+    description: `Credit balance, credits used in total and the ${RECENT_TRANSACTIONS} most recent transactions. Free.`,
+    input: creditsInput,
     annotations: { ...READ_ONLY, title: "Get credits" },
     async run(ctx, args) {
-      parseValue(z.object({}).strict(), args ?? {});
+      parseValue(creditsInput, args ?? {});
       return getCreditAccount(ctx.db, ctx.accountId);
     },
   },
@@ -230,17 +239,16 @@ const dataTools: McpToolDef[] = [
     name: "list_engines",
     description:
       "The AI engines (ChatGPT, Perplexity, Claude, Gemini): whether each is configured on this server, and its model. ai_citation_check and brand_visibility accept configured engines only. Free.",
-    input: z.object({}).strict(),
+    input: enginesInput,
     annotations: { ...READ_ONLY, title: "List AI engines" },
     async run(_ctx, args) {
-      parseValue(z.object({}).strict(), args ?? {});
+      parseValue(enginesInput, args ?? {});
       return describeEngines();
     },
   },
   {
     name: "get_visibility",
-    description:
-      "Citation and mention rates of a domain registered on this account, per AI engine and overall, per day over the last `days` days (default 30, at most 395), from completed AI checks. Free.",
+    description: `Citation and mention rates of a domain registered on this account, per AI engine and overall, per day over the last \`days\` days (default ${VISIBILITY_DAYS.default}, at most ${VISIBILITY_DAYS.max}), from completed AI checks. Free.`,
     input: visibilityInput,
     annotations: { ...READ_ONLY, title: "Get AI visibility" },
     async run(ctx, args) {

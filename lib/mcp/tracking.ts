@@ -1,16 +1,16 @@
-import { visibilityQuery } from "@/lib/ai-visibility/api-schemas";
 import { describeEngines, getVisibility } from "@/lib/ai-visibility/report";
-import { jsonArgsFromQuery } from "@/lib/contract/query";
 import type { Db } from "@/lib/db/client";
-import { citationsQuery, trackingStatsQuery } from "@/lib/tracking/api-schemas";
+import { routeArgs } from "@/lib/routes/contract";
+import { getCitationsRoute, getTrackingStatsRoute } from "@/lib/routes/tracking";
+import { getVisibilityRoute, listEnginesRoute } from "@/lib/routes/visibility";
 import { getCitations } from "@/lib/tracking/reports/citations-query";
 import { getBotStats } from "@/lib/tracking/reports/stats";
 
-// Both reads refuse a domain not registered on the account (FORBIDDEN_SCOPE). The arguments are the
-// REST routes' query parameters as typed JSON (numbers are numbers), with the same bounds and defaults.
+// Both reads refuse a domain not registered on the account (FORBIDDEN_SCOPE). The arguments are the REST
+// routes' declared query parameters as typed JSON (numbers are numbers), with the same bounds and defaults.
 export const trackingInputs = {
-  botStats: jsonArgsFromQuery(trackingStatsQuery),
-  citations: jsonArgsFromQuery(citationsQuery),
+  botStats: routeArgs(getTrackingStatsRoute),
+  citations: routeArgs(getCitationsRoute),
 };
 
 export async function readBotStats(db: Db, accountId: string, input: { domain: string }) {
@@ -26,7 +26,8 @@ export async function readCitations(
 }
 
 // The AI engines and the visibility they observed: the REST routes' parameters as typed JSON arguments.
-export const visibilityInput = jsonArgsFromQuery(visibilityQuery);
+export const visibilityInput = routeArgs(getVisibilityRoute);
+export const enginesInput = routeArgs(listEnginesRoute);
 
 export async function readVisibilityReport(
   db: Db,

@@ -1,9 +1,11 @@
-import { z } from "zod";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/api/errors";
+import { type JsonSchema, toJsonSchema } from "@/lib/contract/json-schema";
+import { jobSummary, jobView } from "@/lib/jobs/view";
+import { type AnyRouteContract, type BodySchema, TAGS } from "@/lib/routes/contract";
+import { pascal, toolAvailable } from "@/lib/routes/tools";
 import { TOOL_NAMES, TOOLS } from "@/lib/tools/catalog";
-import { type JsonSchema, toJsonSchema } from "./json-schema";
-import { API_OPERATIONS, type ApiOperation, type BodySchema, pascal, TAGS, toolAvailable } from "./routes";
-import { errorCode, errorEnvelope, jobSummary } from "./schemas";
+import { API_ROUTES } from "./operations";
+import { errorCode, errorEnvelope } from "./schemas";
 
 export type OpenApiDocument = Record<string, unknown> & {
   /** A path item holds its operations by method, and `servers` for the older interface's paths (under /api). */
@@ -128,7 +130,7 @@ function headerComponents() {
   };
 }
 
-function responseHeaders(op: Pick<ApiOperation, "public">, extra: string[] = []) {
+function responseHeaders(op: Pick<AnyRouteContract, "public">, extra: string[] = []) {
   const names = ["X-Request-Id", ...(op.public ? [] : RATE_HEADERS), ...extra];
   return Object.fromEntries(names.map((n) => [n, ref("headers", n)]));
 }
@@ -144,9 +146,9 @@ function envelopeOf(data: JsonSchema): JsonSchema {
 
 /** Builds the document. `serverUrl` is where /api/v1 is served (absolute when built for a request). */
 export function buildOpenApiDocument(
-  opts: { serverUrl?: string; operations?: ApiOperation[] } = {},
+  opts: { serverUrl?: string; operations?: AnyRouteContract[] } = {},
 ): OpenApiDocument {
-  const operations = opts.operations ?? API_OPERATIONS;
+  const operations = opts.operations ?? API_ROUTES;
   const schemas: Record<string, JsonSchema> = {};
   const responses: Record<string, unknown> = {};
 
@@ -166,7 +168,7 @@ export function buildOpenApiDocument(
         };
   }
   schemas.JobSummary = toJsonSchema(jobSummary);
-  const job = toJsonSchema(jobSummary.extend({ result: z.unknown().optional() })) as {
+  const job = toJsonSchema(jobView) as {
     properties: Record<string, unknown>;
   };
   job.properties.result = {

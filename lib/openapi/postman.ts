@@ -1,6 +1,6 @@
+import { EXAMPLE_DOMAIN, EXAMPLE_SITE_URL, EXAMPLE_WEBHOOK_URL } from "@/lib/routes/examples";
 import type { OpenApiDocument, OpenApiOperation } from "./document";
-import { EXAMPLE_DOMAIN, EXAMPLE_SITE_URL, EXAMPLE_WEBHOOK_URL } from "./examples";
-import { API_OPERATIONS } from "./routes";
+import { API_ROUTES } from "./operations";
 
 /** The parts of the Postman v2.1 format this generator writes. */
 export interface PostmanItem {
@@ -202,7 +202,7 @@ function itemFor(
 /** A Postman v2.1 collection of every operation of `doc`, foldered by tag in the document's tag order. */
 export function buildPostmanCollection(doc: OpenApiDocument): PostmanCollection {
   const tags = (doc.tags as { name: string; description?: string }[]) ?? [];
-  const postman = new Map(API_OPERATIONS.map((o) => [o.operationId, o.postman]));
+  const postman = new Map(API_ROUTES.map((o) => [o.operationId, o.postman]));
   const folders = new Map<string, PostmanFolder>(
     tags.map((t) => [
       t.name,

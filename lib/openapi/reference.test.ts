@@ -1,7 +1,8 @@
 import { describe, expect, test } from "vitest";
+import { TAGS } from "@/lib/routes/contract";
 import { buildOpenApiDocument } from "./document";
+import { API_ROUTES } from "./operations";
 import { curlExample, fieldRows, operationsByTag, responseSummary, typeLabel } from "./reference";
-import { API_OPERATIONS, TAGS } from "./routes";
 
 const doc = buildOpenApiDocument();
 
@@ -9,7 +10,7 @@ describe("the API reference's view of the document", () => {
   test("every operation under its tag, in tag order", () => {
     const groups = operationsByTag(doc);
     expect(groups.map((g) => g.name)).toEqual(TAGS.map((t) => t.name));
-    expect(groups.flatMap((g) => g.operations)).toHaveLength(API_OPERATIONS.length);
+    expect(groups.flatMap((g) => g.operations)).toHaveLength(API_ROUTES.length);
   });
 
   test("request body fields: type, required, constraints", () => {

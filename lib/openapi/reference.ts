@@ -1,5 +1,5 @@
+import type { JsonSchema } from "@/lib/contract/json-schema";
 import type { OpenApiDocument, OpenApiOperation } from "./document";
-import type { JsonSchema } from "./json-schema";
 
 /** Pure helpers that turn the OpenAPI document into what the API reference page shows. */
 

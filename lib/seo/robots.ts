@@ -51,8 +51,28 @@ export interface RobotsMatch {
 const USER_AGENT_KEYS = new Set(["user-agent", "useragent", "user agent"]);
 const DISALLOW_KEYS = new Set(["disallow", "dissallow", "dissalow", "disalow", "disallaw"]);
 
-/** Parses robots.txt text. `baseUrl` (the robots.txt URL) resolves relative Sitemap lines. */
-export function parseRobotsTxt(text: string, baseUrl?: string): Robots {
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
+
+/**
+ * The bytes after a UTF-8 byte order mark or any leading part of one, as Google's parser skips them
+ * ("\xEF\xBB" alone still counts); a broken sequence ("\xEF\x11\xBF") is left to show as a bad first line.
+ */
+export function skipByteOrderMark(bytes: Uint8Array): Uint8Array {
+  let i = 0;
+  while (i < UTF8_BOM.length && bytes[i] === UTF8_BOM[i]) i++;
+  return bytes.subarray(i);
+}
+
+/**
+ * Parses robots.txt, given as its bytes (preferred: a partial byte order mark is skipped exactly as Google
+ * does) or as decoded text, where a BOM or the one replacement character a partial BOM decodes to is dropped.
+ * `baseUrl` (the robots.txt URL) resolves relative Sitemap lines.
+ */
+export function parseRobotsTxt(input: string | Uint8Array, baseUrl?: string): Robots {
+  const text =
+    typeof input === "string"
+      ? input.replace(/^(?:\uFEFF|\uFFFD)/, "")
+      : new TextDecoder("utf-8").decode(skipByteOrderMark(input));
   const bytes = Buffer.from(text, "utf8");
   const truncated = bytes.length > ROBOTS_MAX_BYTES;
   let body = text;
@@ -64,18 +84,22 @@ export function parseRobotsTxt(text: string, baseUrl?: string): Robots {
   const robots: Robots = { mode: "rules", groups: [], sitemaps: [], issues: [], truncated };
   let group: RobotsGroup | null = null;
   let groupHasRules = false;
-  const lines = body.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/);
+  const lines = body.split(/\r\n|\r|\n/);
 
   lines.forEach((raw, index) => {
     const line = index + 1;
-    const content = raw.replace(/#.*$/, "").trim();
+    // ASCII blanks only: String#trim would also drop a stray U+FEFF, which Google reads as part of the line.
+    const content = raw.replace(/#.*$/, "").replace(/^[ \t\v\f]+|[ \t\v\f]+$/g, "");
     if (!content) return;
     const colon = content.indexOf(":");
     if (colon < 0) {
       robots.issues.push({ line, message: `No "key: value" on this line: "${content.slice(0, 80)}"` });
       return;
     }
-    const key = content.slice(0, colon).trim().toLowerCase();
+    const key = content
+      .slice(0, colon)
+      .replace(/[ \t]+$/, "")
+      .toLowerCase();
     const value = content.slice(colon + 1).trim();
 
     if (USER_AGENT_KEYS.has(key)) {
@@ -204,7 +228,7 @@ export async function fetchRobotsTxt(
     // too big even for that is treated like an unreachable one.
     const res = await fetch(url, { ...options, maxBytes: ROBOTS_MAX_BYTES * 4 });
     if (res.status >= 200 && res.status < 300) {
-      return { url, status: res.status, robots: parseRobotsTxt(res.text(), res.finalUrl) };
+      return { url, status: res.status, robots: parseRobotsTxt(res.body, res.finalUrl) };
     }
     // Google reads 429 as "unreachable" too: the site is asking crawlers to back off.
     const unavailable = res.status >= 400 && res.status < 500 && res.status !== 429;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { queryInt } from "@/lib/contract/query";
 import { normalizeHostname } from "@/lib/hostname";
 import { MAX_EVENTS_PER_BATCH } from "./ingest/event-schema";
+import { LOG_FORMATS } from "./ingest/log-formats";
 
 /** The request and response shapes of the domains and tracking endpoints (routes, OpenAPI and MCP share them). */
 
@@ -14,6 +15,8 @@ const hostname = z
 
 export const CITATIONS_DAYS = { min: 1, max: 90, default: 30 } as const;
 export const CITATIONS_LIMIT = { min: 1, max: 200, default: 50 } as const;
+/** Unreadable lines of an uploaded log reported one by one (the rest only counted). */
+export const LOG_REJECTED_REPORTED = 100;
 
 export const trackingStatsQuery = z.object({
   domain: hostname.describe("A domain registered on the account"),
@@ -21,15 +24,21 @@ export const trackingStatsQuery = z.object({
 
 export const logsIngestQuery = z.object({
   domain: hostname.describe("The registered domain the log belongs to"),
+  format: z
+    .enum(LOG_FORMATS)
+    .default("auto")
+    .describe(
+      "The log's format: combined (also common), vhost_combined, nginx_json, cloudflare (Logpush http_requests), alb (AWS Application Load Balancer), cloudfront (standard or JSON); auto (default) detects it line by line",
+    ),
 });
 
 export const citationsQuery = z.object({
   domain: hostname.describe("A domain registered on the account"),
   days: queryInt(CITATIONS_DAYS.min, CITATIONS_DAYS.max, CITATIONS_DAYS.default).describe(
-    "Look-back window in UTC days, today included (default 30, max 90)",
+    `Look-back window in UTC days, today included (default ${CITATIONS_DAYS.default}, max ${CITATIONS_DAYS.max})`,
   ),
   limit: queryInt(CITATIONS_LIMIT.min, CITATIONS_LIMIT.max, CITATIONS_LIMIT.default).describe(
-    "Most recent citations listed (default 50, max 200)",
+    `Most recent citations listed (default ${CITATIONS_LIMIT.default}, max ${CITATIONS_LIMIT.max})`,
   ),
 });
 
@@ -41,7 +50,26 @@ export const trackingStatsResult = z.object({
   uniqueBots: count,
   aiBotVisits: count,
   visitsLast30Days: count.describe("Bot visits in the last 30 UTC days, today included"),
-  topBots: z.array(z.object({ name: z.string(), count, isAIBot: z.boolean() })).max(10),
+  topBots: z
+    .array(
+      z.object({
+        name: z.string(),
+        count,
+        isAIBot: z.boolean(),
+        verification: z
+          .object({
+            verified: count.describe(
+              "From an address the bot's operator publishes (or its reverse DNS confirms)",
+            ),
+            unverified: count.describe(
+              "Cannot be checked: the operator publishes no addresses, or none was logged",
+            ),
+            spoofed: count.describe("From an address outside the ranges the bot's operator publishes"),
+          })
+          .describe("The bot's visits (of count) by whether their address proves the claimed identity"),
+      }),
+    )
+    .max(10),
   topPages: z.array(z.object({ url: z.string().describe("A path"), count })).max(10),
 });
 
@@ -101,9 +129,14 @@ export const logsIngestResult = z.object({
   lines: count.describe("Non-blank lines read"),
   accepted: count,
   duplicates: count,
-  skipped: count,
+  skipped: count.describe(
+    'Lines read but not stored: human visits not referred by an AI engine, and "-" request lines (no request)',
+  ),
   rejectedCount: count,
-  rejected: z.array(z.object({ line: z.number().int(), reason: z.string() })).max(100),
+  rejected: z
+    .array(z.object({ line: z.number().int(), reason: z.string() }))
+    .max(LOG_REJECTED_REPORTED)
+    .describe(`The first ${LOG_REJECTED_REPORTED} unreadable lines`),
 });
 
 export type TrackingStats = z.infer<typeof trackingStatsResult>;

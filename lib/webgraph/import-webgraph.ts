@@ -1,18 +1,10 @@
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { and, eq, sql } from "drizzle-orm";
-import type { Db, DbOrTx } from "@/lib/db/client";
+import type { Db } from "@/lib/db/client";
 import { type WebgraphLevel, type WebgraphProgress, webgraphSnapshots } from "@/lib/db/schema";
-import {
-  DEFAULT_RANK_COLUMNS,
-  parseEdge,
-  parseRank,
-  parseRankHeader,
-  parseVertex,
-  type RankColumns,
-  type RankRow,
-  type VertexRow,
-  WebgraphFormatError,
-} from "./parse";
-import { readLines } from "./read-lines";
+import { WebgraphFormatError } from "./parse";
+import { type GraphFile, type ScanBatch, scanGraphFile } from "./scan";
 
 export interface ImportWebgraphOptions {
   /** The release's name, e.g. `cc-main-2024-25-dec-jan-feb`, and its date (YYYY-MM-DD). */
@@ -21,13 +13,26 @@ export interface ImportWebgraphOptions {
   verticesFile: string;
   edgesFile: string;
   ranksFile: string;
-  /** Rows per committed batch (default 50 000). */
+  /** Rows per committed batch (default 500 000). */
   batchSize?: number;
   onProgress?: (progress: WebgraphProgress & { phase: Phase }) => void;
   signal?: AbortSignal;
 }
 
 type Phase = keyof WebgraphProgress;
+
+/** The closing steps, in milliseconds. On Postgres the edge index is built beside the other two. */
+export interface FinishMs {
+  /** The snapshot's edge index, built once over the loaded partition. */
+  index: number;
+  /** The vertices partition, filled from staging with in-degrees counted in one pass over the edges, and indexed. */
+  vertices: number;
+  /** The ranks partition's primary key. */
+  ranks: number;
+  analyze: number;
+  /** Attaching the partitions and marking the snapshot ready. */
+  attach: number;
+}
 
 export interface ImportWebgraphResult {
   snapshotId: number;
@@ -36,17 +41,27 @@ export interface ImportWebgraphResult {
   /** Lines read in this run per file (those skipped on resume not counted). */
   linesRead: WebgraphProgress;
   progress: WebgraphProgress;
-  /** Milliseconds spent per file in this run, and on the closing in-degree count. */
+  /** Milliseconds spent per file in this run, and on the closing steps together. */
   phaseMs: WebgraphProgress & { finish: number };
+  finishMs: FinishMs;
+  /** How the rows travelled: COPY (Postgres, PGlite in this process), else one INSERT per batch of the same text. */
+  method: "copy" | "insert";
   elapsedMs: number;
 }
 
-const DEFAULT_BATCH = 50_000;
+const DEFAULT_BATCH = 500_000;
 
 /**
  * Imports one level of a Common Crawl web graph release: vertices, ranks, then edges. Each batch is committed
  * with the count of lines consumed, so an interrupted import re-run with the same arguments resumes exactly
  * where it stopped and never writes a row twice.
+ *
+ * Every file streams into a table of its own with no index, foreign key or trigger: vertices into a staging
+ * table, ranks and edges straight into the snapshot's partitions (`snapshot_id` a column default, so an edge
+ * line is copied as it is). On Postgres the batches travel by COPY. The closing steps then build the edge
+ * index, fill the vertices partition with in-degrees counted in one pass, index vertices and ranks by sorting,
+ * analyze, and attach the three partitions in the transaction that marks the snapshot ready: their CHECK
+ * constraints spare the attach a scan, and the foreign keys are checked in one query each.
  */
 export async function importWebgraph(db: Db, opts: ImportWebgraphOptions): Promise<ImportWebgraphResult> {
   const started = Date.now();
@@ -55,82 +70,53 @@ export async function importWebgraph(db: Db, opts: ImportWebgraphOptions): Promi
   const progress = { ...snapshot.progress };
   const linesRead: WebgraphProgress = { vertices: 0, edges: 0, ranks: 0 };
   const phaseMs = { vertices: 0, edges: 0, ranks: 0, finish: 0 };
-  if (snapshot.status === "ready") {
-    return {
-      snapshotId: snapshot.id,
-      imported: false,
-      linesRead,
-      progress,
-      phaseMs,
-      elapsedMs: Date.now() - started,
-    };
-  }
+  const finishMs: FinishMs = { index: 0, vertices: 0, ranks: 0, analyze: 0, attach: 0 };
+  const store = await openStore(db);
+  const result = () => ({
+    snapshotId: snapshot.id,
+    linesRead,
+    progress,
+    phaseMs,
+    finishMs,
+    method: store.method,
+    elapsedMs: Date.now() - started,
+  });
+  if (snapshot.status === "ready") return { ...result(), imported: false };
   const batchSize = Math.max(1, opts.batchSize ?? DEFAULT_BATCH);
   const report = (phase: Phase) => opts.onProgress?.({ ...progress, phase });
 
+  const id = snapshot.id;
+  const tables = targets(id);
+  // Autovacuum would only compete with the load; the closing steps analyze once.
+  await store.tx(async (run) => {
+    await run(
+      `create table if not exists ${tables.edges.table} (snapshot_id integer not null default ${id} check (snapshot_id = ${id}), from_id bigint not null, to_id bigint not null) with (autovacuum_enabled = false)`,
+    );
+    // A partition begun before the column had its default.
+    await run(`alter table ${tables.edges.table} alter column snapshot_id set default ${id}`);
+    await run(
+      `create table if not exists ${tables.vertices.table} (vertex_id bigint not null, rev_host text not null) with (autovacuum_enabled = false)`,
+    );
+    await run(
+      `create table if not exists ${tables.ranks.table} (snapshot_id integer not null default ${id} check (snapshot_id = ${id}), rev_host text not null, harmonic_pos bigint not null, harmonic_val double precision not null, pagerank_pos bigint not null, pagerank_val double precision not null, host_count bigint) with (autovacuum_enabled = false)`,
+    );
+  });
+
   // Vertices and ranks first: a half-imported edge list is useless without them, the reverse is not.
-  const partition = edgePartition(snapshot.id);
-  // Unindexed and detached while it fills; indexed and attached in the closing transaction below.
-  await db.execute(
-    sql.raw(
-      `create table if not exists ${partition} (snapshot_id integer not null check (snapshot_id = ${snapshot.id}), from_id bigint not null, to_id bigint not null)`,
-    ),
-  );
   for (const [phase, file] of [
     ["vertices", opts.verticesFile],
     ["ranks", opts.ranksFile],
     ["edges", opts.edgesFile],
   ] as const) {
     const began = Date.now();
-    await importPhase(db, phase, file, snapshot.id, progress, linesRead, batchSize, opts, report);
+    await importPhase(store, tables[phase], phase, file, id, progress, linesRead, batchSize, opts, report);
     phaseMs[phase] = Date.now() - began;
   }
 
   const t = Date.now();
-  // In-degrees once, at the end: bulk authority reads then cost an index lookup per domain, whatever the
-  // domain's popularity. Re-run whole if interrupted (the snapshot only turns ready with it).
-  await db.transaction(async (tx) => {
-    // Building the index once over the whole partition is far cheaper than maintaining it row by row; with
-    // room to sort in memory it avoids spilling millions of rows to disk, and so does the in-degree count.
-    await tx.execute(sql`set local maintenance_work_mem = '256MB'`);
-    await tx.execute(sql`set local work_mem = '128MB'`);
-    await tx.execute(
-      sql.raw(`create index if not exists ${partition}_to_idx on ${partition} (snapshot_id, to_id, from_id)`),
-    );
-    const [attached] = rowsOf<{ n: number | string }>(
-      await tx.execute(
-        sql`select count(*) as n from pg_inherits where inhrelid = ${partition}::regclass and inhparent = 'webgraph_edges'::regclass`,
-      ),
-    );
-    if (Number(attached?.n ?? 0) === 0) {
-      await tx.execute(
-        sql.raw(`alter table webgraph_edges attach partition ${partition} for values in (${snapshot.id})`),
-      );
-    }
-    await tx.execute(sql`
-      update webgraph_vertices v set in_degree = c.n
-      from (select to_id, count(*) as n from webgraph_edges
-            where snapshot_id = ${snapshot.id} and from_id <> to_id group by to_id) c
-      where v.snapshot_id = ${snapshot.id} and v.vertex_id = c.to_id`);
-    const [counted] = rowsOf<{ n: number | string }>(
-      await tx.execute(sql`select count(*) as n from webgraph_ranks where snapshot_id = ${snapshot.id}`),
-    );
-    await tx
-      .update(webgraphSnapshots)
-      .set({ status: "ready", completedAt: new Date(), rankedCount: Number(counted?.n ?? 0) })
-      .where(eq(webgraphSnapshots.id, snapshot.id));
-  });
-  // Fresh statistics, so the planner uses the indexes on tables that just grew by millions of rows.
-  await db.execute(sql.raw(`analyze ${partition}, webgraph_vertices, webgraph_ranks`));
+  await finishSnapshot(store, id, tables, finishMs);
   phaseMs.finish = Date.now() - t;
-  return {
-    snapshotId: snapshot.id,
-    imported: true,
-    linesRead,
-    progress,
-    phaseMs,
-    elapsedMs: Date.now() - started,
-  };
+  return { ...result(), imported: true };
 }
 
 async function openSnapshot(db: Db, opts: ImportWebgraphOptions) {
@@ -156,8 +142,162 @@ async function openSnapshot(db: Db, opts: ImportWebgraphOptions) {
   return row;
 }
 
+/** Where a file's rows go during the import, in the column order of the scanner's COPY text. */
+interface Target {
+  table: string;
+  columns: readonly string[];
+  types: readonly string[];
+}
+
+/** The table holding one snapshot's edges: a partition of webgraph_edges. */
+export function edgePartition(snapshotId: number): string {
+  if (!Number.isSafeInteger(snapshotId) || snapshotId <= 0) throw new Error("bad snapshot id");
+  return `webgraph_edges_s${snapshotId}`;
+}
+
+function targets(snapshotId: number): Record<Phase, Target> {
+  const edges = edgePartition(snapshotId);
+  return {
+    vertices: {
+      table: `webgraph_vertices_stage_s${snapshotId}`,
+      columns: ["vertex_id", "rev_host"],
+      types: ["bigint", "text"],
+    },
+    edges: { table: edges, columns: ["from_id", "to_id"], types: ["bigint", "bigint"] },
+    ranks: {
+      table: `webgraph_ranks_s${snapshotId}`,
+      columns: ["harmonic_pos", "harmonic_val", "pagerank_pos", "pagerank_val", "rev_host", "host_count"],
+      types: ["bigint", "double precision", "bigint", "double precision", "text", "bigint"],
+    },
+  };
+}
+
+type Run = (text: string) => Promise<Record<string, unknown>[]>;
+
+interface Store {
+  method: "copy" | "insert";
+  /** Independent closing steps may run at once, on connections of their own. */
+  parallel: boolean;
+  /** Sort and hash memory of the closing steps: PGlite's 32-bit heap is far smaller than a server's. */
+  memory: { sort: string; hash: string };
+  /** Runs `fn` in one transaction, with no statement time limit (an index over billions of rows takes long). */
+  tx<T>(fn: (run: Run) => Promise<T>): Promise<T>;
+  /** One batch and its progress, committed together. */
+  load(target: Target, batch: ScanBatch, progressSql: string): Promise<void>;
+}
+
+interface PostgresJs {
+  begin<T>(fn: (tx: PostgresJsTx) => Promise<T>): Promise<T>;
+  unsafe(text: string): Promise<Record<string, unknown>[]>;
+}
+interface PostgresJsTx {
+  unsafe(text: string): Promise<Record<string, unknown>[]> & { writable(): Promise<NodeJS.WritableStream> };
+}
+
+/** COPY: over postgres.js to Postgres, from a blob to PGlite in this process; batched INSERTs to PGlite served over a socket. */
+async function openStore(db: Db): Promise<Store> {
+  const client = (db as unknown as { $client?: unknown }).$client;
+  // postgres.js is a tagged-template function; PGlite an object.
+  if (typeof client === "function" && typeof (client as Partial<PostgresJs>).begin === "function") {
+    const pg = client as unknown as PostgresJs;
+    const [row] = await pg.unsafe("select version() as v");
+    // PGlite served over a socket speaks the protocol but takes no COPY from the client.
+    if (!/emscripten|wasm/i.test(String(row?.v ?? ""))) return postgresStore(pg);
+  }
+  if (
+    client &&
+    typeof client === "object" &&
+    typeof (client as Partial<PgliteLike>).transaction === "function"
+  ) {
+    return pgliteStore(client as PgliteLike);
+  }
+  return insertStore(db);
+}
+
+interface PgliteTx {
+  query(text: string, params?: unknown[], options?: { blob?: Blob }): Promise<{ rows: unknown[] }>;
+}
+interface PgliteLike {
+  transaction<T>(fn: (tx: PgliteTx) => Promise<T>): Promise<T>;
+}
+
+/** PGlite in this process: COPY from a blob handed over in memory. */
+function pgliteStore(client: PgliteLike): Store {
+  return {
+    method: "copy",
+    parallel: false,
+    memory: { sort: "256MB", hash: "128MB" },
+    tx: (fn) =>
+      client.transaction((tx) =>
+        fn(async (text) => (await tx.query(text)).rows as Record<string, unknown>[]),
+      ),
+    load: (target, batch, progressSql) =>
+      client.transaction(async (tx) => {
+        if (batch.rows > 0) {
+          await tx.query(`copy ${target.table} (${target.columns.join(", ")}) from '/dev/blob'`, [], {
+            blob: new Blob(batch.chunks as unknown as BlobPart[]),
+          });
+        }
+        await tx.query(progressSql);
+      }),
+  };
+}
+
+function postgresStore(client: PostgresJs): Store {
+  return {
+    method: "copy",
+    parallel: true,
+    memory: { sort: "1GB", hash: "512MB" },
+    tx: (fn) =>
+      client.begin(async (tx) => {
+        await tx.unsafe("set local statement_timeout = 0");
+        return fn((text) => tx.unsafe(text));
+      }),
+    load: (target, batch, progressSql) =>
+      client.begin(async (tx) => {
+        // A crash may lose the last batches, but each batch and its progress go together, so a re-run redoes
+        // exactly what was lost; not waiting for the WAL flush per batch is safe here and much faster.
+        await tx.unsafe("set local synchronous_commit = off");
+        await tx.unsafe("set local statement_timeout = 0");
+        if (batch.rows > 0) {
+          const copy = await tx
+            .unsafe(`copy ${target.table} (${target.columns.join(", ")}) from stdin`)
+            .writable();
+          await pipeline(Readable.from(batch.chunks), copy);
+        }
+        await tx.unsafe(progressSql);
+      }),
+  };
+}
+
+function insertStore(db: Db): Store {
+  return {
+    method: "insert",
+    parallel: false,
+    memory: { sort: "256MB", hash: "128MB" },
+    tx: (fn) => db.transaction(async (tx) => fn(async (text) => rowsOf(await tx.execute(sql.raw(text))))),
+    load: (target, batch, progressSql) =>
+      db.transaction(async (tx) => {
+        await tx.execute(sql`set local synchronous_commit = off`);
+        if (batch.rows > 0) {
+          // The COPY text as one parameter, split into lines and columns by the database.
+          const columns = target.types.map(
+            (type, i) => `nullif(split_part(l, E'\\t', ${i + 1}), '\\N')::${type}`,
+          );
+          const text = Buffer.concat(batch.chunks).toString("utf8");
+          await tx.execute(
+            sql`insert into ${sql.raw(target.table)} (${sql.raw(target.columns.join(", "))})
+                select ${sql.raw(columns.join(", "))} from string_to_table(${text}, E'\\n') as l where l <> ''`,
+          );
+        }
+        await tx.execute(sql.raw(progressSql));
+      }),
+  };
+}
+
 async function importPhase(
-  db: Db,
+  store: Store,
+  target: Target,
   phase: Phase,
   file: string,
   snapshotId: number,
@@ -167,107 +307,143 @@ async function importPhase(
   opts: ImportWebgraphOptions,
   report: (phase: Phase) => void,
 ) {
-  const skip = progress[phase];
-  let lineNo = 0;
-  let rankColumns: RankColumns = DEFAULT_RANK_COLUMNS;
-  const vertices: VertexRow[] = [];
-  const ranks: RankRow[] = [];
-  const from: number[] = [];
-  const to: number[] = [];
-  const pending = () =>
-    phase === "edges" ? from.length : phase === "ranks" ? ranks.length : vertices.length;
-
-  const flush = async () => {
-    await db.transaction(async (tx) => {
-      // A crash may lose the last batches, but each batch and its progress go together, so a re-run redoes
-      // exactly what was lost; not waiting for the WAL flush per batch is safe here and much faster.
-      await tx.execute(sql`set local synchronous_commit = off`);
-      if (phase === "edges") await insertEdges(tx, snapshotId, from, to);
-      else if (phase === "ranks") await insertRanks(tx, snapshotId, ranks);
-      else await insertVertices(tx, snapshotId, vertices);
-      await tx.execute(
-        sql`update webgraph_snapshots set progress = jsonb_set(progress, ${`{${phase}}`}::text[], to_jsonb(${lineNo}::bigint)) where id = ${snapshotId}`,
-      );
-    });
-    progress[phase] = lineNo;
-    vertices.length = 0;
-    ranks.length = 0;
-    from.length = 0;
-    to.length = 0;
-    report(phase);
-  };
-
-  for await (const line of readLines(file)) {
-    lineNo++;
-    // The header is re-read on resume: the column layout is needed whatever line we continue from.
-    if (phase === "ranks" && lineNo === 1 && line.startsWith("#")) {
-      const header = parseRankHeader(line);
-      if (typeof header === "string") throw new WebgraphFormatError(file, lineNo, header);
-      rankColumns = header;
-      continue;
-    }
-    if (lineNo <= skip) continue;
-    linesRead[phase]++;
-    if (line === "" || line.startsWith("#")) continue;
-    if (phase === "edges") {
-      const edge = parseEdge(line);
-      if (typeof edge === "string") throw new WebgraphFormatError(file, lineNo, edge);
-      from.push(edge[0]);
-      to.push(edge[1]);
-    } else if (phase === "ranks") {
-      const rank = parseRank(line, rankColumns);
-      if (typeof rank === "string") throw new WebgraphFormatError(file, lineNo, rank);
-      ranks.push(rank);
-    } else {
-      const vertex = parseVertex(line);
-      if (typeof vertex === "string") throw new WebgraphFormatError(file, lineNo, vertex);
-      vertices.push(vertex);
-    }
-    if (pending() >= batchSize) {
+  const batches = scanGraphFile(file, phase as GraphFile, { skip: progress[phase], batchSize });
+  // The next batch is read and checked while the database takes this one.
+  let ahead = batches.next();
+  ahead.catch(() => {});
+  try {
+    for (;;) {
+      const next = await ahead;
+      if (next.done) break;
+      const batch = next.value;
+      ahead = batches.next();
+      ahead.catch(() => {});
+      linesRead[phase] = batch.linesRead;
+      if (batch.rows === 0 && batch.lineNo <= progress[phase]) continue;
       opts.signal?.throwIfAborted();
-      await flush();
+      try {
+        await store.load(
+          target,
+          batch,
+          `update webgraph_snapshots set progress = jsonb_set(progress, '{${phase}}', to_jsonb(${batch.lineNo}::bigint)) where id = ${snapshotId}`,
+        );
+      } catch (err) {
+        // The scanner checks what it can; a value it let through that the database refuses (a number out of
+        // range, say) is a data exception (SQLSTATE class 22), reported against the batch's lines.
+        const code = String(
+          (err as { code?: unknown }).code ?? (err as { cause?: { code?: unknown } }).cause?.code ?? "",
+        );
+        if (code.startsWith("22")) {
+          const first = progress[phase] + 1;
+          throw new WebgraphFormatError(
+            file,
+            first,
+            `a value in lines ${first}–${batch.lineNo} was refused: ${(err as Error).message}`,
+          );
+        }
+        throw err;
+      }
+      progress[phase] = batch.lineNo;
+      report(phase);
     }
+  } finally {
+    await ahead.catch(() => {});
+    await batches.return(undefined);
   }
-  if (pending() > 0 || lineNo > progress[phase]) await flush();
 }
 
-// One statement per batch: numbers travel as array literals, text as JSON, so the statement's parameter
-// count stays fixed whatever the batch size.
-/** The table holding one snapshot's edges: a partition of webgraph_edges. */
-export function edgePartition(snapshotId: number): string {
-  if (!Number.isSafeInteger(snapshotId) || snapshotId <= 0) throw new Error("bad snapshot id");
-  return `webgraph_edges_s${snapshotId}`;
-}
+async function finishSnapshot(store: Store, id: number, tables: Record<Phase, Target>, ms: FinishMs) {
+  const edges = tables.edges.table;
+  const vertexPartition = `webgraph_vertices_s${id}`;
+  const timed = async (step: keyof FinishMs, fn: () => Promise<unknown>) => {
+    const t = Date.now();
+    await fn();
+    ms[step] = Date.now() - t;
+  };
+  const exists = async (run: Run, table: string) =>
+    (await run(`select to_regclass('${table}') is not null as ok`))[0]?.ok === true;
 
-async function insertEdges(tx: DbOrTx, snapshotId: number, from: number[], to: number[]) {
-  await tx.execute(
-    sql`insert into ${sql.raw(edgePartition(snapshotId))} (snapshot_id, from_id, to_id)
-        select ${snapshotId}, f, t from unnest(${`{${from.join(",")}}`}::bigint[], ${`{${to.join(",")}}`}::bigint[]) as u(f, t)`,
+  // Building the index once over the whole partition is far cheaper than maintaining it row by row; with room
+  // to sort in memory it avoids spilling to disk. Postgres adds parallel workers to the build where it can.
+  const index = () =>
+    timed("index", () =>
+      store.tx(async (run) => {
+        await run(`set local maintenance_work_mem = '${store.memory.sort}'`);
+        await run(`create index if not exists ${edges}_to_idx on ${edges} (to_id, from_id)`);
+      }),
+    );
+  // In-degrees once, set-wise, as the vertices move in: bulk authority reads then cost an index lookup per
+  // domain, whatever the domain's popularity. The staging table goes in the same transaction, so a re-run
+  // after an interruption skips what was done.
+  const vertices = () =>
+    timed("vertices", () =>
+      store.tx(async (run) => {
+        if (!(await exists(run, tables.vertices.table))) return;
+        await run(`set local work_mem = '${store.memory.hash}'`);
+        await run(`set local maintenance_work_mem = '${store.memory.sort}'`);
+        await run(
+          `create table ${vertexPartition} (snapshot_id integer not null default ${id} check (snapshot_id = ${id}), vertex_id bigint not null, rev_host text not null, in_degree integer not null default 0) with (autovacuum_enabled = false)`,
+        );
+        await run(`insert into ${vertexPartition} (vertex_id, rev_host, in_degree)
+          select s.vertex_id, s.rev_host, coalesce(c.n, 0)
+          from ${tables.vertices.table} s
+          left join (select to_id, count(*)::integer as n from ${edges} where from_id <> to_id group by to_id) c
+            on c.to_id = s.vertex_id`);
+        // The same keys as the parent's, so attaching adopts them instead of building its own.
+        await run(
+          `alter table ${vertexPartition} add constraint ${vertexPartition}_pk primary key (snapshot_id, vertex_id)`,
+        );
+        await run(
+          `create unique index ${vertexPartition}_rev_host on ${vertexPartition} (snapshot_id, rev_host)`,
+        );
+        await run(`drop table ${tables.vertices.table}`);
+      }),
+    );
+  const rankPartition = tables.ranks.table;
+  const ranks = () =>
+    timed("ranks", () =>
+      store.tx(async (run) => {
+        const [keyed] = await run(
+          `select count(*)::integer as n from pg_constraint where conrelid = '${rankPartition}'::regclass and contype = 'p'`,
+        );
+        if (Number(keyed?.n ?? 0) > 0) return;
+        await run(`set local maintenance_work_mem = '${store.memory.sort}'`);
+        await run(
+          `alter table ${rankPartition} add constraint ${rankPartition}_pk primary key (snapshot_id, rev_host)`,
+        );
+      }),
+    );
+  if (store.parallel) await Promise.all([index(), vertices().then(ranks)]);
+  else {
+    await index();
+    await vertices();
+    await ranks();
+  }
+  // Fresh statistics once, so the planner uses the indexes on tables that just grew by millions of rows.
+  await timed("analyze", () =>
+    store.tx((run) => run(`analyze ${edges}, ${vertexPartition}, ${rankPartition}`)),
   );
-}
-
-async function insertVertices(tx: DbOrTx, snapshotId: number, rows: VertexRow[]) {
-  await tx.execute(
-    sql`insert into webgraph_vertices (snapshot_id, vertex_id, rev_host)
-        select ${snapshotId}, x.id, x.h from json_to_recordset(${JSON.stringify(rows.map((r) => ({ id: r.id, h: r.revHost })))}::json) as x(id bigint, h text)`,
-  );
-}
-
-async function insertRanks(tx: DbOrTx, snapshotId: number, rows: RankRow[]) {
-  const json = JSON.stringify(
-    rows.map((r) => ({
-      h: r.revHost,
-      hp: r.harmonicPos,
-      hv: r.harmonicVal,
-      pp: r.pagerankPos,
-      pv: r.pagerankVal,
-      n: r.hostCount,
-    })),
-  );
-  await tx.execute(
-    sql`insert into webgraph_ranks (snapshot_id, rev_host, harmonic_pos, harmonic_val, pagerank_pos, pagerank_val, host_count)
-        select ${snapshotId}, x.h, x.hp, x.hv, x.pp, x.pv, x.n
-        from json_to_recordset(${json}::json) as x(h text, hp bigint, hv double precision, pp bigint, pv double precision, n bigint)`,
+  await timed("attach", () =>
+    store.tx(async (run) => {
+      for (const [partition, parent] of [
+        [vertexPartition, "webgraph_vertices"],
+        [rankPartition, "webgraph_ranks"],
+        [edges, "webgraph_edges"],
+      ]) {
+        const [attached] = await run(
+          `select count(*)::integer as n from pg_inherits where inhrelid = '${partition}'::regclass and inhparent = '${parent}'::regclass`,
+        );
+        if (Number(attached?.n ?? 0) > 0) continue;
+        await run(`alter table ${partition} reset (autovacuum_enabled)`);
+        // The partition's CHECK (snapshot_id = id) proves the bound, so attaching reads no rows for it; its
+        // indexes match the parent's and become their partitions.
+        await run(`alter table ${parent} attach partition ${partition} for values in (${id})`);
+      }
+      const [counted] = await run(`select count(*) as n from ${rankPartition}`);
+      await run(
+        `update webgraph_snapshots set status = 'ready', completed_at = now(), ranked_count = ${Number(counted?.n ?? 0)} where id = ${id}`,
+      );
+    }),
   );
 }
 

@@ -82,6 +82,8 @@ describe("importWebgraph", () => {
   test("imports the host level and an older release", async () => {
     const host = await importWebgraph(handle.db, { snapshot: D2, level: "host", ...files("d2", "host") });
     expect(host.linesRead).toEqual({ vertices: 7, ranks: 7, edges: 8 });
+    // In process, PGlite takes COPY too (from a blob); Postgres over the wire.
+    expect(host.method).toBe("copy");
     const old = await importWebgraph(handle.db, { snapshot: D1, level: "domain", ...files("d1", "domain") });
     expect(await count("webgraph_edges", old.snapshotId)).toBe(3);
   });
@@ -158,5 +160,35 @@ describe("domainAuthority", () => {
     ]);
     expect(r.domains[2]!.authorityScore).toBeGreaterThan(r.domains[3]!.authorityScore!);
     expect(r.domains[1]!.authorityScore).toBeNull();
+  });
+});
+
+// Last: it adds a ready snapshot, which the tests above do not expect.
+describe("importWebgraph without COPY", () => {
+  test("a database reached without COPY (PGlite served over a socket) gets the same rows by batched INSERT", async () => {
+    // The same database, its driver hidden: the import falls back to INSERTs of the scanned text.
+    const plain = Object.create(handle.db, { $client: { value: undefined } }) as typeof handle.db;
+    const r = await importWebgraph(plain, {
+      snapshot: { name: "cc-main-sample-insert", takenOn: "2024-12-31" },
+      level: "domain",
+      ...files("d2", "domain"),
+      batchSize: 3,
+    });
+    expect(r.method).toBe("insert");
+    expect(await count("webgraph_edges", r.snapshotId)).toBe(8);
+    expect(await count("webgraph_vertices", r.snapshotId)).toBe(5);
+    const ranks = rowsOf<{ rev_host: string; harmonic_val: number; host_count: string | number | null }>(
+      await handle.db.execute(
+        sql`select rev_host, harmonic_val, host_count from webgraph_ranks where snapshot_id = ${r.snapshotId} order by harmonic_pos`,
+      ),
+    );
+    expect(ranks[0]).toMatchObject({ rev_host: "org.wikipedia", harmonic_val: 34626736 });
+    expect(Number(ranks[0]!.host_count)).toBe(40);
+    const degrees = rowsOf<{ rev_host: string; in_degree: number }>(
+      await handle.db.execute(
+        sql`select rev_host, in_degree from webgraph_vertices where snapshot_id = ${r.snapshotId} order by vertex_id`,
+      ),
+    );
+    expect(degrees.map((d) => d.in_degree)).toEqual([1, 4, 0, 1, 2]);
   });
 });

@@ -1,33 +1,18 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { hitRateLimit } from "@/lib/api/rate-limit";
-import type { DbHandle } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
 import { JobRunner } from "@/lib/jobs/runner";
 import type { OpenApiDocument } from "@/lib/openapi/document";
 import type { PostmanCollection } from "@/lib/openapi/postman";
 import { parseTrustProxy, resolveClient, TrustProxyError } from "@/lib/server/forwarded";
 import { createAppServer } from "@/lib/server/http-server";
-import { createTestAccount, type TestAccount } from "../accounts";
-import { startTestApi, type TestApi } from "../api-server";
-import { createTestDb } from "../db";
 import { testTools } from "../jobs-helpers";
+import { setUpTestApi } from "../support/test-api";
 
-let handle: DbHandle;
-let api: TestApi;
-let acct: TestAccount;
-
-beforeAll(async () => {
-  handle = await createTestDb();
-  api = await startTestApi(handle);
-  acct = await createTestAccount(handle.db);
-});
-afterAll(async () => {
-  await api?.close();
-  await handle?.close();
-});
+const { handle, api, acct } = setUpTestApi();
 
 /** The production server's header rewriting in front of a handler that echoes what it was given. */
 async function echoServer(trustProxy: string | undefined) {

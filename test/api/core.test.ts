@@ -1,26 +1,15 @@
 import http from "node:http";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { DbHandle } from "@/lib/db/client";
+import { beforeAll, describe, expect, test } from "vitest";
 import { jobs } from "@/lib/db/schema";
 import { rotateKeyPair } from "@/lib/keys/keys";
 import { createTestAccount, setKeyRateLimit, type TestAccount } from "../accounts";
-import { startTestApi, type TestApi } from "../api-server";
-import { createTestDb } from "../db";
+import { setUpTestApi } from "../support/test-api";
 
-let handle: DbHandle;
-let api: TestApi;
-let alice: TestAccount;
+const { handle, api, acct: alice } = setUpTestApi();
 let bob: TestAccount;
 
 beforeAll(async () => {
-  handle = await createTestDb();
-  api = await startTestApi(handle);
-  alice = await createTestAccount(handle.db);
   bob = await createTestAccount(handle.db);
-});
-afterAll(async () => {
-  await api?.close();
-  await handle?.close();
 });
 
 async function call(path: string, init: RequestInit & { headers?: Record<string, string> } = {}) {

@@ -1,29 +1,18 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import type { DbHandle } from "@/lib/db/client";
-import { createTestAccount, type TestAccount } from "../accounts";
-import { startTestApi, type TestApi } from "../api-server";
-import { createTestDb } from "../db";
 import { jobRow } from "../jobs-helpers";
 import { configureEnginesOffline } from "../support/configure-engines";
+import { setUpTestApi } from "../support/test-api";
 
 // Every /api/v1 answer, including the ones no handler was written for, is the envelope with a
 // request id and the rate-limit headers, and counts against a limit.
-let handle: DbHandle;
-let api: TestApi;
-let acct: TestAccount;
-
-beforeAll(async () => {
+beforeAll(() => {
   // The AI tools refuse engines without a key; these tests create AI jobs without running them.
   configureEnginesOffline();
-  handle = await createTestDb();
-  api = await startTestApi(handle);
-  acct = await createTestAccount(handle.db, { credits: 1000 });
 });
-afterAll(async () => {
+afterAll(() => {
   vi.unstubAllEnvs();
-  await api?.close();
-  await handle?.close();
 });
+const { handle, api, acct } = setUpTestApi({ credits: 1000 });
 
 async function call(path: string, init: RequestInit = {}) {
   const res = await fetch(`${api.url}${path}`, init);

@@ -1,21 +1,8 @@
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { type DbHandle, setDbHandle } from "@/lib/db/client";
-import { createTestAccount, type TestAccount } from "../accounts";
-import { startTestApi, type TestApi } from "../api-server";
-import { createTestDb } from "../db";
+import { setUpTestApi } from "../support/test-api";
 
-let handle: DbHandle;
-let api: TestApi;
-let acct: TestAccount;
-beforeAll(async () => {
-  handle = await createTestDb();
-  api = await startTestApi(handle);
-  acct = await createTestAccount(handle.db);
-});
-afterAll(async () => {
-  await api?.close();
-  await handle?.close();
-});
+const { handle, api, acct } = setUpTestApi();
 
 test("a server-side failure is INTERNAL_ERROR with a request id and no internals", async () => {
   // The database goes away under the running server.

@@ -1,14 +1,13 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { findLedgerMismatches } from "@/lib/credits/credits";
-import type { Db, DbHandle } from "@/lib/db/client";
+import type { Db } from "@/lib/db/client";
 import { jobs } from "@/lib/db/schema";
 import { createJob } from "@/lib/jobs/create";
 import { JobRunner, type RunnerOptions, recoverInterruptedJobs, toolSourceFrom } from "@/lib/jobs/runner";
-import { balanceOf, createTestAccount, type TestAccount } from "../accounts";
-import { startTestApi, type TestApi } from "../api-server";
-import { createTestDb } from "../db";
+import { balanceOf, createTestAccount } from "../accounts";
 import { jobRow, ledgerFor, sleepRunner, sleepTool, testTools, waitFor } from "../jobs-helpers";
+import { setUpTestApi } from "../support/test-api";
 
 // The cron route runs the catalogue's tools; here it also runs this file's test tool.
 vi.mock("@/lib/jobs/cron", async (importOriginal) => {
@@ -17,20 +16,9 @@ vi.mock("@/lib/jobs/cron", async (importOriginal) => {
   return { ...actual, runJobsOnce: (db: Db) => actual.runJobsOnce(db, testTools) };
 });
 
-let handle: DbHandle;
-let api: TestApi;
-let acct: TestAccount;
 const opts: RunnerOptions = { concurrency: 4, leaseSeconds: 5, queueTimeoutSeconds: 600, pollMs: 50 };
 
-beforeAll(async () => {
-  handle = await createTestDb();
-  api = await startTestApi(handle);
-  acct = await createTestAccount(handle.db, { credits: 10_000 });
-});
-afterAll(async () => {
-  await api?.close();
-  await handle?.close();
-});
+const { handle, api, acct } = setUpTestApi({ credits: 10_000 });
 
 async function newJob(input: Record<string, unknown> = {}) {
   const { job } = await createJob(handle.db, {

@@ -1,30 +1,23 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { findLedgerMismatches } from "@/lib/credits/credits";
-import type { DbHandle } from "@/lib/db/client";
 import { JobRunner } from "@/lib/jobs/runner";
 import { importWebgraph } from "@/lib/webgraph";
 import type { FixtureServer } from "@/test/fixture-server";
 import { startSiteFixture } from "@/test/fixtures/site/server";
 import { type FakeDataForSeo, startFakeDataForSeo } from "@/test/support/fake-dataforseo";
-import { balanceOf, createTestAccount, type TestAccount } from "../accounts";
-import { startTestApi, type TestApi } from "../api-server";
-import { createTestDb } from "../db";
+import { balanceOf } from "../accounts";
 import { ledgerFor } from "../jobs-helpers";
+import { setUpTestApi } from "../support/test-api";
 
 // The keyword and backlink tools end to end: REST endpoint, charge, job runner, result, refund.
 const WEBGRAPH = path.join(import.meta.dirname, "../fixtures/webgraph");
 const opts = { concurrency: 2, leaseSeconds: 30, queueTimeoutSeconds: 600, pollMs: 50 };
-let handle: DbHandle;
-let api: TestApi;
-let acct: TestAccount;
+const { handle, api, acct } = setUpTestApi({ credits: 10_000 });
 let site: FixtureServer;
 let fake: FakeDataForSeo;
 
 beforeAll(async () => {
-  handle = await createTestDb();
-  api = await startTestApi(handle);
-  acct = await createTestAccount(handle.db, { credits: 10_000 });
   site = await startSiteFixture();
   fake = await startFakeDataForSeo({
     keywords: [
@@ -39,10 +32,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   vi.unstubAllEnvs();
-  await api?.close();
   await site?.close();
   await fake?.close();
-  await handle?.close();
 });
 
 function withProvider(baseUrl = fake.url) {

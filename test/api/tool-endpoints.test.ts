@@ -1,32 +1,22 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { findLedgerMismatches } from "@/lib/credits/credits";
-import type { DbHandle } from "@/lib/db/client";
 import { creditLedger, jobs } from "@/lib/db/schema";
 import { stubDataForSeoEnv } from "@/test/support/dataforseo-env";
-import { balanceOf, createTestAccount, type TestAccount } from "../accounts";
-import { startTestApi, type TestApi } from "../api-server";
-import { createTestDb } from "../db";
+import { balanceOf, createTestAccount } from "../accounts";
 import { configureEnginesOffline } from "../support/configure-engines";
-
-let handle: DbHandle;
-let api: TestApi;
-let rich: TestAccount;
+import { setUpTestApi } from "../support/test-api";
 
 beforeAll(async () => {
   // The AI tools refuse engines without a key; these tests create AI jobs without running them.
   configureEnginesOffline();
   // The keyword and backlink tools need a data source to be created at all.
   stubDataForSeoEnv();
-  handle = await createTestDb();
-  api = await startTestApi(handle);
-  rich = await createTestAccount(handle.db, { credits: 100_000 });
 });
-afterAll(async () => {
+afterAll(() => {
   vi.unstubAllEnvs();
-  await api?.close();
-  await handle?.close();
 });
+const { handle, api, acct: rich } = setUpTestApi({ credits: 100_000 });
 
 async function post(path: string, body: unknown, headers: Record<string, string>, raw?: string) {
   const res = await fetch(`${api.url}/api/v1/${path}`, {

@@ -1,6 +1,5 @@
 import { inArray } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import type { DbHandle } from "@/lib/db/client";
 import { jobs } from "@/lib/db/schema";
 import { createJob } from "@/lib/jobs/create";
 import { JobRunner, type RunnerOptions, toolSourceFrom } from "@/lib/jobs/runner";
@@ -8,9 +7,7 @@ import { getTool } from "@/lib/tools/catalog";
 import { loadToolRunner, toolRunnerFile } from "@/lib/tools/load-runner";
 import type { AnyTool } from "@/lib/tools/types";
 import { startSiteFixture } from "@/test/fixtures/site/server";
-import { balanceOf, createTestAccount, type TestAccount } from "../accounts";
-import { startTestApi, type TestApi } from "../api-server";
-import { createTestDb } from "../db";
+import { balanceOf } from "../accounts";
 import type { FixtureServer } from "../fixture-server";
 import {
   jobRow,
@@ -22,12 +19,10 @@ import {
   testTools,
   waitFor,
 } from "../jobs-helpers";
+import { setUpTestApi } from "../support/test-api";
 
 // Tools run in worker threads: a tool that never yields, eats memory or kills its thread fails its
 // job (refunded once) while the server keeps answering, and the next job runs on a fresh thread.
-let handle: DbHandle;
-let api: TestApi;
-let acct: TestAccount;
 let site: FixtureServer;
 const previousPrivate = process.env.ALLOW_PRIVATE_TARGETS;
 const opts: RunnerOptions = {
@@ -39,11 +34,11 @@ const opts: RunnerOptions = {
   abortGraceMs: 500,
 };
 
-beforeAll(async () => {
+beforeAll(() => {
   process.env.ALLOW_PRIVATE_TARGETS = "loopback";
-  handle = await createTestDb();
-  api = await startTestApi(handle);
-  acct = await createTestAccount(handle.db, { credits: 10_000 });
+});
+const { handle, api, acct } = setUpTestApi({ credits: 10_000 });
+beforeAll(async () => {
   site = await startSiteFixture();
   // The first request compiles the route module; the probes measure answers, not that.
   await (await fetch(`${api.url}/api/v1/credits`, { headers: acct.headers })).arrayBuffer();
@@ -52,8 +47,6 @@ afterAll(async () => {
   if (previousPrivate === undefined) delete process.env.ALLOW_PRIVATE_TARGETS;
   else process.env.ALLOW_PRIVATE_TARGETS = previousPrivate;
   await site?.close();
-  await api?.close();
-  await handle?.close();
 });
 
 // Runners here take one job at a time, oldest first: a job an earlier failed test left behind must not

@@ -1,6 +1,7 @@
 import bcrypt from "bcryptjs";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { grantPendingSignupBonus } from "@/lib/accounts/accounts";
 import { getCreditAccount } from "@/lib/credits/credits";
 import { getBotPurposeSeries } from "@/lib/dashboard/bot-series";
 import { addDomainAs } from "@/lib/dashboard/domains";
@@ -12,7 +13,15 @@ import { getSpendSeries } from "@/lib/dashboard/overview";
 import { signUp, verifyCredentials } from "@/lib/dashboard/signup";
 import { launchTool } from "@/lib/dashboard/tools";
 import type { Db, DbHandle } from "@/lib/db/client";
-import { creditLedger, invites, jobs, memberships, trackingDailyBots, users } from "@/lib/db/schema";
+import {
+  creditLedger,
+  emailTokens,
+  invites,
+  jobs,
+  memberships,
+  trackingDailyBots,
+  users,
+} from "@/lib/db/schema";
 import { getActiveKey } from "@/lib/keys/keys";
 import { TOOL_NAMES, TOOLS } from "@/lib/tools/catalog";
 import { estimateCost } from "@/lib/tools/form";
@@ -43,8 +52,10 @@ afterAll(() => {
   return handle.close();
 });
 
+/** A signed-up owner whose address is verified (so the account holds its 100 credits). */
 async function ownerActor() {
   const { user } = await signUp(db, { email: email(), password: PASSWORD });
+  await db.transaction((tx) => grantPendingSignupBonus(tx, user.id));
   return (await getActor(db, user.id))!;
 }
 
@@ -56,9 +67,14 @@ async function joinAs(owner: Actor, role: "admin" | "member"): Promise<Actor> {
 }
 
 describe("sign-up", () => {
-  test("creates the user, an account with the 100-credit grant and the owner membership", async () => {
+  test("creates the user, an account and the owner membership; the 100-credit grant follows verification", async () => {
     const address = email();
     const { user, account } = await signUp(db, { email: address, password: PASSWORD, name: "Ada" });
+    // The grant waits for the address (test/email/email-flows.test.ts follows the emailed link).
+    expect((await getCreditAccount(db, account.id)).balance).toBe(0);
+    const [token] = await db.select().from(emailTokens).where(eq(emailTokens.userId, user.id));
+    expect(token).toMatchObject({ purpose: "verify_email", email: address });
+    await db.transaction((tx) => grantPendingSignupBonus(tx, user.id));
     expect(user.email).toBe(address);
     expect(await bcrypt.compare(PASSWORD, user.passwordHash!)).toBe(true);
     expect(user.passwordHash).toMatch(/^\$2[aby]\$12\$/);

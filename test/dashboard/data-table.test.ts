@@ -33,6 +33,10 @@ describe("DataTable", () => {
     expect(html).toContain('<th scope="col">Bot</th><th scope="col" class="text-right">Visits</th>');
     expect(html).toContain('<tr><td class="font-mono">GPTBot</td><td class="text-right hot">9</td></tr>');
     expect(html).toContain('<tr><td class="font-mono">Bingbot</td><td class="text-right">2</td></tr>');
-    expect(html.startsWith('<div class="overflow-x-auto"><table class="data-table">')).toBe(true);
+    expect(
+      html.startsWith(
+        '<div class="table-scroll" role="group" aria-label="Table" tabindex="0"><table class="data-table">',
+      ),
+    ).toBe(true);
   });
 });

@@ -1,11 +1,12 @@
 import type { z } from "zod";
-import { API_OPERATIONS, type ApiOperation } from "@/lib/openapi/routes";
+import { API_ROUTES } from "@/lib/openapi/operations";
+import type { AnyRouteContract } from "@/lib/routes/contract";
 
 /** One path of the API with what its operations accept, derived from the operation list. */
 export interface FuzzTarget {
   /** The OpenAPI path, e.g. /domains/{domain}: the label requests are counted under. */
   path: string;
-  methods: ApiOperation["method"][];
+  methods: AnyRouteContract["method"][];
   pathParams: string[];
   query?: z.ZodObject;
   /** A valid body to mutate (the operation's example), and its content type. */
@@ -17,16 +18,16 @@ export interface FuzzTarget {
 }
 
 /**
- * Every path of /api/v1 from `API_OPERATIONS`, so an endpoint added there is fuzzed without a change
+ * Every path of /api/v1 from the route contracts (`API_ROUTES`), so an endpoint declared there is fuzzed without a change
  * here. Operations on one path (GET and DELETE /domains/{domain}) share a target.
  */
-export function fuzzTargets(operations: ApiOperation[] = API_OPERATIONS): FuzzTarget[] {
+export function fuzzTargets(operations: AnyRouteContract[] = API_ROUTES): FuzzTarget[] {
   const byPath = new Map<string, FuzzTarget>();
   for (const op of operations) {
-    const target = byPath.get(op.path) ?? {
+    const target: FuzzTarget = byPath.get(op.path) ?? {
       path: op.path,
       methods: [],
-      pathParams: (op.pathParams ?? []).map((p) => p.name),
+      pathParams: (op.pathParams ?? []).map((p: { name: string }) => p.name),
       raw: false,
       mcp: op.path === "/mcp",
     };

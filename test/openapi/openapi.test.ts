@@ -3,13 +3,15 @@ import path from "node:path";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { ERROR_STATUS } from "@/lib/api/errors";
+import { toJsonSchema } from "@/lib/contract/json-schema";
+import { creditAccount } from "@/lib/credits/view";
 import type { DbHandle } from "@/lib/db/client";
+import { auditsJobCreated, jobCreated, jobSummary } from "@/lib/jobs/view";
 import type { OpenApiDocument } from "@/lib/openapi/document";
-import { EXAMPLE_DOMAIN, TOOL_EXAMPLES } from "@/lib/openapi/examples";
-import { toJsonSchema } from "@/lib/openapi/json-schema";
+import { API_ROUTES } from "@/lib/openapi/operations";
 import type { PostmanCollection } from "@/lib/openapi/postman";
-import { API_OPERATIONS, pascal } from "@/lib/openapi/routes";
-import { auditsJobCreated, creditAccount, jobCreated, jobSummary } from "@/lib/openapi/schemas";
+import { EXAMPLE_DOMAIN, TOOL_EXAMPLES } from "@/lib/routes/examples";
+import { pascal } from "@/lib/routes/tools";
 import { TOOL_NAMES, TOOLS } from "@/lib/tools/catalog";
 import { stubDataForSeoEnv } from "@/test/support/dataforseo-env";
 import { createTestAccount, type TestAccount } from "../accounts";
@@ -173,7 +175,7 @@ describe("GET /api/v1/openapi.json", () => {
     const responses = doc.components.responses as Record<string, any>;
     expect(Object.keys(responses.RateLimited.headers)).toContain("Retry-After");
     expect(responses.Forbidden.description).toContain("HTTPS_REQUIRED");
-    for (const op of API_OPERATIONS) {
+    for (const op of API_ROUTES) {
       const o = doc.paths[op.path]![op.method]!;
       if (!op.public) {
         for (const status of ["401", "403", "429", "500"]) expect(o.responses[status], op.path).toBeDefined();
@@ -302,7 +304,7 @@ describe("GET /api/v1/postman.json", () => {
       expect.arrayContaining(["apiKey", "apiSecret", "domain", "siteUrl", "jobId"]),
     );
     const items = collection.item.flatMap((f) => f.item);
-    expect(items).toHaveLength(API_OPERATIONS.length);
+    expect(items).toHaveLength(API_ROUTES.length);
     expect(collection.item.map((f) => f.name)).toEqual([
       "Tools",
       "Jobs",
@@ -316,7 +318,7 @@ describe("GET /api/v1/postman.json", () => {
       "Meta",
       "Legacy interface",
     ]);
-    for (const op of API_OPERATIONS) {
+    for (const op of API_ROUTES) {
       const rawPath = op.path.replace(/\{(\w+)\}/g, (_m, n: string) =>
         n === "domain" ? `{{${op.postman?.domainVariable ?? "domain"}}}` : `{{${n}}}`,
       );

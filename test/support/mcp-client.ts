@@ -1,10 +1,10 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { DbHandle } from "@/lib/db/client";
-import { createTestAccount, type TestAccount } from "../accounts";
-import { startTestApi, type TestApi } from "../api-server";
-import { createTestDb } from "../db";
+import type { TestAccount } from "../accounts";
+import type { TestApi } from "../api-server";
 import { stubDataForSeoEnv } from "./dataforseo-env";
+import { startTestApiSetup } from "./test-api";
 
 export interface McpTestSetup {
   handle: DbHandle;
@@ -17,9 +17,7 @@ export interface McpTestSetup {
 export async function startMcpTestClient(name: string): Promise<McpTestSetup> {
   // The keyword and backlink tools need a data source to be created at all.
   stubDataForSeoEnv();
-  const handle = await createTestDb();
-  const api = await startTestApi(handle);
-  const acct = await createTestAccount(handle.db, { credits: 1000 });
+  const { handle, api, acct } = await startTestApiSetup({ credits: 1000 });
   const client = new Client({ name, version: "1.0.0" });
   await client.connect(
     new StreamableHTTPClientTransport(new URL(`${api.url}/api/v1/mcp`), {

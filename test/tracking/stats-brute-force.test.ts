@@ -42,6 +42,8 @@ beforeAll(async () => {
     ...(v.referrer ? { referrer: v.referrer } : {}),
     status: v.status,
     timestamp: v.timestamp.toISOString(),
+    // Addresses inside and outside published ranges (20.171.206.10 is GPTBot's), so verification counts vary.
+    ...(rand() < 0.5 ? { ip: rand() < 0.5 ? "20.171.206.10" : "8.8.8.8" } : {}),
   }));
   // Send in batches of 500, then retry two batches (a client that timed out): nothing may count twice.
   const batches: RawEvent[][] = [];
@@ -70,7 +72,12 @@ function bruteForce() {
     const key = eventKey(parsed);
     if (seen.has(key)) continue;
     seen.add(key);
-    const a = analyzeVisit({ path: parsed.path, userAgent: parsed.userAgent, referrer: parsed.referrer });
+    const a = analyzeVisit({
+      path: parsed.path,
+      userAgent: parsed.userAgent,
+      referrer: parsed.referrer,
+      ip: parsed.ip,
+    });
     visits.push({ at: parsed.timestamp, path: parsed.path, a });
   }
   const bots = visits.filter((v) => v.a.classification.kind === "bot");
@@ -91,7 +98,17 @@ function bruteForce() {
     visitsLast30Days: bots.filter((v) => v.at >= since30).length,
     topBots: tally(bots, (v) => botName(v)!.name)
       .slice(0, 10)
-      .map(([name, count]) => ({ name, count, isAIBot: ai.get(name)! })),
+      .map(([name, count]) => {
+        const mine = bots.filter((v) => botName(v)!.name === name);
+        const verified = mine.filter((v) => v.a.verification === "verified").length;
+        const spoofed = mine.filter((v) => v.a.verification === "unverified").length;
+        return {
+          name,
+          count,
+          isAIBot: ai.get(name)!,
+          verification: { verified, unverified: count - verified - spoofed, spoofed },
+        };
+      }),
     topPages: tally(bots, (v) => pageOf(v.path))
       .slice(0, 10)
       .map(([url, count]) => ({ url, count })),

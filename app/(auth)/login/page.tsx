@@ -10,9 +10,9 @@ export const metadata: Metadata = { title: "Sign in" };
 export default async function LoginPage({
   searchParams,
 }: {
-  searchParams: Promise<{ next?: string; error?: string }>;
+  searchParams: Promise<{ next?: string; error?: string; reset?: string }>;
 }) {
-  const { next, error } = await searchParams;
+  const { next, error, reset } = await searchParams;
   // Only a user with an account goes on to the dashboard (else the two pages would redirect to each other).
   if (await currentActor()) redirect(next && /^\/(?![/\\])/.test(next) ? next : "/dashboard");
   return (
@@ -22,6 +22,17 @@ export default async function LoginPage({
         <p role="alert" className="mb-4 rounded-md bg-amber-50 p-3 text-sm text-amber-950">
           This sign-in has no Findable account (the provider shared no email address). Sign up with email and
           password instead.
+        </p>
+      ) : null}
+      {error === "link-expired" ? (
+        <p role="alert" className="mb-4 rounded-md bg-amber-50 p-3 text-sm text-amber-950">
+          This verification link has expired or was already used. Sign in and send a new one from the
+          dashboard.
+        </p>
+      ) : null}
+      {reset === "1" ? (
+        <p role="status" className="mb-4 rounded-md bg-emerald-50 p-3 text-sm text-emerald-900">
+          Your password was changed. Sign in with the new one.
         </p>
       ) : null}
       <AuthForm mode="login" action={signInAction} next={next} />

@@ -1,13 +1,17 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { SpendBars } from "@/components/charts/spend-bars";
+import { BalanceFigures, RecentTransactions } from "@/components/dashboard/credit-summary";
+import { OnboardingPanel } from "@/components/dashboard/onboarding";
 import { DismissNotice } from "@/components/dashboard/webhooks";
 import { Card, PageHeader, StatusBadge } from "@/components/ui/card";
-import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
+import { LocalTime } from "@/components/ui/local-time";
 import { requireActor } from "@/lib/auth/session";
 import { getCreditAccount } from "@/lib/credits/credits";
-import { formatDateTime, formatNumber } from "@/lib/dashboard/format";
+import { formatNumber } from "@/lib/dashboard/format";
+import { toolTitle } from "@/lib/dashboard/labels";
+import { getOnboarding } from "@/lib/dashboard/onboarding";
 import { getSpendSeries } from "@/lib/dashboard/overview";
 import { noticesFor } from "@/lib/dashboard/webhooks";
 import { listJobs } from "@/lib/jobs/list";
@@ -17,10 +21,11 @@ export const metadata: Metadata = { title: "Overview" };
 
 export default async function OverviewPage() {
   const { db, actor } = await requireActor();
-  const [credits, series, recent, notices] = await Promise.all([
+  const [credits, series, recent, onboarding, notices] = await Promise.all([
     getCreditAccount(db, actor.accountId),
     getSpendSeries(db, actor.accountId, 30),
     listJobs(db, actor.accountId, { limit: 5 }),
+    getOnboarding(db, actor.accountId),
     noticesFor(db, actor),
   ]);
   const spent30 = series.reduce((s, d) => s + d.spent - d.refunded, 0);
@@ -48,17 +53,9 @@ export default async function OverviewPage() {
           <DismissNotice id={n.id} />
         </div>
       ))}
+      <OnboardingPanel initial={onboarding} />
       <div className="grid gap-4 sm:grid-cols-3">
-        <Card>
-          <p className="text-sm text-slate-600">Credit balance</p>
-          <p className="mt-1 text-3xl font-semibold text-slate-900" data-testid="credit-balance">
-            {formatNumber(credits.balance)}
-          </p>
-        </Card>
-        <Card>
-          <p className="text-sm text-slate-600">Used in total</p>
-          <p className="mt-1 text-3xl font-semibold text-slate-900">{formatNumber(credits.totalUsed)}</p>
-        </Card>
+        <BalanceFigures initial={credits} />
         <Card>
           <p className="text-sm text-slate-600">Net spend, last 30 days</p>
           <p className="mt-1 text-3xl font-semibold text-slate-900">{formatNumber(spent30)}</p>
@@ -70,30 +67,7 @@ export default async function OverviewPage() {
       </Card>
       <div className="mt-4 grid gap-4 lg:grid-cols-2">
         <Card title="Recent transactions">
-          <DataTable
-            columns={[
-              { header: "When", cell: (t) => formatDateTime(t.createdAt), className: "whitespace-nowrap" },
-              {
-                header: "Description",
-                cell: (t) => (
-                  <>
-                    <span className="sr-only">{t.type}: </span>
-                    {t.description}
-                  </>
-                ),
-              },
-              {
-                header: "Amount",
-                cell: (t) => `${t.amount > 0 ? "+" : ""}${t.amount}`,
-                align: "right",
-                className: (t) => `font-mono ${t.amount < 0 ? "text-red-700" : "text-emerald-800"}`,
-              },
-            ]}
-            rows={credits.recentTransactions.slice(0, 10)}
-            // Ledger rows reach the page without ids; the list is static.
-            rowKey={(t, i) => `${t.createdAt}-${i}`}
-            empty="No transactions yet."
-          />
+          <RecentTransactions initial={credits} />
         </Card>
         <Card
           title="Recent jobs"
@@ -116,9 +90,11 @@ export default async function OverviewPage() {
               {recent.jobs.map((j) => (
                 <li key={j.jobId} className="flex items-center justify-between gap-2 py-2 text-sm">
                   <Link href={`/dashboard/jobs/${j.jobId}`} className="link">
-                    {j.tool}
+                    {toolTitle(j.tool)}
                   </Link>
-                  <span className="text-slate-600">{formatDateTime(j.createdAt)}</span>
+                  <span className="text-slate-600">
+                    <LocalTime value={j.createdAt} />
+                  </span>
                   <StatusBadge status={j.status} />
                 </li>
               ))}

@@ -1,8 +1,20 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import type { ReactNode } from "react";
+import { CodeSamples } from "@/components/docs/code-samples";
+import { currentActor } from "@/lib/auth/session";
+import type { JsonSchema } from "@/lib/contract/json-schema";
+import {
+  curlSnippet,
+  javascriptSnippet,
+  pythonSnippet,
+  requestSample,
+  responseSample,
+} from "@/lib/docs/snippets";
+import { getActiveKey } from "@/lib/keys/keys";
 import { buildOpenApiDocument, type OpenApiDocument, type OpenApiOperation } from "@/lib/openapi/document";
-import type { JsonSchema } from "@/lib/openapi/json-schema";
-import { curlExample, fieldRows, operationsByTag, responseSummary, typeLabel } from "@/lib/openapi/reference";
+import { fieldRows, operationsByTag, responseSummary, typeLabel } from "@/lib/openapi/reference";
+import { apiBaseUrl } from "@/lib/openapi/serve";
 
 export const metadata: Metadata = { title: "API reference" };
 
@@ -50,41 +62,53 @@ function FieldTable({ doc, schema, caption }: { doc: OpenApiDocument; schema: Js
   const rows = fieldRows(doc, schema);
   if (rows.length === 0) return <p className="mt-2 text-slate-700">Type: {typeLabel(doc, schema)}</p>;
   return (
-    <table className="mt-2 w-full border-collapse text-left text-sm">
-      <caption className="sr-only">{caption}</caption>
-      <thead>
-        <tr className="border-b border-slate-300">
-          <th scope="col" className="py-1 pr-3">
-            Field
-          </th>
-          <th scope="col" className="py-1 pr-3">
-            Type
-          </th>
-          <th scope="col" className="py-1 pr-3">
-            Required
-          </th>
-          <th scope="col" className="py-1 pr-3">
-            Constraints
-          </th>
-          <th scope="col" className="py-1">
-            Description
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((r) => (
-          <tr key={r.name} className="border-b border-slate-100 align-top">
-            <th scope="row" className="py-1 pr-3 font-mono font-normal">
-              {r.name}
+    <ScrollBox label={caption}>
+      <table className="mt-2 w-full border-collapse text-left text-sm">
+        <caption className="sr-only">{caption}</caption>
+        <thead>
+          <tr className="border-b border-slate-300">
+            <th scope="col" className="py-1 pr-3">
+              Field
             </th>
-            <td className="py-1 pr-3 font-mono">{r.type}</td>
-            <td className="py-1 pr-3">{r.required ? "yes" : "no"}</td>
-            <td className="py-1 pr-3">{r.constraints.join("; ")}</td>
-            <td className="py-1">{r.description}</td>
+            <th scope="col" className="py-1 pr-3">
+              Type
+            </th>
+            <th scope="col" className="py-1 pr-3">
+              Required
+            </th>
+            <th scope="col" className="py-1 pr-3">
+              Constraints
+            </th>
+            <th scope="col" className="py-1">
+              Description
+            </th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.name} className="border-b border-slate-100 align-top">
+              <th scope="row" className="py-1 pr-3 font-mono font-normal">
+                {r.name}
+              </th>
+              <td className="py-1 pr-3 font-mono">{r.type}</td>
+              <td className="py-1 pr-3">{r.required ? "yes" : "no"}</td>
+              <td className="py-1 pr-3">{r.constraints.join("; ")}</td>
+              <td className="py-1">{r.description}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollBox>
+  );
+}
+
+/** A wide table scrolls sideways inside the page on a narrow screen; the box takes keyboard focus. */
+function ScrollBox({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    // biome-ignore lint/a11y: a scrolling region must be reachable by keyboard, named as a group (not a landmark)
+    <div className="table-scroll max-w-full" role="group" aria-label={label} tabIndex={0}>
+      {children}
+    </div>
   );
 }
 
@@ -93,12 +117,18 @@ function Operation({
   path,
   method,
   op,
+  baseUrl,
+  keyId,
 }: {
   doc: OpenApiDocument;
   path: string;
   method: string;
   op: OpenApiOperation;
+  baseUrl: string;
+  keyId: string;
 }) {
+  const sample = requestSample(path, method, op, baseUrl);
+  const response = responseSample(doc, op);
   const params = op.parameters ?? [];
   const [contentType, media] = Object.entries(op.requestBody?.content ?? {})[0] ?? [];
   return (
@@ -111,7 +141,7 @@ function Operation({
         <span className={`rounded px-2 py-0.5 font-mono text-sm uppercase ${METHOD_STYLE[method] ?? ""}`}>
           {method}
         </span>
-        <code className="font-mono">{path}</code>
+        <code className="break-all font-mono">{path}</code>
         <span className="font-normal text-slate-600">{op.summary}</span>
       </h3>
       {op["x-cost"] ? <p className="mt-2 text-sm font-medium">Cost: {op["x-cost"]}</p> : null}
@@ -121,40 +151,42 @@ function Operation({
       {params.length > 0 ? (
         <>
           <h4 className="mt-4 font-semibold">Parameters</h4>
-          <table className="mt-2 w-full border-collapse text-left text-sm">
-            <thead>
-              <tr className="border-b border-slate-300">
-                <th scope="col" className="py-1 pr-3">
-                  Name
-                </th>
-                <th scope="col" className="py-1 pr-3">
-                  In
-                </th>
-                <th scope="col" className="py-1 pr-3">
-                  Type
-                </th>
-                <th scope="col" className="py-1 pr-3">
-                  Required
-                </th>
-                <th scope="col" className="py-1">
-                  Description
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {params.map((p) => (
-                <tr key={`${p.in}-${p.name}`} className="border-b border-slate-100 align-top">
-                  <th scope="row" className="py-1 pr-3 font-mono font-normal">
-                    {p.name}
+          <ScrollBox label={`Parameters of ${method.toUpperCase()} ${path}`}>
+            <table className="mt-2 w-full border-collapse text-left text-sm">
+              <thead>
+                <tr className="border-b border-slate-300">
+                  <th scope="col" className="py-1 pr-3">
+                    Name
                   </th>
-                  <td className="py-1 pr-3">{p.in}</td>
-                  <td className="py-1 pr-3 font-mono">{typeLabel(doc, p.schema)}</td>
-                  <td className="py-1 pr-3">{p.required ? "yes" : "no"}</td>
-                  <td className="py-1">{p.description}</td>
+                  <th scope="col" className="py-1 pr-3">
+                    In
+                  </th>
+                  <th scope="col" className="py-1 pr-3">
+                    Type
+                  </th>
+                  <th scope="col" className="py-1 pr-3">
+                    Required
+                  </th>
+                  <th scope="col" className="py-1">
+                    Description
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {params.map((p) => (
+                  <tr key={`${p.in}-${p.name}`} className="border-b border-slate-100 align-top">
+                    <th scope="row" className="py-1 pr-3 font-mono font-normal">
+                      {p.name}
+                    </th>
+                    <td className="py-1 pr-3">{p.in}</td>
+                    <td className="py-1 pr-3 font-mono">{typeLabel(doc, p.schema)}</td>
+                    <td className="py-1 pr-3">{p.required ? "yes" : "no"}</td>
+                    <td className="py-1">{p.description}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollBox>
         </>
       ) : null}
 
@@ -191,22 +223,74 @@ function Operation({
         })}
       </dl>
 
-      <h4 className="mt-4 font-semibold">Example</h4>
-      <pre className="mt-2 overflow-x-auto rounded bg-slate-900 p-3 text-sm text-slate-100">
-        <code>{curlExample(path, method, op, "$BASE")}</code>
-      </pre>
+      <h4 className="mt-4 font-semibold">Example request</h4>
+      <CodeSamples
+        title={`${method.toUpperCase()} ${path}`}
+        samples={[
+          { language: "curl", code: curlSnippet(sample, keyId) },
+          { language: "JavaScript", code: javascriptSnippet(sample, keyId) },
+          { language: "Python", code: pythonSnippet(sample, keyId) },
+        ]}
+      />
+      {response ? (
+        <>
+          <h4 className="mt-4 font-semibold">
+            Example response <span className="font-normal text-slate-600">({response.status})</span>
+          </h4>
+          <pre
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling code block must be reachable by keyboard
+            tabIndex={0}
+            className="mt-2 max-h-96 max-w-full overflow-auto rounded bg-slate-100 p-3 text-sm text-slate-900"
+          >
+            <code>{response.body === null ? "(no body)" : JSON.stringify(response.body, null, 2)}</code>
+          </pre>
+        </>
+      ) : null}
     </section>
   );
 }
 
-// GET /docs/api: the API reference, rendered on the server from the same OpenAPI document as /api/v1/openapi.json
-export default function ApiReferencePage() {
+// GET /docs/api: the API reference, rendered on the server from the same OpenAPI document as /api/v1/openapi.json.
+// A signed-in reader's examples carry their account's own key id (never the secret, which is shown only once).
+export default async function ApiReferencePage() {
   const doc = buildOpenApiDocument({ serverUrl: "/api/v1" });
+  const ctx = await currentActor();
+  const key = ctx ? await getActiveKey(ctx.db, ctx.actor.accountId) : null;
+  const keyId = key?.keyId ?? "$API_KEY";
+  const baseUrl = apiBaseUrl();
   const info = doc.info as { title: string; description: string };
   const groups = operationsByTag(doc);
   return (
-    <main className="mx-auto max-w-5xl px-6 py-12">
-      <h1 className="text-3xl font-semibold tracking-tight">{info.title} reference</h1>
+    <main id="main" className="mx-auto max-w-5xl px-4 py-8 sm:px-6 sm:py-12">
+      <p className="text-sm">
+        <Link href={ctx ? "/dashboard" : "/"} className="link">
+          ← {ctx ? "Dashboard" : "Home"}
+        </Link>
+      </p>
+      <h1 className="mt-2 text-3xl font-semibold tracking-tight">{info.title} reference</h1>
+      <p className="mt-2 text-slate-700" data-testid="docs-key-note">
+        {key ? (
+          <>
+            The examples use your key id <code className="break-all font-mono">{key.keyId}</code> and read the
+            secret from the <code className="font-mono">API_SECRET</code> environment variable.
+          </>
+        ) : (
+          <>
+            The examples read the key id and secret from <code className="font-mono">$API_KEY</code> and{" "}
+            <code className="font-mono">API_SECRET</code>;{" "}
+            {ctx ? (
+              <Link href="/dashboard/keys" className="link">
+                create a key
+              </Link>
+            ) : (
+              <Link href="/login?next=%2Fdocs%2Fapi" className="link">
+                sign in
+              </Link>
+            )}{" "}
+            to see your own key id here.
+          </>
+        )}
+      </p>
       <p className="mt-2 text-slate-600">
         Machine-readable:{" "}
         <a className="underline" href="/api/v1/openapi.json">
@@ -224,7 +308,7 @@ export default function ApiReferencePage() {
               <li key={op.operationId}>
                 <a className="underline" href={`#${op.operationId}`}>
                   <span className="font-mono uppercase">{method}</span>{" "}
-                  <span className="font-mono">{path}</span>
+                  <span className="break-all font-mono">{path}</span>
                 </a>
               </li>
             )),
@@ -238,7 +322,15 @@ export default function ApiReferencePage() {
           </h2>
           {g.description ? <p className="mt-1 text-slate-700">{g.description}</p> : null}
           {g.operations.map(({ path, method, op }) => (
-            <Operation key={op.operationId} doc={doc} path={path} method={method} op={op} />
+            <Operation
+              key={op.operationId}
+              doc={doc}
+              path={path}
+              method={method}
+              op={op}
+              baseUrl={baseUrl}
+              keyId={keyId}
+            />
           ))}
         </section>
       ))}

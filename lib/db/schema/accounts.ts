@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   check,
   index,
@@ -26,6 +27,8 @@ export const accounts = pgTable(
     isDemo: boolean("is_demo").notNull().default(false),
     /** `credits.low` fires when a charge takes the balance from at least this to under it. */
     creditsLowThreshold: integer("credits_low_threshold").notNull().default(20),
+    /** The sign-up bonus waits for the owner's address to be verified; cleared in the grant's transaction. */
+    signupBonusPending: boolean("signup_bonus_pending").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -101,6 +104,17 @@ export const apiKeys = pgTable(
     ),
   ],
 );
+
+/**
+ * One row: a counter that a trigger on api_keys bumps (and announces with NOTIFY api_keys_changed) whenever a
+ * key is revoked, deleted or its secret or limit changes, in the same transaction. Every server's key cache
+ * (lib/keys/key-cache.ts) empties itself when the counter moves, so a revoked key is refused everywhere within
+ * seconds even if a notification is lost.
+ */
+export const apiKeyEpoch = pgTable("api_key_epoch", {
+  id: integer("id").primaryKey(),
+  version: bigint("version", { mode: "number" }).notNull().default(0),
+});
 
 /** Domains registered on an account; data endpoints only serve registered domains. */
 export const domains = pgTable(

@@ -1,4 +1,15 @@
-import { integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import {
+  check,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { accounts, ROLES, users } from "./accounts";
 
 // next-auth's adapter tables (OAuth links, database sessions, email tokens). Our `accounts` table is the
@@ -62,3 +73,31 @@ export const invites = pgTable(
 );
 
 export type Invite = typeof invites.$inferSelect;
+
+export const EMAIL_TOKEN_PURPOSES = ["verify_email", "reset_password"] as const;
+export type EmailTokenPurpose = (typeof EMAIL_TOKEN_PURPOSES)[number];
+
+/** A link sent by email (address verification, password reset): only its SHA-256 is stored; used once. */
+export const emailTokens = pgTable(
+  "email_tokens",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    purpose: text("purpose", { enum: EMAIL_TOKEN_PURPOSES }).notNull(),
+    /** The address the link was sent to (a verification proves this one). */
+    email: text("email").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("email_tokens_token_hash_unique").on(t.tokenHash),
+    index("email_tokens_user_idx").on(t.userId, t.purpose),
+    check("email_tokens_purpose_valid", sql`${t.purpose} in ('verify_email', 'reset_password')`),
+  ],
+);
+
+export type EmailToken = typeof emailTokens.$inferSelect;

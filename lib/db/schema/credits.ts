@@ -33,12 +33,16 @@ export const creditLedger = pgTable(
     description: text("description").notNull(),
     /** Set for spends and refunds; jobs are purged after 7 days, the ledger row stays. */
     jobId: uuid("job_id").references(() => jobs.id, { onDelete: "set null" }),
+    /** Set for purchases: the payment provider's event id, so a replayed event can never credit twice. */
+    eventId: text("event_id"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index("credit_ledger_account_idx").on(t.accountId, t.id),
     // A job is charged once and refunded at most once.
     uniqueIndex("credit_ledger_job_type_unique").on(t.jobId, t.type).where(sql`${t.jobId} is not null`),
+    // A payment event is applied once.
+    uniqueIndex("credit_ledger_event_unique").on(t.eventId).where(sql`${t.eventId} is not null`),
     check(
       "credit_ledger_type_valid",
       sql`${t.type} in ('grant', 'spend', 'refund', 'purchase', 'adjustment')`,

@@ -54,6 +54,8 @@ export const visits = pgTable(
     index("visits_citations_idx")
       .on(t.domainId, t.occurredAt.desc(), t.id.desc())
       .where(sql`${t.citationEngine} is not null`),
+    // The dashboard's bots page: per-bot verification over a period.
+    index("visits_domain_bot_time_idx").on(t.domainId, t.occurredAt).where(sql`${t.botName} is not null`),
     check("visits_verification_valid", sql`${t.verification} in ('verified', 'unverified', 'unknown')`),
     check("visits_bot_or_citation", sql`${t.botName} is not null or ${t.citationEngine} is not null`),
   ],
@@ -71,6 +73,10 @@ export const trackingDailyBots = pgTable(
     botPurpose: text("bot_purpose").notNull(),
     isAiBot: boolean("is_ai_bot").notNull(),
     visits: bigint("visits", { mode: "number" }).notNull(),
+    /** Of `visits`: from an address the operator publishes (or its reverse DNS confirms). */
+    verifiedVisits: bigint("verified_visits", { mode: "number" }).notNull().default(0),
+    /** Of `visits`: claiming a bot whose operator publishes its addresses, from an address outside them. */
+    spoofedVisits: bigint("spoofed_visits", { mode: "number" }).notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.domainId, t.day, t.botName] }),

@@ -88,7 +88,9 @@ export const webgraphEdges = pgTable(
     fromId: bigint("from_id", { mode: "number" }).notNull(),
     toId: bigint("to_id", { mode: "number" }).notNull(),
   },
-  (t) => [index("webgraph_edges_to_idx").on(t.snapshotId, t.toId, t.fromId)],
+  // Without snapshot_id: a partition holds one snapshot, so the key would be the same in every entry, and
+  // leading with to_id lets the index build's sort decide most comparisons on the first key.
+  (t) => [index("webgraph_edges_to_idx").on(t.toId, t.fromId)],
 );
 
 /** A row of the release's ranks file: harmonic-centrality and PageRank positions (1 = best) and values. */

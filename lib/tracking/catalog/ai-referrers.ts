@@ -1,33 +1,84 @@
 // AI referrers: the hosts, Android apps and utm_source values that mark a visitor arriving from an AI
 // engine's answer. Part of the bot catalogue, beside the user agents and IP ranges.
 import type { AiEngine } from "./bots";
+import aiAssistants from "./data/ai-assistants.json";
 
-interface HostRule {
+export interface HostRule {
   host: string;
   engine: AiEngine;
   /** Only referrals whose path starts with this count (the host also serves non-AI pages). */
   pathPrefix?: string;
 }
 
-// A host matches itself and its subdomains ("perplexity.ai" covers www. and labs.).
-const REFERRER_HOSTS: HostRule[] = [
-  { host: "chatgpt.com", engine: "ChatGPT" },
-  { host: "chat.openai.com", engine: "ChatGPT" },
-  { host: "perplexity.ai", engine: "Perplexity" },
+// The public list of AI-assistant referrers (Matomo's searchengine-and-social-list, CC0; see data/README.md),
+// its names mapped to ours.
+const LIST_NAMES: Record<string, AiEngine> = {
+  "Baidu AI": "ERNIE",
+  "Chat+": "Chat+",
+  ChatGPT: "ChatGPT",
+  Claude: "Claude",
+  Copilot: "Copilot",
+  ChatGLM: "ChatGLM",
+  Deepseek: "DeepSeek",
+  "Duck.ai": "Duck.ai",
+  Gemini: "Gemini",
+  Grok: "Grok",
+  iAsk: "iAsk",
+  Jasper: "Jasper",
+  "Le Chat": "Mistral",
+  "Meta AI": "Meta AI",
+  NotebookLM: "NotebookLM",
+  Perplexity: "Perplexity",
+  Qwen: "Qwen",
+  Writesonic: "Writesonic",
+  You: "You.com",
+};
+
+// Our own additions: hosts the list does not hold yet.
+const OWN_HOSTS: HostRule[] = [
   { host: "perplexity.com", engine: "Perplexity" },
-  { host: "gemini.google.com", engine: "Gemini" },
-  { host: "bard.google.com", engine: "Gemini" },
-  { host: "notebooklm.google.com", engine: "NotebookLM" },
-  { host: "copilot.microsoft.com", engine: "Copilot" },
   { host: "copilot.cloud.microsoft", engine: "Copilot" },
   { host: "bing.com", engine: "Copilot", pathPrefix: "/chat" },
-  { host: "claude.ai", engine: "Claude" },
-  { host: "you.com", engine: "You.com" },
-  { host: "chat.mistral.ai", engine: "Mistral" },
-  { host: "meta.ai", engine: "Meta AI" },
-  { host: "grok.com", engine: "Grok" },
+  { host: "m365.cloud.microsoft", engine: "Copilot", pathPrefix: "/chat" },
   { host: "chat.deepseek.com", engine: "DeepSeek" },
+  { host: "deepseek.com", engine: "DeepSeek", pathPrefix: "/chat" },
+  { host: "grok.x.ai", engine: "Grok" },
+  { host: "twitter.com", engine: "Grok", pathPrefix: "/i/grok" },
+  { host: "duckduckgo.com", engine: "Duck.ai", pathPrefix: "/chat" },
+  { host: "phind.com", engine: "Phind" },
+  { host: "kagi.com", engine: "Kagi", pathPrefix: "/assistant" },
+  { host: "kimi.com", engine: "Kimi" },
+  { host: "kimi.moonshot.cn", engine: "Kimi" },
+  { host: "tongyi.aliyun.com", engine: "Qwen" },
+  { host: "qianwen.com", engine: "Qwen" },
+  { host: "chat.qwenlm.ai", engine: "Qwen" },
+  { host: "doubao.com", engine: "Doubao" },
+  { host: "ernie.baidu.com", engine: "ERNIE" },
 ];
+
+/** The list's entries as host rules ("x.com/i/grok" becomes host x.com, path /i/grok). */
+export function hostRulesFromList(assistants: Record<string, readonly string[]>): HostRule[] {
+  const rules: HostRule[] = [];
+  for (const [name, hosts] of Object.entries(assistants)) {
+    const engine = LIST_NAMES[name];
+    if (!engine) continue; // a new name in a refreshed list: map it above before it counts
+    for (const entry of hosts) {
+      const slash = entry.indexOf("/");
+      const host = (slash === -1 ? entry : entry.slice(0, slash)).toLowerCase();
+      rules.push(slash === -1 ? { host, engine } : { host, engine, pathPrefix: entry.slice(slash) });
+    }
+  }
+  return rules;
+}
+
+// A host matches itself and its subdomains ("perplexity.ai" covers www. and labs.); path rules first, so
+// "x.com/i/grok" is tried before a plain host rule could claim x.com.
+const REFERRER_HOSTS: HostRule[] = [...hostRulesFromList(aiAssistants.assistants), ...OWN_HOSTS].sort(
+  (a, b) => Number(Boolean(b.pathPrefix)) - Number(Boolean(a.pathPrefix)),
+);
+
+/** Every referrer host (and path prefix) recognised, for documentation and tests. */
+export const AI_REFERRER_HOSTS: readonly Readonly<HostRule>[] = REFERRER_HOSTS;
 
 // Android apps send "android-app://<package>/" as the referrer.
 const ANDROID_APPS: Record<string, AiEngine> = {
@@ -36,6 +87,11 @@ const ANDROID_APPS: Record<string, AiEngine> = {
   "com.anthropic.claude": "Claude",
   "com.google.android.apps.bard": "Gemini",
   "com.microsoft.copilot": "Copilot",
+  "com.deepseek.chat": "DeepSeek",
+  "ai.x.grok": "Grok",
+  "ai.mistral.chat": "Mistral",
+  "com.moonshot.kimichat": "Kimi",
+  "com.larus.nova": "Doubao",
 };
 
 // utm_source values the engines (or the people sharing their answers) put on links.
@@ -52,6 +108,15 @@ const UTM_SOURCES: Record<string, AiEngine> = {
   grok: "Grok",
   deepseek: "DeepSeek",
   "meta ai": "Meta AI",
+  "meta.ai": "Meta AI",
+  "duck.ai": "Duck.ai",
+  phind: "Phind",
+  kagi: "Kagi",
+  kimi: "Kimi",
+  qwen: "Qwen",
+  doubao: "Doubao",
+  yiyan: "ERNIE",
+  ernie: "ERNIE",
 };
 
 function engineForHost(host: string, pathname: string): AiEngine | null {

@@ -4,6 +4,8 @@ export const BOT_PURPOSES = [
   "training",
   "ai_search",
   "ai_user_fetch",
+  "ai_assistant",
+  "agentic_browser",
   "search_engine",
   "seo",
   "other",
@@ -26,6 +28,18 @@ export const AI_ENGINES = [
   "Alexa",
   "Cohere",
   "NotebookLM",
+  "Duck.ai",
+  "Phind",
+  "Kagi",
+  "Kimi",
+  "Qwen",
+  "Doubao",
+  "ERNIE",
+  "ChatGLM",
+  "iAsk",
+  "Jasper",
+  "Writesonic",
+  "Chat+",
 ] as const;
 export type AiEngine = (typeof AI_ENGINES)[number];
 
@@ -36,7 +50,8 @@ export interface BotDefinition {
   userAgent: RegExp | null;
   /** The token site owners write in robots.txt for this bot, when it has one of its own. */
   robotsToken: string | null;
-  operator: string;
+  /** Who runs it; null when nobody documents it (a few agents of the public AI-agent list). */
+  operator: string | null;
   purpose: BotPurpose;
   /** The AI engine this bot serves, when it serves one. */
   engine: AiEngine | null;

@@ -176,7 +176,8 @@ export const WEB_BOT_DEFINITIONS: readonly BotDefinition[] = defineBots([
   },
   {
     name: "SemrushBot",
-    userAgent: /\bSemrushBot\b/i,
+    // SemrushBot-OCOB and SemrushBot-SWA feed Semrush's AI writing tools: the AI-agent list names them.
+    userAgent: /\bSemrushBot\b(?!-(?:OCOB|SWA)\b)/i,
     operator: "Semrush",
     purpose: "seo",
     engine: null,

@@ -1,5 +1,5 @@
 import crawlerUserAgents from "crawler-user-agents";
-import { isbotMatch } from "isbot";
+import { isbotMatches } from "isbot";
 import { LruCache } from "../lru-cache";
 import { deriveBotName } from "./bot-name";
 import { type AiEngine, BOT_DEFINITIONS, type BotDefinition, type BotPurpose } from "./bots";
@@ -89,6 +89,30 @@ function bot(fields: Omit<ClassifiedBot, "engine"> & { engine?: AiEngine | null 
   return Object.freeze({ kind: "bot", bot: Object.freeze({ ...fields, engine: fields.engine ?? null }) });
 }
 
+// Words only a program names itself with, and contact details (a URL, an e-mail address) that browsers never
+// carry: either makes a user agent a bot whatever else it says.
+const STRONG_BOT_SIGN =
+  /bot\b|bot[/_-]|crawl|spider|slurp|scrap|fetch|archiv|monitor|checker|validat|scanner|preview|headless|lighthouse|curl|wget|python|perl\b|ruby|php\/|java\/\d|go-http|okhttp|axios|node-fetch|undici|httpclient|http-client|libwww|transcoder|\bGoogle-[A-Z]|-Google\b|\w+Proxy\/\d|like Gecko; ?[A-Z]|\(compatible; (?!MSIE)[A-Z][\w-]+(?:[;)]|\/\d)|https?:\/\/|www\.|\w@\w/i;
+// Tokens of real browsers and browsing devices (feature phones, TVs, consoles, in-app browsers).
+const BROWSER_SHAPE =
+  /^(?:Mozilla\/[1-5]\.|Opera\/\d|[A-Z][\w.-]*\/[\d.]+ (?:\(|Profile\/MIDP)|dv\(|iPhone\w*$|iPod\w*$|smarttv_)|\b(?:AppleWebKit|Gecko|Trident|Presto|HbbTV|CE-HTML|NETTV|MAUI|WAP[ -]?Browser|NetFront|UCBrowser|UCWEB|Obigo|Dolfin|MIDP-\d|CLDC-\d|BREW|Polaris|Jasmine)\b/i;
+// Browsers whose name the crawler list's patterns catch: Sogou's mobile browser ("Sogou" is its crawler's name).
+const BROWSER_PRODUCT = /\bSogou(?:MSE|MobileBrowser)\b/;
+// The platform part of an Android user agent, "(Linux; Android 7.0; M bot 54 Build/NRD90M)": it names the
+// device model, which is no evidence either way.
+const ANDROID_PLATFORM = /\(Linux;[^)]*Android[^)]*\)/i;
+
+/**
+ * Whether a user agent isbot flagged is a bot: yes when the crawler list names it too, when it carries a
+ * program's word or contact details, or when it does not look like any browser; no when it looks like a
+ * browser and nothing else speaks for a bot (isbot alone flags TV, feature-phone and device-model strings).
+ */
+function isBotByWeightOfSignals(ua: string, listed: boolean): boolean {
+  if (listed && !BROWSER_PRODUCT.test(ua)) return true;
+  if (STRONG_BOT_SIGN.test(ua.replace(ANDROID_PLATFORM, "()"))) return true;
+  return !BROWSER_SHAPE.test(ua);
+}
+
 function classifyUncached(userAgent: string): UserAgentClass {
   const ua = userAgent.trim();
   // isbot calls an empty user agent human because it is built for browsers. Every browser sends one, so
@@ -117,12 +141,13 @@ function classifyUncached(userAgent: string): UserAgentClass {
     });
   }
 
-  // isbot has the final word on bot or human: the crawler list also holds a few app and browser signatures
-  // (an Instagram build number, VS Code's "Code/1.") that would otherwise count people as bots.
-  const generic = isbotMatch(ua);
-  if (generic === null) return HUMAN;
-
+  // isbot and the crawler list are signals, not the verdict: on their own they flag TV, feature-phone and
+  // in-app browsers (device models like "M bot 54", "CE-HTML", "SogouMobileBrowser") as bots.
+  const matches = isbotMatches(ua);
+  if (matches.length === 0) return HUMAN;
+  const generic = matches[0] as string;
   const listed = cuaMatcher.findFirst(ua);
+  if (!isBotByWeightOfSignals(ua, listed !== null)) return HUMAN;
   if (listed) {
     const entry = cuaEntries[listed.index];
     return bot({

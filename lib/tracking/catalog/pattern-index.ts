@@ -139,7 +139,8 @@ export function createAnchoredMatcher(regexes: readonly RegExp[], caseInsensitiv
   const byKey = new Map<number, { anchor: string; index: number }[]>();
   const alwaysTry: number[] = [];
   regexes.forEach((regex, index) => {
-    const anchors = extractAnchors(regex);
+    // A case-sensitive pattern in a case-insensitive matcher still requires its literal, in lower case here.
+    const anchors = extractAnchors(regex)?.map((a) => (caseInsensitive ? a.toLowerCase() : a));
     if (!anchors) {
       alwaysTry.push(index);
       return;

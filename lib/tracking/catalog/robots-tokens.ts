@@ -51,7 +51,7 @@ function toBotToken(name: string): BotToken {
   if (!def?.robotsToken) throw new Error(`${name} is not in the bot catalogue with a robots.txt token.`);
   return {
     token: def.robotsToken,
-    operator: def.operator,
+    operator: def.operator ?? "unknown",
     kind: def.isAIBot ? "ai" : "search",
     purpose: def.purpose,
   };

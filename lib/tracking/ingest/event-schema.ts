@@ -113,10 +113,14 @@ export const trackingEventSchema = makeTrackingEventSchema();
 export type TrackingEvent = z.output<typeof trackingEventSchema>;
 export type TrackingEventInput = z.input<typeof trackingEventSchema>;
 
+const batchOf = <T extends z.ZodType>(event: T) =>
+  z.object({ events: z.array(event).min(1).max(MAX_EVENTS_PER_BATCH) });
+
 /** The batch envelope; events are validated one by one afterwards, so one bad event rejects only itself. */
-export const trackingEventBatchSchema = z.object({
-  events: z.array(z.unknown()).min(1).max(MAX_EVENTS_PER_BATCH),
-});
+export const trackingEventBatchSchema = batchOf(z.unknown());
+
+/** The same batch with each event's schema: what POST /tracking/events documents (and applies per event). */
+export const trackingEventBatch = batchOf(trackingEventSchema);
 
 export interface FieldError {
   field: string;

@@ -2,13 +2,14 @@ import { listDomains, requireRegisteredDomain } from "@/lib/accounts/domains";
 import type { Db } from "@/lib/db/client";
 import type { NewVisit } from "@/lib/db/schema";
 import { AppError as ApiError, validationError } from "@/lib/errors";
-import type { EventsIngestResult, LogsIngestResult } from "../api-schemas";
+import { type EventsIngestResult, LOG_REJECTED_REPORTED, type LogsIngestResult } from "../api-schemas";
 import { eventKey, type RejectedEvent, validateEvents } from "./event-schema";
+import type { LogFormat } from "./log-formats";
 import { type LogSource, parseLogStream } from "./log-parser";
 import { prepareVisit, recordVisits } from "./record-visits";
+import { confirmByReverseDns, ingestReverseDnsVerifier } from "./reverse-dns-step";
 
 const LOG_BATCH = 1000;
-const MAX_REPORTED_LINES = 100;
 const MAX_FUTURE_MS = 5 * 60 * 1000;
 
 /** The registered domain an event's host belongs to: the hostname itself, or its www. twin. */
@@ -60,6 +61,7 @@ export async function ingestEvents(
       domains: [...unregistered].sort(),
     });
   }
+  await confirmByReverseDns(rows, ingestReverseDnsVerifier());
   const inserted = await recordVisits(db, rows);
   rejected.sort((a, b) => a.index - b.index);
   const received = validated.accepted.length + validated.rejected.length;
@@ -67,7 +69,8 @@ export async function ingestEvents(
 }
 
 /**
- * POST /tracking/logs: an access log (combined or common format) of one registered domain. Unreadable lines are
+ * POST /tracking/logs: an access log of one registered domain, in the format `options.format` names or, by
+ * default, the one each line's shape shows (combined, common, vhost-combined, JSON lines, ALB, CloudFront). Unreadable lines are
  * reported (the first 100, and a count), never fatal. A line's key is a hash of its fields plus its occurrence
  * number among identical lines of the upload, so uploading the same log twice records nothing new.
  */
@@ -76,7 +79,7 @@ export async function ingestLog(
   accountId: string,
   domain: string,
   source: LogSource | (() => Promise<LogSource>),
-  options: { now?: () => number } = {},
+  options: { now?: () => number; format?: LogFormat } = {},
 ): Promise<LogsIngestResult> {
   const row = await requireRegisteredDomain(db, accountId, domain);
   // The body is read only once the domain is known to be the account's.
@@ -92,15 +95,20 @@ export async function ingestLog(
   let batch: NewVisit[] = [];
   const reject = (line: number, reason: string) => {
     rejectedCount++;
-    if (rejected.length < MAX_REPORTED_LINES) rejected.push({ line, reason });
+    if (rejected.length < LOG_REJECTED_REPORTED) rejected.push({ line, reason });
   };
   const flush = async () => {
+    await confirmByReverseDns(batch, ingestReverseDnsVerifier());
     accepted += await recordVisits(db, batch);
     prepared += batch.length;
     batch = [];
   };
-  for await (const result of parseLogStream(log)) {
+  for await (const result of parseLogStream(log, { format: options.format })) {
     lines++;
+    if (!result.ok && result.skip) {
+      skipped++; // read, but no request to record ("-" request line of a 400 or 408)
+      continue;
+    }
     if (!result.ok) {
       reject(result.error.line, result.error.reason);
       continue;

@@ -1,4 +1,14 @@
 import { parseIp } from "../catalog/ip-ranges/cidr";
+import {
+  CLOUDFRONT_FIELDS,
+  detectLineFormat,
+  type LogFormat,
+  noRequest,
+  parseAlbLine,
+  parseCloudFrontLine,
+  parseJsonLine,
+  registerLocalTimeParser,
+} from "./log-formats";
 
 /** One request from an access log in common or combined log format. */
 export interface LogEntry {
@@ -22,11 +32,14 @@ export interface LogLineError {
   reason: string;
 }
 
-export type LogLineResult = { ok: true; entry: LogEntry } | { ok: false; error: LogLineError };
+/** `skip`: the line was read but holds nothing to record (a "-" request line); it is not an error. */
+export type LogLineResult = { ok: true; entry: LogEntry } | { ok: false; error: LogLineError; skip?: true };
 
 export interface ParseLogOptions {
   /** Longer lines are reported, not parsed (default 16 KiB). */
   maxLineLength?: number;
+  /** The log's format; `auto` (default) goes by each line's shape. */
+  format?: LogFormat;
 }
 
 const DEFAULT_MAX_LINE = 16 * 1024;
@@ -50,6 +63,9 @@ const PROTOCOL = /^HTTP\/\d(?:\.\d)?$/;
 const C_ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", v: "\v", f: "\f", b: "\b" };
 
 class LineError extends Error {}
+
+// What may follow a quoted field: more fields, each a quoted string or a bare token.
+const REST_OF_FIELDS = /^(?:[ \t]+(?:"(?:[^"\\]|\\.)*"|[^\s"]+))*[ \t]*$/;
 
 /** Parses "10/Oct/2000:13:55:36 -0700" (the %t of Apache and nginx) to a Date. */
 export function parseLogTimestamp(text: string): Date | null {
@@ -109,7 +125,8 @@ class LineReader {
     return value;
   }
 
-  quoted(field: string): string {
+  /** `lastField`: the user agent, after which only extra fields may follow, so an inner quote is kept. */
+  quoted(field: string, lastField = false): string {
     this.skipSpaces();
     if (this.text[this.i] !== '"') throw new LineError(`no ${field}: expected a quoted field`);
     const { text } = this;
@@ -134,8 +151,13 @@ class LineReader {
         continue;
       }
       flushBytes();
-      // Some servers do not escape quotes at all; a quote ends the field only where a field can end.
-      if (c === '"' && (i + 1 === text.length || text[i + 1] === " " || text[i + 1] === "\t")) {
+      // Some servers do not escape quotes at all; a quote ends the field only where a field can end and,
+      // for the user agent, where the rest of the line still reads as fields ("Mozilla "x" y" stays whole).
+      if (
+        c === '"' &&
+        (i + 1 === text.length || text[i + 1] === " " || text[i + 1] === "\t") &&
+        (!lastField || REST_OF_FIELDS.test(text.slice(i + 1)))
+      ) {
         this.i = i + 1;
         return out;
       }
@@ -164,8 +186,8 @@ function pathFromTarget(target: string): string {
   throw new LineError(`request target is not a path: "${target.slice(0, 40)}"`);
 }
 
-function parseRequest(request: string): { method: string; path: string; protocol: string | null } {
-  if (request === "-" || request === "") throw new LineError("invalid request line: empty");
+function parseRequest(request: string): { method: string; path: string; protocol: string | null } | null {
+  if (request.trim() === "-" || request.trim() === "") return null;
   const parts = request.split(" ").filter((p) => p !== "");
   const method = parts[0] ?? "";
   if (!METHOD.test(method) || parts.length < 2) {
@@ -188,7 +210,7 @@ function normaliseIp(host: string): string | null {
  * or common format. Fields after the user agent (nginx's $request_time and the like) are ignored. Never
  * throws: a line that cannot be read comes back as an error with its reason.
  */
-export function parseLogLine(text: string, line = 1, options: ParseLogOptions = {}): LogLineResult {
+function parseCombinedLine(text: string, line: number, options: ParseLogOptions): LogLineResult {
   const maxLength = options.maxLineLength ?? DEFAULT_MAX_LINE;
   const raw = text.endsWith("\r") ? text.slice(0, -1) : text;
   if (raw.length > maxLength) {
@@ -200,6 +222,7 @@ export function parseLogLine(text: string, line = 1, options: ParseLogOptions = 
   if (raw.trim() === "") return { ok: false, error: { line, reason: "empty line" } };
   try {
     const reader = new LineReader(raw.replace(/^\uFEFF/, ""));
+    if (options.format === "vhost_combined") reader.token("virtual host");
     const host = reader.token("client address");
     reader.token("identity");
     reader.token("user");
@@ -207,10 +230,11 @@ export function parseLogLine(text: string, line = 1, options: ParseLogOptions = 
     const timestamp = parseLogTimestamp(timeText);
     if (!timestamp) throw new LineError(`invalid timestamp "${timeText.slice(0, 40)}"`);
     const request = parseRequest(reader.quoted("request line"));
+    if (!request) return noRequest(line);
     const status = optionalNumber(reader.token("status"), "status", /^[1-5]\d\d$/);
     const bytes = reader.atEnd() ? null : optionalNumber(reader.token("size"), "size", /^\d{1,15}$/);
     const referrer = reader.atEnd() ? null : reader.quoted("referrer");
-    const userAgent = reader.atEnd() ? null : reader.quoted("user agent");
+    const userAgent = reader.atEnd() ? null : reader.quoted("user agent", true);
     return {
       ok: true,
       entry: {
@@ -228,6 +252,61 @@ export function parseLogLine(text: string, line = 1, options: ParseLogOptions = 
     if (error instanceof LineError) return { ok: false, error: { line, reason: error.message } };
     throw error;
   }
+}
+
+registerLocalTimeParser(parseLogTimestamp);
+
+/**
+ * A line parser for one log: `format` names it, or `auto` goes by each line's shape. It keeps the state a
+ * log carries between lines (a CloudFront "#Fields:" header). Comment lines ("#...") come back as null.
+ */
+export function createLogLineParser(options: ParseLogOptions = {}) {
+  let cloudFrontFields: readonly string[] = CLOUDFRONT_FIELDS;
+  const maxLength = options.maxLineLength ?? DEFAULT_MAX_LINE;
+  return (text: string, line: number): LogLineResult | null => {
+    const raw = (text.endsWith("\r") ? text.slice(0, -1) : text).replace(/^\uFEFF/, "");
+    if (raw.length > maxLength) {
+      return {
+        ok: false,
+        error: { line, reason: `line too long: ${raw.length} characters (limit ${maxLength})` },
+      };
+    }
+    if (raw.startsWith("#")) {
+      const fields = /^#Fields:\s*(.+)$/.exec(raw);
+      if (fields?.[1]) cloudFrontFields = fields[1].trim().split(/\s+/);
+      return null;
+    }
+    const requested = options.format ?? "auto";
+    const format = requested === "auto" ? detectLineFormat(raw) : requested;
+    switch (format) {
+      case "nginx_json":
+      case "cloudflare":
+        return parseJsonLine(raw, line, requested === "auto" ? "auto" : format);
+      case "alb":
+        return parseAlbLine(raw, line);
+      case "cloudfront":
+        return raw.trimStart().startsWith("{")
+          ? parseJsonLine(raw, line, "auto")
+          : parseCloudFrontLine(raw, line, cloudFrontFields);
+      default:
+        return parseCombinedLine(raw, line, { ...options, format });
+    }
+  };
+}
+
+/**
+ * Parses one line of an access log: combined (`%h %l %u %t "%r" %>s %b "%{Referer}i" "%{User-agent}i"`) or
+ * common format by default, or the format `options.format` names. Never throws: a line that cannot be read
+ * comes back as an error with its reason.
+ */
+export function parseLogLine(text: string, line = 1, options: ParseLogOptions = {}): LogLineResult {
+  return (
+    createLogLineParser(options)(text, line) ?? {
+      ok: false,
+      error: { line, reason: "comment line" },
+      skip: true,
+    }
+  );
 }
 
 export type LogSource =
@@ -252,6 +331,7 @@ export async function* parseLogStream(
 ): AsyncGenerator<LogLineResult> {
   const maxLength = options.maxLineLength ?? DEFAULT_MAX_LINE;
   const decoder = new TextDecoder("utf-8");
+  const parseLine = createLogLineParser(options);
   let lineNumber = 0;
   let pending = "";
   let overflow = 0; // characters dropped from the current over-long line
@@ -268,7 +348,8 @@ export async function* parseLogStream(
       return;
     }
     if (text.trim() === "") return;
-    yield parseLogLine(text, lineNumber, options);
+    const result = parseLine(text, lineNumber);
+    if (result) yield result;
   }
 
   function* takeChunk(text: string): Generator<LogLineResult> {
@@ -315,13 +396,15 @@ export function parseLog(content: string | Uint8Array, options: ParseLogOptions 
   const text = typeof content === "string" ? content : new TextDecoder("utf-8").decode(content);
   const entries: LogEntry[] = [];
   const errors: LogLineError[] = [];
+  const parseLine = createLogLineParser(options);
   const lines = text.split("\n");
   if (lines[lines.length - 1] === "") lines.pop();
   lines.forEach((lineText, index) => {
     if (lineText.trim() === "") return;
-    const result = parseLogLine(lineText, index + 1, options);
+    const result = parseLine(lineText, index + 1);
+    if (!result) return;
     if (result.ok) entries.push(result.entry);
-    else errors.push(result.error);
+    else if (!result.skip) errors.push(result.error);
   });
   return { entries, errors };
 }

@@ -169,13 +169,18 @@ async function insertVisits(
         order by domain_id, event_key
         on conflict (domain_id, event_key) do nothing
         returning domain_id, (occurred_at at time zone 'UTC')::date as day, path, bot_name, bot_purpose, is_ai_bot,
-                  citation_engine, occurred_at
+                  citation_engine, verification, occurred_at
       ),
       bots as (
-        insert into tracking_daily_bots as t (domain_id, day, bot_name, bot_purpose, is_ai_bot, visits)
-        select domain_id, day, bot_name, min(bot_purpose), bool_or(is_ai_bot), count(*) from ins
+        insert into tracking_daily_bots as t (domain_id, day, bot_name, bot_purpose, is_ai_bot, visits,
+                                              verified_visits, spoofed_visits)
+        select domain_id, day, bot_name, min(bot_purpose), bool_or(is_ai_bot), count(*),
+               count(*) filter (where verification = 'verified'), count(*) filter (where verification = 'unverified')
+        from ins
         where bot_name is not null group by domain_id, day, bot_name order by domain_id, day, bot_name
-        on conflict (domain_id, day, bot_name) do update set visits = t.visits + excluded.visits
+        on conflict (domain_id, day, bot_name) do update set visits = t.visits + excluded.visits,
+          verified_visits = t.verified_visits + excluded.verified_visits,
+          spoofed_visits = t.spoofed_visits + excluded.spoofed_visits
       ),
       pages as (
         insert into tracking_page_counts as t (domain_id, path, visits)

@@ -29,9 +29,10 @@ async function readBotStats(db: Db, domainId: string, hostname: string, now: num
              count(distinct bot_name)::text as bots
       from tracking_daily_bots where domain_id = ${domainId}`),
   );
-  const bots = rowsOf<{ name: string; count: string; ai: boolean }>(
+  const bots = rowsOf<{ name: string; count: string; ai: boolean; verified: string; spoofed: string }>(
     await db.execute(sql`
-      select bot_name as name, sum(visits)::text as count, bool_or(is_ai_bot) as ai
+      select bot_name as name, sum(visits)::text as count, bool_or(is_ai_bot) as ai,
+             sum(verified_visits)::text as verified, sum(spoofed_visits)::text as spoofed
       from tracking_daily_bots where domain_id = ${domainId}
       group by bot_name order by sum(visits) desc, bot_name collate "C" asc limit ${TOP}`),
   );
@@ -46,7 +47,15 @@ async function readBotStats(db: Db, domainId: string, hostname: string, now: num
     uniqueBots: Number(totals?.bots ?? 0),
     aiBotVisits: Number(totals?.ai ?? 0),
     visitsLast30Days: Number(totals?.last30 ?? 0),
-    topBots: bots.map((b) => ({ name: b.name, count: Number(b.count), isAIBot: Boolean(b.ai) })),
+    topBots: bots.map((b) => {
+      const [count, verified, spoofed] = [Number(b.count), Number(b.verified), Number(b.spoofed)];
+      return {
+        name: b.name,
+        count,
+        isAIBot: Boolean(b.ai),
+        verification: { verified, unverified: count - verified - spoofed, spoofed },
+      };
+    }),
     topPages: pages.map((p) => ({ url: p.path, count: Number(p.count) })),
   };
 }

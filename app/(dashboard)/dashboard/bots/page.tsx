@@ -7,8 +7,10 @@ import { type Column, DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { listDomains } from "@/lib/accounts/domains";
 import { requireActor } from "@/lib/auth/session";
+import { getBotPeriod, type PeriodBot } from "@/lib/dashboard/bot-period";
 import { getBotPurposeSeries } from "@/lib/dashboard/bot-series";
 import { formatNumber } from "@/lib/dashboard/format";
+import { purposeLabel } from "@/lib/dashboard/labels";
 import { intParam } from "@/lib/dashboard/params";
 import { getBotStats } from "@/lib/tracking/reports/stats";
 
@@ -19,6 +21,24 @@ const VISITS: Column<{ count: number }> = {
   cell: (row) => formatNumber(row.count),
   align: "right",
 };
+
+/** Whether the bot's visits came from its operator's published addresses. */
+function VerificationMark({ bot }: { bot: PeriodBot }) {
+  if (bot.spoofed > 0) {
+    return (
+      <span className="font-medium text-red-700">
+        ⚠ {formatNumber(bot.spoofed)} of {formatNumber(bot.visits)} spoofed
+      </span>
+    );
+  }
+  if (bot.verified === 0) return <span className="text-slate-600">not verified</span>;
+  if (bot.unverified === 0) return <span className="font-medium text-emerald-800">✓ verified</span>;
+  return (
+    <span className="text-slate-700">
+      ✓ {formatNumber(bot.verified)} of {formatNumber(bot.visits)} verified
+    </span>
+  );
+}
 
 export default async function BotsPage({
   searchParams,
@@ -31,30 +51,36 @@ export default async function BotsPage({
   if (domains.length === 0) return <NoDomains title="Bots" />;
   const row = domains.find((d) => d.hostname === sp.domain) ?? domains[0]!;
   const days = intParam(sp.days, 1, 90, 30);
-  const [stats, series] = await Promise.all([
+  const [stats, period, series] = await Promise.all([
     getBotStats(db, actor.accountId, row.hostname),
+    getBotPeriod(db, row.id, days),
     getBotPurposeSeries(db, row.id, days),
   ]);
   const figures = [
-    ["Total visits", stats.totalVisits],
-    ["AI bot visits", stats.aiBotVisits],
-    ["Last 30 days", stats.visitsLast30Days],
-    ["Unique bots", stats.uniqueBots],
+    [`Visits, last ${days} days`, period.totalVisits, "period-visits"],
+    [`AI-bot visits, last ${days} days`, period.aiBotVisits, "period-ai-visits"],
+    [`Bots seen, last ${days} days`, period.uniqueBots, "period-bots"],
+    ["Visits since tracking began", stats.totalVisits, "total-visits"],
   ] as const;
   return (
     <>
-      <PageHeader title="Bots" description="Search-engine and AI crawler visits your site reported to us." />
+      <PageHeader
+        title="Bots"
+        description="Search-engine and AI crawler visits your site reported to us. Verified: the visit came from an address its operator publishes."
+      />
       <DomainFilter
         domains={domains.map((d) => d.hostname)}
         domain={row.hostname}
         days={days}
         dayOptions={[7, 30, 90]}
       />
-      <div className="grid gap-4 sm:grid-cols-4">
-        {figures.map(([label, value]) => (
-          <Card key={label}>
+      <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+        {figures.map(([label, value, id]) => (
+          <Card key={id}>
             <p className="text-sm text-slate-600">{label}</p>
-            <p className="mt-1 text-2xl font-semibold text-slate-900">{formatNumber(value)}</p>
+            <p className="mt-1 text-2xl font-semibold text-slate-900" data-testid={id}>
+              {formatNumber(value)}
+            </p>
           </Card>
         ))}
       </div>
@@ -68,8 +94,9 @@ export default async function BotsPage({
         )}
       </Card>
       <div className="mt-4 grid gap-4 lg:grid-cols-2">
-        <Card title="Top bots (all time)">
+        <Card title={`Top bots, last ${days} days`}>
           <DataTable
+            label="Top bots"
             columns={[
               {
                 header: "Bot",
@@ -83,16 +110,32 @@ export default async function BotsPage({
                     ) : null}
                   </>
                 ),
+                className: "whitespace-nowrap",
               },
-              VISITS,
+              { header: "Purpose", cell: (b) => purposeLabel(b.purpose), className: "whitespace-nowrap" },
+              { header: "Source", cell: (b) => <VerificationMark bot={b} />, className: "whitespace-nowrap" },
+              { header: "Visits", cell: (b) => formatNumber(b.visits), align: "right" },
+              {
+                header: "Verified / unverified / spoofed",
+                cell: (b) => (
+                  <span title="Verified: from the operator's published addresses. Spoofed: claims the bot from elsewhere.">
+                    {formatNumber(b.verified)} / {formatNumber(b.unverified)} /{" "}
+                    <span className={b.spoofed > 0 ? "font-semibold text-red-700" : undefined}>
+                      {formatNumber(b.spoofed)}
+                    </span>
+                  </span>
+                ),
+                align: "right",
+              },
             ]}
-            rows={stats.topBots}
+            rows={period.topBots}
             rowKey={(b) => b.name}
-            empty="None yet."
+            empty="None in this period."
           />
         </Card>
         <Card title="Top pages (all time)">
           <DataTable
+            label="Top pages"
             columns={[
               { header: "Path", cell: (p) => p.url, className: "break-all font-mono text-xs" },
               VISITS,

@@ -1,17 +1,28 @@
 import type { Metadata } from "next";
 import { AddDomainForm } from "@/components/dashboard/add-domain-form";
+import { RemoveDomainForm } from "@/components/dashboard/team-controls";
 import { VerifyDomain } from "@/components/dashboard/verify-domain";
 import { Card, PageHeader } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { EmptyState } from "@/components/ui/empty-state";
+import { LocalTime } from "@/components/ui/local-time";
 import { canManageKeys } from "@/lib/accounts/accounts";
 import { domainView, listDomains } from "@/lib/accounts/domains";
 import { requireActor } from "@/lib/auth/session";
-import { formatDateTime } from "@/lib/dashboard/format";
 import { requestOrigin } from "@/lib/dashboard/origin";
 import { trackingSnippets } from "@/lib/dashboard/snippets";
 
 export const metadata: Metadata = { title: "Domains" };
+
+function CopyRow({ label, value, copyLabel }: { label: string; value: string; copyLabel: string }) {
+  return (
+    <div className="mt-1 flex flex-wrap items-center gap-2">
+      <span className="text-slate-600">{label}:</span>
+      <code className="min-w-0 break-all rounded bg-slate-100 px-1.5 py-0.5 font-mono">{value}</code>
+      <CopyButton text={value} label="Copy" ariaLabel={copyLabel} />
+    </div>
+  );
+}
 
 export default async function DomainsPage() {
   const { db, actor } = await requireActor();
@@ -21,7 +32,7 @@ export default async function DomainsPage() {
     <>
       <PageHeader
         title="Domains"
-        description="Bot statistics and citations are served only for domains registered on the account."
+        description="Bot statistics and citations are served only for domains registered on the account. Paste a domain or any URL of the site; www. is dropped (its visits count for the domain)."
       />
       <Card title="Add a domain">
         {manager ? <AddDomainForm /> : <EmptyState>Only an owner or admin can add domains.</EmptyState>}
@@ -42,20 +53,33 @@ export default async function DomainsPage() {
                 </span>
               }
             >
-              <p className="text-sm text-slate-600">Added {formatDateTime(d.createdAt)}</p>
+              <p className="text-sm text-slate-600">
+                Added <LocalTime value={d.createdAt} />
+              </p>
               {!d.verifiedAt ? (
                 <div className="mt-3 text-sm text-slate-800">
                   <p className="font-medium">Verify ownership with one of:</p>
-                  <ul className="mt-1 list-disc space-y-1 pl-6">
+                  <ul className="mt-1 space-y-3">
                     <li>
-                      a DNS TXT record{" "}
-                      <code className="break-all font-mono">{domainView(d).verification.dnsTxt.name}</code>{" "}
-                      with the value <code className="break-all font-mono">{d.verificationToken}</code>
+                      <p>A DNS TXT record</p>
+                      <CopyRow
+                        label="Record name"
+                        value={domainView(d).verification.dnsTxt.name}
+                        copyLabel={`Copy the record name for ${d.hostname}`}
+                      />
+                      <CopyRow
+                        label="Value"
+                        value={d.verificationToken}
+                        copyLabel={`Copy the verification token for ${d.hostname}`}
+                      />
                     </li>
                     <li>
-                      a file at{" "}
-                      <code className="break-all font-mono">{domainView(d).verification.file.url}</code>{" "}
-                      containing the same value
+                      <p>or a file containing the same value at</p>
+                      <CopyRow
+                        label="File URL"
+                        value={domainView(d).verification.file.url}
+                        copyLabel={`Copy the file URL for ${d.hostname}`}
+                      />
                     </li>
                   </ul>
                   {manager ? <VerifyDomain domain={d.hostname} /> : null}
@@ -81,6 +105,7 @@ export default async function DomainsPage() {
                   </div>
                 ))}
               </details>
+              {manager ? <RemoveDomainForm domain={d.hostname} /> : null}
             </Card>
           ))
         )}

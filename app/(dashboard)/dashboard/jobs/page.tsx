@@ -2,8 +2,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { Card, PageHeader, StatusBadge } from "@/components/ui/card";
 import { DataTable } from "@/components/ui/data-table";
+import { LocalTime } from "@/components/ui/local-time";
 import { requireActor } from "@/lib/auth/session";
-import { formatDateTime } from "@/lib/dashboard/format";
+import { shortJobRef, toolTitle } from "@/lib/dashboard/labels";
 import { JOB_STATUSES, type JobStatus } from "@/lib/db/schema";
 import { listJobs } from "@/lib/jobs/list";
 import { TOOL_NAMES, type ToolName } from "@/lib/tools/catalog";
@@ -55,7 +56,9 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
             <select id="tool" name="tool" defaultValue={tool ?? ""} className="field-input">
               <option value="">Any</option>
               {TOOL_NAMES.map((t) => (
-                <option key={t}>{t}</option>
+                <option key={t} value={t}>
+                  {toolTitle(t)}
+                </option>
               ))}
             </select>
           </div>
@@ -69,15 +72,20 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
               header: "Tool",
               cell: (j) => (
                 <Link href={`/dashboard/jobs/${j.jobId}`} className="link">
-                  {j.tool}
+                  {toolTitle(j.tool)}
+                  <span className="sr-only"> job {shortJobRef(j.jobId)}</span>
                 </Link>
               ),
             },
             { header: "Status", cell: (j) => <StatusBadge status={j.status} /> },
-            { header: "Created", cell: (j) => formatDateTime(j.createdAt), className: "whitespace-nowrap" },
+            {
+              header: "Created",
+              cell: (j) => <LocalTime value={j.createdAt} />,
+              className: "whitespace-nowrap",
+            },
             {
               header: "Finished",
-              cell: (j) => formatDateTime(j.completedAt),
+              cell: (j) => <LocalTime value={j.completedAt} />,
               className: "whitespace-nowrap",
             },
             {
@@ -89,6 +97,7 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
           rows={page.jobs}
           rowKey={(j) => j.jobId}
           empty="No jobs match."
+          label="Jobs"
         />
         {page.nextCursor ? (
           <p className="mt-4">

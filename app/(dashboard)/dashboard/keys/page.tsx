@@ -1,11 +1,12 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { RotateKey } from "@/components/dashboard/rotate-key";
 import { CreateLegacyTokenForm, RevokeTokenButton } from "@/components/dashboard/webhooks";
 import { Card, PageHeader } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
+import { LocalTime } from "@/components/ui/local-time";
 import { canManageKeys } from "@/lib/accounts/accounts";
 import { requireActor } from "@/lib/auth/session";
-import { formatDateTime } from "@/lib/dashboard/format";
 import { requestOrigin } from "@/lib/dashboard/origin";
 import { legacyTokensFor } from "@/lib/dashboard/webhooks";
 import { getActiveKey } from "@/lib/keys/keys";
@@ -22,7 +23,11 @@ export default async function KeysPage() {
       <PageHeader
         title="API keys"
         description="One active key pair per account. Send both headers with every /api/v1 request and with the MCP endpoint."
-      />
+      >
+        <Link href="/docs/api" className="btn-secondary">
+          API docs
+        </Link>
+      </PageHeader>
       <Card title="Active key">
         {key ? (
           <dl className="grid gap-3 text-sm sm:grid-cols-3">
@@ -34,12 +39,14 @@ export default async function KeysPage() {
             </div>
             <div>
               <dt className="text-slate-600">Created</dt>
-              <dd className="mt-1 text-slate-900">{formatDateTime(key.createdAt)}</dd>
+              <dd className="mt-1 text-slate-900">
+                <LocalTime value={key.createdAt} />
+              </dd>
             </div>
             <div>
               <dt className="text-slate-600">Last used</dt>
               <dd className="mt-1 text-slate-900">
-                {key.lastUsedAt ? formatDateTime(key.lastUsedAt) : "Never"}
+                {key.lastUsedAt ? <LocalTime value={key.lastUsedAt} /> : "Never"}
               </dd>
             </div>
           </dl>
@@ -49,6 +56,14 @@ export default async function KeysPage() {
         <p className="mt-4 text-sm text-slate-600">
           The secret (x-api-secret) is shown only when a key is created. Keep it out of client-side code and
           public repositories.
+        </p>
+        <p className="mt-2 text-sm text-slate-700">
+          The{" "}
+          <Link href="/docs/api" className="link">
+            API docs
+          </Link>{" "}
+          show a request and a response for every endpoint, with copyable curl, JavaScript and Python that use
+          {key ? " this key id" : " your key id once you create one"}.
         </p>
         <div className="mt-4">
           {canManageKeys(actor.role) ? (
@@ -73,9 +88,14 @@ export default async function KeysPage() {
                   <span className="font-medium text-slate-900">{t.name}</span>{" "}
                   <code className="text-slate-600">lt_{t.tokenId}_…</code>
                   <span className="ml-2 text-slate-600">
-                    created {formatDateTime(t.createdAt)} · last used{" "}
-                    {t.lastUsedAt ? formatDateTime(t.lastUsedAt) : "never"}
-                    {t.revokedAt ? ` · revoked ${formatDateTime(t.revokedAt)}` : ""}
+                    created <LocalTime value={t.createdAt} /> · last used{" "}
+                    {t.lastUsedAt ? <LocalTime value={t.lastUsedAt} /> : "never"}
+                    {t.revokedAt ? (
+                      <>
+                        {" "}
+                        · revoked <LocalTime value={t.revokedAt} />
+                      </>
+                    ) : null}
                   </span>
                 </span>
                 {!t.revokedAt && canManageKeys(actor.role) ? <RevokeTokenButton id={t.id} /> : null}

@@ -6,12 +6,12 @@ import { NoDomains } from "@/components/dashboard/no-domains";
 import { Card, PageHeader } from "@/components/ui/card";
 import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
+import { LocalTime } from "@/components/ui/local-time";
 import { listDomains } from "@/lib/accounts/domains";
 import { VISIBILITY_DAYS } from "@/lib/ai-visibility/api-schemas";
 import { readLatestObservations } from "@/lib/ai-visibility/observations";
 import { getVisibility } from "@/lib/ai-visibility/report";
 import { requireActor } from "@/lib/auth/session";
-import { formatDateTime } from "@/lib/dashboard/format";
 import { intParam } from "@/lib/dashboard/params";
 
 export const metadata: Metadata = { title: "AI visibility" };
@@ -44,7 +44,7 @@ export default async function VisibilityPage({
         domains={domains.map((d) => d.hostname)}
         domain={domain}
         days={days}
-        dayOptions={[7, 30, 90, 395]}
+        dayOptions={[7, 30, 90, VISIBILITY_DAYS.max]}
       />
       {report.overall.checks === 0 ? (
         <Card title="No AI checks yet">
@@ -88,7 +88,11 @@ export default async function VisibilityPage({
       <Card title="Latest answers" className="mt-4">
         <DataTable
           columns={[
-            { header: "When", cell: (o) => formatDateTime(o.observedAt), className: "whitespace-nowrap" },
+            {
+              header: "When",
+              cell: (o) => <LocalTime value={o.observedAt} />,
+              className: "whitespace-nowrap",
+            },
             { header: "Engine", cell: (o) => o.engine },
             { header: "Prompt", cell: (o) => o.prompt, className: "max-w-xs break-words" },
             { header: "Cited", cell: (o) => (o.cited ? "Yes" : "No") },

@@ -1,12 +1,12 @@
 import { ok } from "@/lib/api/envelope";
-import { legacyMethods, withLegacyToken } from "@/lib/api/legacy";
-import { parseQuery } from "@/lib/api/parse";
-import { legacyVisibilityQuery } from "@/lib/reports/api-schemas";
+import { implement } from "@/lib/api/implement";
+import { legacyMethods } from "@/lib/api/legacy";
 import { getScoredVisibility } from "@/lib/reports/visibility";
+import { legacyGetVisibilityRoute } from "@/lib/routes/legacy";
 
 // GET /api/analytics/visibility?domain=&days= (older interface): the AI visibility series with scores
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = legacyMethods({
-  GET: withLegacyToken(async ({ url, db, auth }) =>
-    ok(await getScoredVisibility(db, auth.accountId, parseQuery(url, legacyVisibilityQuery))),
+  GET: implement(legacyGetVisibilityRoute, async ({ db, auth, query }) =>
+    ok(await getScoredVisibility(db, auth.accountId, query)),
   ),
 });

@@ -1,10 +1,12 @@
 import { describeCaller } from "@/lib/accounts/whoami";
 import { ok } from "@/lib/api/envelope";
-import { legacyMethods, withLegacyToken } from "@/lib/api/legacy";
+import { implement } from "@/lib/api/implement";
+import { legacyMethods } from "@/lib/api/legacy";
+import { legacyGetMeRoute } from "@/lib/routes/legacy";
 
 // GET /api/auth/me (older interface, Bearer token): the token's account, its owner and the token's scope
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = legacyMethods({
-  GET: withLegacyToken(async ({ db, auth }) =>
+  GET: implement(legacyGetMeRoute, async ({ db, auth }) =>
     ok(
       await describeCaller(
         db,

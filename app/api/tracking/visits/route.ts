@@ -1,17 +1,17 @@
 import { ok } from "@/lib/api/envelope";
-import { legacyMethods, withLegacyToken } from "@/lib/api/legacy";
-import { parseQuery, readJson } from "@/lib/api/parse";
-import { visitsQuery } from "@/lib/reports/api-schemas";
+import { implement } from "@/lib/api/implement";
+import { legacyMethods } from "@/lib/api/legacy";
+import { legacyIngestVisitsRoute, legacyListVisitsRoute } from "@/lib/routes/legacy";
 import { ingestEvents } from "@/lib/tracking/ingest/ingest-visits";
 import { listBotVisits } from "@/lib/tracking/reports/visits-list";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = legacyMethods({
   // GET /api/tracking/visits?domain=&from=&to=&bot=&aiOnly=&cursor=&limit= (older interface): bot visits, newest first
-  GET: withLegacyToken(async ({ url, db, auth }) =>
-    ok(await listBotVisits(db, auth.accountId, parseQuery(url, visitsQuery))),
+  GET: implement(legacyListVisitsRoute, async ({ db, auth, query }) =>
+    ok(await listBotVisits(db, auth.accountId, query)),
   ),
   // POST /api/tracking/visits (older interface): the same events as POST /api/v1/tracking/events
-  POST: withLegacyToken(async ({ req, db, auth }) =>
-    ok(await ingestEvents(db, auth.accountId, await readJson(req))),
+  POST: implement(legacyIngestVisitsRoute, async ({ db, auth, body }) =>
+    ok(await ingestEvents(db, auth.accountId, body)),
   ),
 });

@@ -1,8 +1,10 @@
 import { ok } from "@/lib/api/envelope";
-import { methods, withApiKey } from "@/lib/api/handler";
+import { methods } from "@/lib/api/handler";
+import { implement } from "@/lib/api/implement";
 import { getCreditAccount } from "@/lib/credits/credits";
+import { getCreditsRoute } from "@/lib/routes/credits";
 
-// GET /api/v1/credits: balance, total used and the 20 most recent transactions (free)
+// GET /api/v1/credits: balance, total used and the most recent transactions (free)
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
-  GET: withApiKey(async ({ db, auth }) => ok(await getCreditAccount(db, auth.accountId))),
+  GET: implement(getCreditsRoute, async ({ db, auth }) => ok(await getCreditAccount(db, auth.accountId))),
 });

@@ -1,11 +1,10 @@
 import { ok } from "@/lib/api/envelope";
-import { methods, withApiKey } from "@/lib/api/handler";
-import { parseQuery } from "@/lib/api/parse";
-import { listJobs, listJobsQuery } from "@/lib/jobs/list";
+import { methods } from "@/lib/api/handler";
+import { implement } from "@/lib/api/implement";
+import { listJobs } from "@/lib/jobs/list";
+import { listJobsRoute } from "@/lib/routes/jobs";
 
 // GET /api/v1/jobs: the account's jobs, newest first; filters status and tool; cursor pagination
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
-  GET: withApiKey(async ({ db, auth, url }) =>
-    ok(await listJobs(db, auth.accountId, parseQuery(url, listJobsQuery))),
-  ),
+  GET: implement(listJobsRoute, async ({ db, auth, query }) => ok(await listJobs(db, auth.accountId, query))),
 });

@@ -1,4 +1,6 @@
-import { methods, withApiKey } from "@/lib/api/handler";
+import { methods } from "@/lib/api/handler";
+import { implement } from "@/lib/api/implement";
+import { mcpRoute } from "@/lib/mcp/contract";
 import { countMcpMessages, handleMcpRequest } from "@/lib/mcp/server";
 
 // POST /api/v1/mcp: the hosted MCP server (stateless Streamable HTTP); same key, rate limit and billing as REST.
@@ -7,7 +9,8 @@ import { countMcpMessages, handleMcpRequest } from "@/lib/mcp/server";
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods(
   {
     // Each message of a JSON-RPC batch counts against the key's rate limit.
-    POST: withApiKey(
+    POST: implement(
+      mcpRoute,
       async ({ req, db, auth }) =>
         handleMcpRequest(req, { db, accountId: auth.accountId, apiKeyId: auth.apiKeyId }),
       { weight: countMcpMessages },

@@ -1,20 +1,17 @@
 import { ApiResult, ok } from "@/lib/api/envelope";
-import { methods, withApiKey } from "@/lib/api/handler";
-import { parseJson } from "@/lib/api/parse";
-import { createEndpoint, endpointView, listEndpoints, webhookCreateInput } from "@/lib/webhooks";
+import { methods } from "@/lib/api/handler";
+import { implement } from "@/lib/api/implement";
+import { createWebhookRoute, listWebhooksRoute } from "@/lib/routes/webhooks";
+import { createEndpoint, endpointView, listEndpoints } from "@/lib/webhooks";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   // GET /api/v1/webhooks: the account's webhook endpoints (never their secrets)
-  GET: withApiKey(async ({ db, auth }) =>
+  GET: implement(listWebhooksRoute, async ({ db, auth }) =>
     ok({ webhooks: (await listEndpoints(db, auth.accountId)).map((row) => endpointView(row)) }),
   ),
   // POST /api/v1/webhooks: add an endpoint; 201 with its signing secret, shown once
-  POST: withApiKey(async ({ req, db, auth }) => {
-    const { view, secret } = await createEndpoint(
-      db,
-      auth.accountId,
-      await parseJson(req, webhookCreateInput),
-    );
+  POST: implement(createWebhookRoute, async ({ db, auth, body }) => {
+    const { view, secret } = await createEndpoint(db, auth.accountId, body);
     return new ApiResult({ ...view, secret }, 201);
   }),
 });

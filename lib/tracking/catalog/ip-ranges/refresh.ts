@@ -20,7 +20,7 @@ const DEFAULT_TIMEOUT_MS = 20_000;
 // The largest list (Google's user-triggered fetchers) is well under 200 KB.
 const DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
 
-async function readCapped(response: Response, maxBytes: number): Promise<string> {
+export async function readCapped(response: Response, maxBytes: number): Promise<string> {
   const declared = Number(response.headers.get("content-length") ?? "0");
   if (declared > maxBytes) throw new Error(`response is ${declared} bytes, over the ${maxBytes}-byte cap`);
   if (!response.body) return "";

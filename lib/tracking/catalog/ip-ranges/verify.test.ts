@@ -171,7 +171,9 @@ describe("committed data files", () => {
   const dir = path.join(import.meta.dirname, "../data");
 
   test("one file per source, each a well-formed feed with a creation time and note", () => {
-    const files = readdirSync(dir).filter((f) => f.endsWith(".json"));
+    // The AI-agent and AI-referrer lists live beside the range files (data/README.md).
+    const lists = ["ai-robots-txt.json", "ai-assistants.json"];
+    const files = readdirSync(dir).filter((f) => f.endsWith(".json") && !lists.includes(f));
     expect(files.sort()).toEqual(RANGE_SOURCE_KEYS.map((k) => `${k}.json`).sort());
     for (const file of files) {
       const json = JSON.parse(readFileSync(path.join(dir, file), "utf8"));

@@ -3,8 +3,9 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { JobView } from "@/components/dashboard/job-view";
 import { PageHeader } from "@/components/ui/card";
+import { LocalTime } from "@/components/ui/local-time";
 import { requireActor } from "@/lib/auth/session";
-import { formatDateTime } from "@/lib/dashboard/format";
+import { shortJobRef, toolTitle } from "@/lib/dashboard/labels";
 import { getJob } from "@/lib/jobs/queries";
 import { toJobView } from "@/lib/jobs/view";
 
@@ -27,8 +28,12 @@ export default async function JobPage({ params }: { params: Promise<{ jobId: str
         </Link>
       </p>
       <PageHeader
-        title={`Job ${job.id.slice(0, 8)}`}
-        description={`Created ${formatDateTime(view.createdAt)} · expires ${formatDateTime(view.expiresAt)}`}
+        title={`${toolTitle(job.tool)} · job ${shortJobRef(job.id)}`}
+        description={
+          <>
+            Created <LocalTime value={view.createdAt} /> · kept until <LocalTime value={view.expiresAt} />
+          </>
+        }
       />
       <p className="mb-4 break-all text-sm text-slate-700">
         Input: <code className="font-mono">{JSON.stringify(input)}</code>

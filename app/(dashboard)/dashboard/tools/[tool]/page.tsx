@@ -5,6 +5,7 @@ import { ToolLauncher } from "@/components/dashboard/tool-launcher";
 import { PageHeader } from "@/components/ui/card";
 import { requireActor } from "@/lib/auth/session";
 import { getCreditAccount } from "@/lib/credits/credits";
+import { findToolBlock } from "@/lib/dashboard/tools";
 import { describeToolStatus, getTool } from "@/lib/tools/catalog";
 import { readServerEnv } from "@/lib/tools/server-env";
 
@@ -17,7 +18,11 @@ export default async function ToolPage({ params }: { params: Promise<{ tool: str
   const info = getTool(tool);
   if (!info) notFound();
   const { db, actor } = await requireActor();
-  const { balance } = await getCreditAccount(db, actor.accountId);
+  const env = readServerEnv();
+  const [credits, block] = await Promise.all([
+    getCreditAccount(db, actor.accountId),
+    findToolBlock(db, info.name, env),
+  ]);
   return (
     <>
       <p className="mb-2 text-sm">
@@ -26,7 +31,7 @@ export default async function ToolPage({ params }: { params: Promise<{ tool: str
         </Link>
       </p>
       <PageHeader title={info.title} description={info.summary} />
-      <ToolLauncher tool={info.name} balance={balance} status={describeToolStatus(info, readServerEnv())} />
+      <ToolLauncher tool={info.name} credits={credits} status={describeToolStatus(info, env)} block={block} />
     </>
   );
 }

@@ -1,14 +1,14 @@
 import { ok } from "@/lib/api/envelope";
-import { methods, withApiKey } from "@/lib/api/handler";
-import { parseQuery } from "@/lib/api/parse";
-import { logsIngestQuery } from "@/lib/tracking/api-schemas";
+import { methods } from "@/lib/api/handler";
+import { implement } from "@/lib/api/implement";
+import { ingestTrackingLogsRoute } from "@/lib/routes/tracking";
 import { ingestLog } from "@/lib/tracking/ingest/ingest-visits";
 import { readLogUpload } from "@/lib/tracking/ingest/log-upload";
 
-// POST /api/v1/tracking/logs?domain=: an access log (combined/common format, text or gzip, ≤ 10 MB) of one domain
+// POST /api/v1/tracking/logs?domain=&format=: an access log (combined, vhost-combined, JSON lines, ALB or
+// CloudFront; text or gzip, ≤ 10 MB) of one domain
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
-  POST: withApiKey(async ({ req, url, db, auth }) => {
-    const { domain } = parseQuery(url, logsIngestQuery);
-    return ok(await ingestLog(db, auth.accountId, domain, () => readLogUpload(req)));
-  }),
+  POST: implement(ingestTrackingLogsRoute, async ({ req, db, auth, query }) =>
+    ok(await ingestLog(db, auth.accountId, query.domain, () => readLogUpload(req), { format: query.format })),
+  ),
 });

@@ -1,12 +1,12 @@
 import { ok } from "@/lib/api/envelope";
-import { methods, withApiKey } from "@/lib/api/handler";
-import { parseQuery } from "@/lib/api/parse";
-import { deliveriesQuery, listDeliveries } from "@/lib/webhooks";
+import { methods } from "@/lib/api/handler";
+import { implement } from "@/lib/api/implement";
+import { listWebhookDeliveriesRoute } from "@/lib/routes/webhooks";
+import { listDeliveries } from "@/lib/webhooks";
 
 // GET /api/v1/webhooks/{id}/deliveries?limit=: the endpoint's delivery log, newest first
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
-  GET: withApiKey<{ id: string }>(async ({ url, db, auth, params }) => {
-    const { limit } = parseQuery(url, deliveriesQuery);
-    return ok({ deliveries: await listDeliveries(db, auth.accountId, params.id, limit) });
-  }),
+  GET: implement(listWebhookDeliveriesRoute, async ({ db, auth, params, query }) =>
+    ok({ deliveries: await listDeliveries(db, auth.accountId, params.id, query.limit) }),
+  ),
 });

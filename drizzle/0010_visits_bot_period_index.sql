@@ -1,0 +1,1 @@
+CREATE INDEX "visits_domain_bot_time_idx" ON "visits" USING btree ("domain_id","occurred_at") WHERE "visits"."bot_name" is not null;

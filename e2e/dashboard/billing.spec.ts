@@ -1,0 +1,168 @@
+// Buying credits and the email flows in Chromium against the production build, at desktop and phone sizes:
+// sign up → verify the address from the emailed link → an insufficient-credit state links to billing → buy a
+// pack on (local) Stripe Checkout → the webhook credits it and the receipt is listed; "Forgot password?" →
+// emailed reset link → new password; an invitation sent by email. axe-core finds no violation on these pages.
+import { mkdirSync } from "node:fs";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page, test } from "@playwright/test";
+import { mailTo, verifyEmail } from "../mail";
+
+const SHOTS = "test-results/screenshots";
+const PASSWORD = "a long enough password";
+
+const VIEWPORTS = [
+  { name: "desktop", width: 1440, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+] as const;
+
+async function shot(page: Page, name: string) {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+}
+
+async function expectNoAxeViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  expect(
+    violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+    page.url(),
+  ).toEqual([]);
+}
+
+async function signUp(page: Page, email: string) {
+  await page.goto("/signup");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Create account" }).click();
+  // Two bcrypt hashes at cost 12 and a mail: slow on a busy machine.
+  await expect(page).toHaveURL(/\/dashboard$/, { timeout: 30_000 });
+}
+
+for (const vp of VIEWPORTS) {
+  test.describe(`at ${vp.width}×${vp.height}`, () => {
+    test.use({ viewport: { width: vp.width, height: vp.height } });
+
+    test("verify the address, buy a pack, invite by email, reset the password", async ({ page }) => {
+      test.setTimeout(480_000);
+      const email = `buyer-${vp.name}-${Date.now()}@example.com`;
+      await signUp(page, email);
+      await expect(page.getByTestId("credit-balance")).toHaveText("0");
+      await expect(page.getByTestId("verify-email-banner")).toBeVisible();
+      await shot(page, `billing-${vp.name}-1-unverified`);
+
+      // The emailed link verifies the address and grants the 100 free credits.
+      await verifyEmail(page, email);
+      await expect(page.getByRole("status").filter({ hasText: "Email address verified" })).toBeVisible();
+      await expect(page.getByTestId("billing-balance")).toHaveText("100");
+      await expect(page.getByTestId("verify-email-banner")).toHaveCount(0);
+      await expectNoAxeViolations(page);
+      await shot(page, `billing-${vp.name}-2-verified`);
+
+      // The balance card links to billing.
+      await page.goto("/dashboard");
+      await page.getByRole("link", { name: "Buy credits" }).click();
+      await expect(page).toHaveURL(/\/dashboard\/billing$/);
+
+      // A tool that costs more than the balance says so and links to billing.
+      await page.goto("/dashboard/tools/ai-citation-check");
+      await expect(page.getByTestId("tool-cost")).toHaveText("400");
+      await expect(page.getByText("not enough credits.")).toBeVisible();
+      await page.getByLabel("Prompt").fill("best coffee grinders");
+      await page.getByLabel("Your domain").fill("example.com");
+      await page.getByRole("button", { name: /Launch for 400 credits/ }).click();
+      const refusal = page.getByRole("alert").filter({ hasText: "costs 400 credits" });
+      await expect(refusal).toBeVisible();
+      await shot(page, `billing-${vp.name}-3-insufficient`);
+      await refusal.getByRole("link", { name: "Buy credits" }).click();
+      await expect(page).toHaveURL(/\/dashboard\/billing$/);
+
+      // Buy the Starter pack on the checkout page; the signed webhook credits it.
+      await expect(page.getByRole("heading", { name: "Starter" })).toBeVisible();
+      await page.getByRole("button", { name: /Buy Starter: 1,000 credits for \$10\.00/ }).click();
+      await expect(page.getByRole("heading", { name: "Test checkout" })).toBeVisible({ timeout: 30_000 });
+      await shot(page, `billing-${vp.name}-4-checkout`);
+      await page.getByRole("button", { name: "Pay 10.00" }).click();
+      await expect(page).toHaveURL(/\/dashboard\/billing\?checkout=success&session_id=cs_test_/, {
+        timeout: 30_000,
+      });
+      await expect(page.getByRole("status").filter({ hasText: "Payment received" })).toBeVisible();
+      await expect(page.getByTestId("billing-balance")).toHaveText("1,100");
+      const receipt = page.getByTestId("receipts").getByRole("listitem").first();
+      await expect(receipt).toContainText("Starter · 1,000 credits");
+      await expect(receipt).toContainText("$10.00");
+      await expectNoAxeViolations(page);
+      await shot(page, `billing-${vp.name}-5-receipt`);
+
+      // The purchase is a ledger row on the overview.
+      await page.goto("/dashboard");
+      await expect(page.getByTestId("credit-balance")).toHaveText("1,100");
+      await expect(page.getByText(/Purchase: Starter pack, 1000 credits/)).toBeVisible();
+
+      // A cancelled checkout charges nothing.
+      await page.goto("/dashboard/billing");
+      await page.getByRole("button", { name: /Buy Growth/ }).click();
+      await page.getByRole("link", { name: "Cancel" }).click();
+      await expect(page.getByRole("status").filter({ hasText: "Checkout cancelled" })).toBeVisible();
+      await expect(page.getByTestId("billing-balance")).toHaveText("1,100");
+
+      // The same user (sign-ups are limited to 5 per hour per address, shared with the other specs).
+      // An invitation is sent by email.
+      const invitee = `invitee-${vp.name}-${Date.now()}@example.com`;
+      await page.goto("/dashboard/members");
+      await page.getByRole("textbox", { name: /^Email/ }).fill(invitee);
+      await page.getByRole("button", { name: "Create invite link" }).click();
+      await expect(
+        page.getByRole("status").filter({ hasText: `Invitation emailed to ${invitee}` }),
+      ).toBeVisible({
+        timeout: 30_000,
+      });
+      await shot(page, `invite-${vp.name}-emailed`);
+      const inviteMail = await mailTo(invitee, /invited/);
+      const inviteLink = inviteMail.links.find((l) => l.includes("/invite/"))!;
+      await page.goto(inviteLink);
+      await expect(page.getByRole("heading").first()).toBeVisible();
+
+      // Forgot password: the emailed link sets a new one.
+      await page.getByRole("button", { name: "Sign out" }).click();
+      await page.goto("/login");
+      await page.getByRole("link", { name: "Forgot password?" }).click();
+      await expect(page).toHaveURL(/\/forgot-password$/);
+      await expectNoAxeViolations(page);
+      await page.getByLabel("Email").fill(email);
+      await page.getByRole("button", { name: "Email me a reset link" }).click();
+      await expect(
+        page.getByRole("status").filter({ hasText: "If a sign-in exists for that address" }),
+      ).toBeVisible({
+        timeout: 30_000,
+      });
+      await shot(page, `reset-${vp.name}-1-requested`);
+
+      const mail = await mailTo(email, /Reset your password/);
+      const link = mail.links.find((l) => l.includes("/reset-password?token="))!;
+      await page.goto(link);
+      await expect(page.getByRole("heading", { name: "Choose a new password" })).toBeVisible();
+      await expectNoAxeViolations(page);
+      await shot(page, `reset-${vp.name}-2-form`);
+      await page.getByLabel("New password").fill("my brand new password");
+      await page.getByRole("button", { name: "Set new password" }).click();
+      await expect(page).toHaveURL(/\/login\?reset=1$/, { timeout: 30_000 });
+      await expect(page.getByRole("status").filter({ hasText: "Your password was changed" })).toBeVisible();
+
+      // The link is used up.
+      await page.goto(link);
+      await expect(page.getByRole("alert").filter({ hasText: "expired or was already used" })).toBeVisible();
+
+      // The old password no longer works; the new one does.
+      await page.goto("/login");
+      await page.getByLabel("Email").fill(email);
+      await page.getByLabel("Password").fill(PASSWORD);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await expect(page.getByRole("alert").filter({ hasText: "Wrong email or password." })).toBeVisible({
+        timeout: 30_000,
+      });
+      await page.getByLabel("Email").fill(email);
+      await page.getByLabel("Password").fill("my brand new password");
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await expect(page).toHaveURL(/\/dashboard$/, { timeout: 30_000 });
+    });
+  });
+}

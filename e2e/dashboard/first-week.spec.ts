@@ -1,0 +1,260 @@
+// A customer's first week, in Chromium against the production build, at 1440×900 and 390×844: the onboarding
+// checklist ticking live, domains pasted as URLs and removed with their data, the team managed, the API docs
+// with the customer's key id, the balance refreshed after a refund, the navigation and tables on a phone,
+// and axe-core finding no violation on any dashboard page. Screenshots go to test-results/screenshots.
+import { mkdirSync } from "node:fs";
+import AxeBuilder from "@axe-core/playwright";
+import { type Browser, expect, type Page, test } from "@playwright/test";
+
+const SHOTS = "test-results/screenshots";
+const PASSWORD = "a long enough password";
+const VIEWPORTS = [
+  { name: "desktop", width: 1440, height: 900 },
+  { name: "mobile", width: 390, height: 844 },
+] as const;
+const PAGES = [
+  "/dashboard",
+  "/dashboard/tools",
+  "/dashboard/tools/audits",
+  "/dashboard/tools/ai-citation-check",
+  "/dashboard/jobs",
+  "/dashboard/bots",
+  "/dashboard/citations",
+  "/dashboard/visibility",
+  "/dashboard/domains",
+  "/dashboard/keys",
+  "/dashboard/members",
+  "/dashboard/account",
+  "/docs/api",
+];
+
+async function shot(page: Page, name: string) {
+  mkdirSync(SHOTS, { recursive: true });
+  const width = page.viewportSize()?.width ?? 0;
+  await page.screenshot({ path: `${SHOTS}/week-${name}-${width}.png`, fullPage: true });
+}
+
+async function signUp(browser: Browser, label: string, next?: string) {
+  // A page of its own context: axe-core's Playwright builder needs one.
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(next ? `/signup?next=${encodeURIComponent(next)}` : "/signup");
+  await page.getByLabel("Email").fill(`${label}-${Date.now()}@example.com`);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Create account" }).click();
+  return page;
+}
+
+async function expectNoViolations(page: Page, where: string) {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(
+    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+    where,
+  ).toEqual([]);
+}
+
+/** Nothing wider than the screen: the page itself never scrolls sideways. */
+async function expectNoOverflow(page: Page, where: string) {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, where).toBeLessThanOrEqual(0);
+}
+
+test.describe.configure({ mode: "serial" });
+
+test("onboarding ticks live, domains, keys, docs and a refund without reload", async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(240_000);
+  const page = await signUp(browser, "week");
+  await expect(page).toHaveURL(/\/dashboard$/, { timeout: 30_000 });
+  const steps = page.getByTestId("onboarding");
+  await expect(steps.locator('li[data-step="domain"]')).toHaveAttribute("data-done", "false");
+  await shot(page, "overview-new");
+
+  // A pasted URL with www. becomes the domain meant; the token has copy buttons.
+  await page.goto("/dashboard/domains");
+  await page.getByLabel("Domain").fill("https://www.Week-Shop.example.com/pricing?utm=x");
+  await page.getByRole("button", { name: "Add domain" }).click();
+  await expect(page.getByRole("heading", { name: "week-shop.example.com" })).toBeVisible();
+  await expect(
+    page.getByRole("button", { name: "Copy the verification token for week-shop.example.com" }),
+  ).toBeVisible();
+  await shot(page, "domains");
+
+  // A key, then the docs show it in every example.
+  await page.goto("/dashboard/keys");
+  await expect(page.getByRole("link", { name: "API docs" }).first()).toHaveAttribute("href", "/docs/api");
+  await page.getByRole("button", { name: "Create key" }).click();
+  await page.getByRole("button", { name: "Create", exact: true }).click();
+  const keyId = (await page.getByTestId("new-key-id").textContent()) ?? "";
+  const secret = (await page.getByTestId("new-key-secret").textContent()) ?? "";
+  expect(keyId).toMatch(/^sk_live_/);
+  await page.goto("/docs/api");
+  await expect(page.getByTestId("docs-key-note")).toContainText(keyId);
+  const firstSamples = page.getByRole("tablist").first();
+  await expect(firstSamples.getByRole("tab", { name: "curl" })).toHaveAttribute("aria-selected", "true");
+  await expect(
+    page
+      .locator("pre")
+      .filter({ hasText: `x-api-key: ${keyId}` })
+      .first(),
+  ).toBeVisible();
+  await firstSamples.getByRole("tab", { name: "Python" }).click();
+  await expect(page.locator("pre").filter({ hasText: "import requests" }).first()).toBeVisible();
+  await expect(page.getByText("Example response").first()).toBeVisible();
+  await shot(page, "docs");
+
+  // The overview waits for the first event and ticks when it arrives, without a reload.
+  await page.goto("/dashboard");
+  const eventStep = steps.locator('li[data-step="event"]');
+  await expect(eventStep).toHaveAttribute("data-done", "false");
+  await expect(eventStep).toContainText("Waiting for the first event");
+  const gptBot =
+    "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; +https://openai.com/gptbot)";
+  const ingest = await request.post("/api/v1/tracking/events", {
+    headers: { "x-api-key": keyId, "x-api-secret": secret },
+    data: {
+      events: [
+        {
+          domain: "week-shop.example.com",
+          path: "/",
+          userAgent: gptBot,
+          timestamp: new Date().toISOString(),
+        },
+        {
+          domain: "www.week-shop.example.com",
+          path: "/pricing",
+          userAgent: "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/131.0.0.0 Safari/537.36",
+          referrer: "https://www.perplexity.ai/",
+          timestamp: new Date().toISOString(),
+        },
+      ],
+    },
+  });
+  expect(ingest.status()).toBe(200);
+  await expect(eventStep).toHaveAttribute("data-done", "true", { timeout: 20_000 });
+  await expect(page.getByTestId("onboarding-progress")).toContainText("first event received");
+  await page.reload();
+  await expect(page.getByTestId("ai-bot-visits")).toHaveText("1");
+  await expect(page.getByTestId("citations-count")).toHaveText("1");
+  await shot(page, "overview-tracking");
+
+  // Bots: purposes in words, cards for the chosen period; citations: top pages and trend.
+  await page.goto("/dashboard/bots?days=7");
+  await expect(page.getByTestId("period-visits")).toHaveText("1");
+  await expect(page.getByRole("cell", { name: "AI training" })).toBeVisible();
+  await shot(page, "bots");
+  await page.goto("/dashboard/citations?days=7");
+  await expect(
+    page.getByRole("group", { name: "Top cited pages" }).getByRole("cell", { name: "/pricing" }),
+  ).toBeVisible();
+  await expect(page.getByTestId("citation-trend")).toContainText("citations");
+  await shot(page, "citations");
+
+  // A job that fails is refunded and the balance on the page follows without a reload.
+  await page.goto("/dashboard/tools/backlinks-overview");
+  await expect(page.getByTestId("tool-balance")).toHaveText("100");
+  await page.getByLabel("Target domain").fill("example.com");
+  await page.getByRole("button", { name: /Launch for 15 credits/ }).click();
+  await expect(page.getByTestId("tool-balance")).toHaveText("85");
+  await expect(page.getByTestId("job-view")).toHaveAttribute("data-status", "failed", { timeout: 30_000 });
+  await expect(page.getByTestId("tool-balance")).toHaveText("100", { timeout: 10_000 });
+  await expect(page.getByRole("heading", { name: "Backlinks overview" }).last()).toBeVisible();
+  await shot(page, "refunded");
+
+  // Transactions in plain words with a short link to the job.
+  await page.goto("/dashboard");
+  const transactions = page.getByRole("group", { name: "Recent transactions" });
+  await expect(transactions.getByText("Refund: Backlinks overview")).toBeVisible();
+  await expect(transactions.getByRole("link", { name: /^job [0-9a-f]{8}$/ }).first()).toBeVisible();
+  await page.goto("/dashboard/jobs");
+  await expect(page.getByRole("link", { name: /Backlinks overview/ }).first()).toBeVisible();
+
+  // Every page at both sizes: no axe violation, no sideways scrolling, every section in the navigation.
+  for (const vp of VIEWPORTS) {
+    await page.setViewportSize(vp);
+    for (const path of PAGES) {
+      await page.goto(path);
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+      await page.waitForLoadState("networkidle");
+      await expectNoViolations(page, `${path} at ${vp.width}`);
+      await expectNoOverflow(page, `${path} at ${vp.width}`);
+      if (path.startsWith("/dashboard")) {
+        const nav = page.getByRole("navigation", { name: "Dashboard" });
+        for (const link of await nav.getByRole("link").all()) await expect(link).toBeInViewport();
+        await expect(nav.locator('[aria-current="page"]')).toBeInViewport();
+      }
+      await shot(page, path.replaceAll("/", "_").slice(1));
+    }
+  }
+
+  // Remove the domain with its data, after typing its name.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/dashboard/domains");
+  await page.getByText("Remove this domain").click();
+  const remove = page.getByRole("button", { name: "Remove week-shop.example.com" });
+  await expect(remove).toBeDisabled();
+  await page.getByLabel("Type week-shop.example.com to confirm").fill("week-shop.example.com");
+  await remove.click();
+  await expect(page.getByText("No domains yet.")).toBeVisible();
+  await shot(page, "domain-removed");
+  await page.close();
+});
+
+test("team: invitations listed and revoked, roles changed, members removed, the last owner kept", async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const owner = await signUp(browser, "team-owner");
+  await expect(owner).toHaveURL(/\/dashboard$/, { timeout: 30_000 });
+  await owner.goto("/dashboard/members");
+  await expect(owner.getByText("(last owner)")).toBeVisible();
+  await expect(owner.getByRole("button", { name: /^Remove / })).toHaveCount(0);
+
+  // Two invitations: one revoked (its link then fails), one used.
+  await owner.getByRole("button", { name: "Create invite link" }).click();
+  const revokedLink = (await owner.getByTestId("invite-link").textContent()) ?? "";
+  const pending = owner.getByRole("group", { name: "Pending invitations" });
+  await expect(pending.getByRole("row")).toHaveCount(2);
+  await pending.getByRole("button", { name: /Revoke the invitation/ }).click();
+  await expect(owner.getByText("No pending invitations.")).toBeVisible();
+  await owner.getByRole("button", { name: "Create invite link" }).click();
+  const link = (await owner.getByTestId("invite-link").textContent()) ?? "";
+  await shot(owner, "members-pending");
+
+  const member = await (await browser.newContext()).newPage();
+  await member.goto(revokedLink);
+  await expect(member.getByText("This invite link has expired or was already used.")).toBeVisible();
+  await member.goto(link);
+  await member.getByRole("link", { name: "Create an account to join" }).click();
+  const memberEmail = `team-member-${Date.now()}@example.com`;
+  await member.getByLabel("Email").fill(memberEmail);
+  await member.getByLabel("Password").fill(PASSWORD);
+  await member.getByRole("button", { name: "Create account" }).click();
+  await member.getByRole("button", { name: "Accept the invitation" }).click();
+  await expect(member).toHaveURL(/\/dashboard$/, { timeout: 30_000 });
+
+  // The owner makes them an admin, then removes them.
+  await owner.reload();
+  await expect(owner.getByText("No pending invitations.")).toBeVisible();
+  await owner.getByLabel(`Role of ${memberEmail}`).selectOption("admin");
+  await owner.getByRole("button", { name: `Save the role of ${memberEmail}` }).click();
+  await expect(owner.getByText("Role changed.")).toBeVisible();
+  await member.goto("/dashboard/keys");
+  await expect(member.getByRole("button", { name: "Create key" })).toBeVisible();
+  for (const vp of VIEWPORTS) {
+    await owner.setViewportSize(vp);
+    await expectNoViolations(owner, `members at ${vp.width}`);
+    await expectNoOverflow(owner, `members at ${vp.width}`);
+    await shot(owner, "members");
+  }
+  await owner.getByRole("button", { name: `Remove ${memberEmail}` }).click();
+  await owner.getByRole("button", { name: "Remove now" }).click();
+  await expect(owner.getByText(memberEmail)).toHaveCount(0);
+  // Back to their own account only: no account switcher any more.
+  await member.goto("/dashboard");
+  await expect(member.getByLabel("Account")).toHaveCount(0);
+  await owner.close();
+  await member.close();
+});

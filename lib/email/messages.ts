@@ -1,0 +1,51 @@
+// The emails the service sends: plain text first (every client reads it), a minimal HTML twin.
+import type { MailMessage } from "@/lib/providers/smtp/mailer";
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+
+function message(to: string, subject: string, lines: string[], link: string, action: string): MailMessage {
+  const text = [...lines, "", `${action}: ${link}`, "", "— Findable"].join("\n");
+  const html = `${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join("")}<p><a href="${escapeHtml(link)}">${escapeHtml(action)}</a></p><p>— Findable</p>`;
+  return { to, subject, text, html };
+}
+
+export function verificationEmail(to: string, link: string, bonus: number): MailMessage {
+  return message(
+    to,
+    "Verify your email address",
+    [
+      "Welcome to Findable.",
+      `Confirm that this address is yours and your account receives its ${bonus} free credits.`,
+      "The link works once and expires in 24 hours. If you did not sign up, ignore this email.",
+    ],
+    link,
+    "Verify my address",
+  );
+}
+
+export function passwordResetEmail(to: string, link: string): MailMessage {
+  return message(
+    to,
+    "Reset your password",
+    [
+      "Someone (we hope you) asked to reset the password of this Findable sign-in.",
+      "The link works once and expires in 1 hour. If you did not ask, ignore this email: your password stays as it is.",
+    ],
+    link,
+    "Choose a new password",
+  );
+}
+
+export function inviteEmail(to: string, link: string, accountName: string, role: string): MailMessage {
+  return message(
+    to,
+    `You are invited to ${accountName} on Findable`,
+    [
+      `You are invited to join ${accountName} on Findable as ${role === "admin" ? "an admin" : `a ${role}`}.`,
+      "The link works once and expires in 7 days.",
+    ],
+    link,
+    "Accept the invitation",
+  );
+}

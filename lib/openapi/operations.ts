@@ -1,0 +1,40 @@
+import * as mcp from "@/lib/mcp/contract";
+import * as connections from "@/lib/routes/connections";
+import { type AnyRouteContract, isRouteContract, TAGS } from "@/lib/routes/contract";
+import * as credits from "@/lib/routes/credits";
+import * as domains from "@/lib/routes/domains";
+import * as jobs from "@/lib/routes/jobs";
+import * as legacy from "@/lib/routes/legacy";
+import * as meta from "@/lib/routes/meta";
+import { toolContracts } from "@/lib/routes/tools";
+import * as tracking from "@/lib/routes/tracking";
+import * as visibility from "@/lib/routes/visibility";
+import * as webhooks from "@/lib/routes/webhooks";
+
+const TAG_ORDER: string[] = TAGS.map((t) => t.name);
+const METHOD_ORDER = ["get", "post", "delete"];
+
+/**
+ * Every contract the modules export, ordered by tag, path and method (a module's exports have no order
+ * every loader agrees on).
+ */
+export function contractsOf(...modules: Record<string, unknown>[]): AnyRouteContract[] {
+  return modules
+    .flatMap((m) => Object.values(m).filter(isRouteContract))
+    .sort(
+      (a, b) =>
+        TAG_ORDER.indexOf(a.tag) - TAG_ORDER.indexOf(b.tag) ||
+        (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) ||
+        METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method),
+    );
+}
+
+/**
+ * Every /api/v1 operation, collected from the contracts the route modules declare: the tool endpoints from
+ * the catalogue, then each resource module (lib/routes/*, and lib/mcp/contract.ts). A contract exported from
+ * these modules is documented; a new resource module is one more import here.
+ */
+export const API_ROUTES: AnyRouteContract[] = [
+  ...toolContracts(),
+  ...contractsOf(jobs, credits, tracking, visibility, domains, connections, webhooks, mcp, meta, legacy),
+];

@@ -1,0 +1,87 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { afterAll, describe, expect, test } from "vitest";
+import { WebgraphFormatError } from "./parse";
+import { type GraphFile, scanGraphFile } from "./scan";
+
+const dir = mkdtempSync(path.join(tmpdir(), "webgraph-scan-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let n = 0;
+function file(text: string, gzip = false): string {
+  const f = path.join(dir, `f${n++}.txt${gzip ? ".gz" : ""}`);
+  writeFileSync(f, gzip ? gzipSync(text) : text);
+  return f;
+}
+
+async function scan(f: string, kind: GraphFile, skip = 0, batchSize = 1000) {
+  const batches = [];
+  for await (const b of scanGraphFile(f, kind, { skip, batchSize })) {
+    batches.push({ ...b, text: Buffer.concat(b.chunks).toString() });
+  }
+  return batches;
+}
+
+describe("scanGraphFile", () => {
+  test("edges pass through in batches across read chunks, comments and a missing last newline", async () => {
+    // Over 1 MiB, so lines straddle the reader's chunks.
+    const lines = Array.from({ length: 200_000 }, (_, i) => `${i}\t${(i * 7919) % 1_000_003}`);
+    const text = `${lines.slice(0, 5).join("\n")}\n# a comment\n\n${lines.slice(5).join("\n")}`;
+    for (const gzip of [false, true]) {
+      const batches = await scan(file(text, gzip), "edges", 0, 64_000);
+      expect(batches.map((b) => b.rows)).toEqual([64_000, 64_000, 64_000, 8_000]);
+      expect(batches.map((b) => b.text).join("")).toBe(`${lines.join("\n")}\n`);
+      expect(batches.at(-1)).toMatchObject({ lineNo: 200_002, linesRead: 200_002 });
+      expect(batches[0]!.lineNo).toBe(64_002);
+    }
+  });
+
+  test("a resumed scan skips the committed lines", async () => {
+    const batches = await scan(file("0\t1\n1\t2\n2\t3\n3\t4\n"), "edges", 3, 1);
+    expect(batches.map((b) => [b.text, b.lineNo, b.linesRead])).toEqual([
+      ["3\t4\n", 4, 1],
+      ["", 4, 1],
+    ]);
+  });
+
+  test("vertices lose the host count column and are lower-cased", async () => {
+    const [b] = await scan(file("0\tcom.Example\t3\n1\torg.wiki_pedia.en\n"), "vertices");
+    expect(b!.text).toBe("0\tcom.example\n1\torg.wiki_pedia.en\n");
+  });
+
+  test("ranks follow their header's column order; quotes are stripped and a missing n_hosts is null", async () => {
+    const header = "#host_rev\t#pr_val\t#pr_pos\t#harmonicc_val\t#harmonicc_pos";
+    const [b] = await scan(file(`${header}\n'com.Example'\t3.79E-4\t2\t2.99E7\t1\n`), "ranks");
+    expect(b!.text).toBe("1\t2.99E7\t2\t3.79E-4\tcom.example\t\\N\n");
+    expect(b!.linesRead).toBe(1);
+  });
+
+  test.each([
+    ["edges", "0\t1\n1\tnot-a-number\n", 2, "edge ids are not whole numbers"],
+    ["edges", "0 1\n", 1, "expected from_id<TAB>to_id"],
+    ["edges", "0\t1\t2\n", 1, "edge ids are not whole numbers"],
+    ["edges", "0\t1234567890123456\n", 1, "edge ids are not whole numbers"],
+    ["vertices", "x\tcom.example\n", 1, "vertex id is not a whole number"],
+    ["vertices", "1\tcom example\n", 1, "not a reversed host name"],
+    ["vertices", "1\tcom..example\n", 1, "not a reversed host name"],
+    ["vertices", "1\tcom.ex\\ample\n", 1, "not a reversed host name"],
+    [
+      "ranks",
+      "#harmonicc_pos\t#harmonicc_val\t#pr_pos\t#pr_val\t#host_rev\n0\t1\t1\t1\tcom.a\n",
+      2,
+      "positions",
+    ],
+    ["ranks", "1\tNaN\t1\t1\tcom.a\t1\n", 1, "rank values are not numbers"],
+    ["ranks", "1\t1.5x\t1\t1\tcom.a\t1\n", 1, "rank values are not numbers"],
+    ["ranks", "1\t1\t1\t1\tcom.a\tmany\n", 1, "n_hosts is not a whole number"],
+    ["ranks", "#pos\t#val\n", 1, "lacks"],
+  ] as const)("%s: %j is refused at line %i", async (kind, text, line, message) => {
+    const f = file(text);
+    const run = scan(f, kind);
+    await expect(run).rejects.toBeInstanceOf(WebgraphFormatError);
+    await expect(run).rejects.toThrow(`${f}:${line}: `);
+    await expect(run).rejects.toThrow(message);
+  });
+});
