@@ -1,7 +1,8 @@
 // Request and response examples for the API reference page: one request per operation, spelled as curl,
 // JavaScript (fetch) and Python (requests), and an example response built from the operation's own schema.
-import type { OpenApiDocument, OpenApiOperation } from "@/lib/openapi/document";
+
 import type { JsonSchema } from "@/lib/contract/json-schema";
+import type { OpenApiDocument, OpenApiOperation } from "@/lib/openapi/document";
 import { resolveRef } from "@/lib/openapi/reference";
 
 export interface RequestSample {

@@ -3,6 +3,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { CodeSamples } from "@/components/docs/code-samples";
 import { currentActor } from "@/lib/auth/session";
+import type { JsonSchema } from "@/lib/contract/json-schema";
 import {
   curlSnippet,
   javascriptSnippet,
@@ -12,7 +13,6 @@ import {
 } from "@/lib/docs/snippets";
 import { getActiveKey } from "@/lib/keys/keys";
 import { buildOpenApiDocument, type OpenApiDocument, type OpenApiOperation } from "@/lib/openapi/document";
-import type { JsonSchema } from "@/lib/contract/json-schema";
 import { fieldRows, operationsByTag, responseSummary, typeLabel } from "@/lib/openapi/reference";
 import { apiBaseUrl } from "@/lib/openapi/serve";
 
