@@ -2,6 +2,8 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { DbHandle } from "@/lib/db/client";
+import { mcpToolName } from "@/lib/mcp/tools";
+import { TOOL_NAMES } from "@/lib/tools/catalog";
 import { CITATIONS_DAYS, CITATIONS_LIMIT } from "@/lib/tracking/api-schemas";
 import { closeMcpTestClient, startMcpTestClient } from "@/test/support/mcp-client";
 import { balanceOf, type TestAccount } from "../accounts";
@@ -24,7 +26,7 @@ describe("billed MCP tools take an idempotencyKey", () => {
   test("listed in every billed tool's input schema", async () => {
     const { tools } = await client.listTools();
     const billed = tools.filter((t) => t.annotations?.readOnlyHint === false);
-    expect(billed.length).toBe(11);
+    expect(billed.map((t) => t.name).sort()).toEqual(TOOL_NAMES.map(mcpToolName).sort());
     for (const tool of billed) {
       expect(tool.inputSchema.properties, tool.name).toHaveProperty("idempotencyKey");
     }
