@@ -14,7 +14,10 @@ const hostname = z
 const instant = z
   .string()
   .max(40)
-  .refine((v) => /^\d{4}-\d{2}-\d{2}/.test(v) && !Number.isNaN(Date.parse(v)), "An ISO 8601 date or date-time.")
+  .refine(
+    (v) => /^\d{4}-\d{2}-\d{2}/.test(v) && !Number.isNaN(Date.parse(v)),
+    "An ISO 8601 date or date-time.",
+  )
   .transform((v) => new Date(v));
 
 const bool = z.enum(["true", "false"]).transform((v) => v === "true");
@@ -26,7 +29,12 @@ export const visitsQuery = z
     domain: hostname,
     from: instant.optional().describe("Oldest visit time included (ISO 8601; a date is its UTC midnight)."),
     to: instant.optional().describe("Visits strictly before this time (ISO 8601)."),
-    bot: z.string().min(1).max(100).optional().describe("Only this bot (its name, e.g. GPTBot; case-insensitive)."),
+    bot: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe("Only this bot (its name, e.g. GPTBot; case-insensitive)."),
     aiOnly: bool.optional().describe("`true`: only AI bots."),
     cursor: z
       .string()
@@ -38,7 +46,10 @@ export const visitsQuery = z
       "Visits per page (default 50, max 200)",
     ),
   })
-  .refine((q) => !q.from || !q.to || q.from < q.to, { message: "`from` must be before `to`.", path: ["from"] });
+  .refine((q) => !q.from || !q.to || q.from < q.to, {
+    message: "`from` must be before `to`.",
+    path: ["from"],
+  });
 
 export const visitView = z.object({
   id: z.string(),

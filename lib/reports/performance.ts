@@ -30,8 +30,15 @@ function compare<K extends string>(
 ) {
   const keys = new Set([...current.keys(), ...previous.keys()]);
   return [...keys]
-    .map((k) => ({ [key]: k, ...change(current.get(k) ?? 0, previous.get(k) ?? 0) }) as Record<K, string> & ReturnType<typeof change>)
-    .sort((a, b) => b.current - a.current || b.previous - a.previous || String(a[key]).localeCompare(String(b[key])))
+    .map(
+      (k) =>
+        ({ [key]: k, ...change(current.get(k) ?? 0, previous.get(k) ?? 0) }) as Record<K, string> &
+          ReturnType<typeof change>,
+    )
+    .sort(
+      (a, b) =>
+        b.current - a.current || b.previous - a.previous || String(a[key]).localeCompare(String(b[key])),
+    )
     .slice(0, limit);
 }
 
@@ -88,13 +95,29 @@ export async function getPerformanceReport(
   };
   const byPurpose = compare(
     "purpose",
-    map(bots, (r) => r.purpose ?? "other", (r) => r.cur),
-    map(bots, (r) => r.purpose ?? "other", (r) => r.prev),
+    map(
+      bots,
+      (r) => r.purpose ?? "other",
+      (r) => r.cur,
+    ),
+    map(
+      bots,
+      (r) => r.purpose ?? "other",
+      (r) => r.prev,
+    ),
   );
   const byBot = compare(
     "bot",
-    map(bots, (r) => r.bot, (r) => r.cur),
-    map(bots, (r) => r.bot, (r) => r.prev),
+    map(
+      bots,
+      (r) => r.bot,
+      (r) => r.cur,
+    ),
+    map(
+      bots,
+      (r) => r.bot,
+      (r) => r.prev,
+    ),
   ).map((row) => {
     const meta = bots.find((b) => b.bot === row.bot);
     return { ...row, purpose: meta?.purpose ?? null, isAIBot: Boolean(meta?.ai) };
@@ -120,13 +143,29 @@ export async function getPerformanceReport(
       total: sum(engines),
       byEngine: compare(
         "engine",
-        map(engines, (r) => r.engine, (r) => r.cur),
-        map(engines, (r) => r.engine, (r) => r.prev),
+        map(
+          engines,
+          (r) => r.engine,
+          (r) => r.cur,
+        ),
+        map(
+          engines,
+          (r) => r.engine,
+          (r) => r.prev,
+        ),
       ),
       byPage: compare(
         "path",
-        map(pages, (r) => r.path, (r) => r.cur),
-        map(pages, (r) => r.path, (r) => r.prev),
+        map(
+          pages,
+          (r) => r.path,
+          (r) => r.cur,
+        ),
+        map(
+          pages,
+          (r) => r.path,
+          (r) => r.prev,
+        ),
       ),
     },
     visibility: {
@@ -147,13 +186,22 @@ function auditScores(tool: string, result: unknown): Record<string, number> {
     tool === "audits"
       ? { score: num(r.score) }
       : { overall: num(r.overall), seo: sub("seo"), aeo: sub("aeo"), geo: sub("geo") };
-  return Object.fromEntries(Object.entries(scores).filter(([, v]) => v !== undefined)) as Record<string, number>;
+  return Object.fromEntries(Object.entries(scores).filter(([, v]) => v !== undefined)) as Record<
+    string,
+    number
+  >;
 }
 
 /** The newest completed audit per tool and page of the domain (or its www. twin), with the one before it. */
 async function latestAudits(db: Db, accountId: string, hostname: string) {
   const rows = await db
-    .select({ id: jobs.id, tool: jobs.tool, input: jobs.input, result: jobs.result, completedAt: jobs.completedAt })
+    .select({
+      id: jobs.id,
+      tool: jobs.tool,
+      input: jobs.input,
+      result: jobs.result,
+      completedAt: jobs.completedAt,
+    })
     .from(jobs)
     .where(
       and(
@@ -204,8 +252,12 @@ const csvCell = (v: unknown) => {
 /** The same report as CSV: one row per figure (section, item, current, previous, change). */
 export function reportToCsv(r: PerformanceReport): string {
   const lines: unknown[][] = [["section", "item", "detail", "current", "previous", "change"]];
-  const add = (section: string, item: string, detail: string, c: { current: number; previous: number; change: number | null }) =>
-    lines.push([section, item, detail, c.current, c.previous, c.change]);
+  const add = (
+    section: string,
+    item: string,
+    detail: string,
+    c: { current: number; previous: number; change: number | null },
+  ) => lines.push([section, item, detail, c.current, c.previous, c.change]);
   add("bot_visits", "total", "", r.botVisits.total);
   for (const b of r.botVisits.byBot) add("bot_visits_by_bot", b.bot, b.purpose ?? "", b);
   for (const p of r.botVisits.byPurpose) add("bot_visits_by_purpose", p.purpose, "", p);
@@ -218,7 +270,14 @@ export function reportToCsv(r: PerformanceReport): string {
   for (const a of r.audits) {
     for (const [k, v] of Object.entries(a.scores)) {
       const prev = a.previousScores?.[k];
-      lines.push(["audit", `${a.tool} ${k}`, a.url, v, prev ?? "", prev ? Math.round(((v - prev) / prev) * 10_000) / 10_000 : ""]);
+      lines.push([
+        "audit",
+        `${a.tool} ${k}`,
+        a.url,
+        v,
+        prev ?? "",
+        prev ? Math.round(((v - prev) / prev) * 10_000) / 10_000 : "",
+      ]);
     }
   }
   return `${lines.map((l) => l.map(csvCell).join(",")).join("\r\n")}\r\n`;

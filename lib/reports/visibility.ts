@@ -33,7 +33,9 @@ export async function getScoredVisibility(
   const row = await requireRegisteredDomain(db, accountId, query.domain);
   const now = query.now ?? new Date();
   const base = await readVisibility(db, { accountId, domain: row.hostname, days: query.days, now });
-  const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (query.days - 1)));
+  const since = new Date(
+    Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (query.days - 1)),
+  );
   const day = sql<string>`to_char(${t.observedAt} at time zone 'UTC', 'YYYY-MM-DD')`;
   const sums = await db
     .select({
@@ -77,7 +79,9 @@ export async function visibilityTotals(db: DbOrTx, accountId: string, domain: st
       total: sql<number>`coalesce(sum(${observationScore}), 0)::float8`,
     })
     .from(t)
-    .where(and(eq(t.accountId, accountId), eq(t.domain, domain), gte(t.observedAt, from), lt(t.observedAt, to)));
+    .where(
+      and(eq(t.accountId, accountId), eq(t.domain, domain), gte(t.observedAt, from), lt(t.observedAt, to)),
+    );
   const checks = Number(row?.checks ?? 0);
   const rate = (n: number) => (checks === 0 ? 0 : Math.round((n / checks) * 10_000) / 10_000);
   return {
