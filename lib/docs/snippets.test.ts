@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { buildOpenApiDocument } from "@/lib/openapi/document";
+import { buildOpenApiDocument, operationsOf } from "@/lib/openapi/document";
 import { curlSnippet, javascriptSnippet, pythonSnippet, requestSample, responseSample } from "./snippets";
 
 const doc = buildOpenApiDocument({ serverUrl: "/api/v1" });
@@ -7,23 +7,18 @@ const KEY = "sk_live_abc123";
 
 describe("API reference examples", () => {
   test("every operation has a request in three languages with the key id, and a response example", () => {
-    for (const [path, ops] of Object.entries(doc.paths)) {
-      for (const [method, op] of Object.entries(ops)) {
-        const sample = requestSample(path, method, op, "https://api.example.com/api/v1");
-        expect(sample.url.startsWith("https://api.example.com/api/v1/"), op.operationId).toBe(true);
-        expect(sample.url).not.toMatch(/[{}]/);
-        const snippets = [
-          curlSnippet(sample, KEY),
-          javascriptSnippet(sample, KEY),
-          pythonSnippet(sample, KEY),
-        ];
-        for (const code of snippets) {
-          expect(code, op.operationId).toContain(sample.method === "GET" ? sample.url : sample.url);
-          if (sample.authenticated) expect(code, op.operationId).toContain(KEY);
-          expect(code).not.toMatch(/sks_/);
-        }
-        expect(responseSample(doc, op), op.operationId).not.toBeNull();
+    for (const { path, method, op, legacy } of operationsOf(doc)) {
+      const base = legacy ? "https://api.example.com/api" : "https://api.example.com/api/v1";
+      const sample = { ...requestSample(path, method, op, base), bearer: legacy };
+      expect(sample.url.startsWith(`${base}/`), op.operationId).toBe(true);
+      expect(sample.url).not.toMatch(/[{}]/);
+      const snippets = [curlSnippet(sample, KEY), javascriptSnippet(sample, KEY), pythonSnippet(sample, KEY)];
+      for (const code of snippets) {
+        expect(code, op.operationId).toContain(sample.method === "GET" ? sample.url : sample.url);
+        if (sample.authenticated) expect(code, op.operationId).toContain(KEY);
+        expect(code).not.toMatch(/sks_/);
       }
+      expect(responseSample(doc, op), op.operationId).not.toBeNull();
     }
   });
 

@@ -10,6 +10,8 @@ export interface RequestSample {
   url: string;
   /** Whether the operation needs the key pair. */
   authenticated: boolean;
+  /** The older interface: the key pair goes as `Authorization: Bearer <key>:<secret>`. */
+  bearer?: boolean;
   contentType?: string;
   /** The body as sent: JSON text, or the raw text of a non-JSON body. */
   body?: string;
@@ -56,7 +58,8 @@ const shellQuote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
 /** curl, with the customer's key id written out and the secret read from the environment. */
 export function curlSnippet(s: RequestSample, keyId: string): string {
   const lines = [`curl -s${s.method === "GET" ? "" : ` -X ${s.method}`} "${s.url}"`];
-  if (s.authenticated) lines.push(`-H "x-api-key: ${keyId}"`, `-H "x-api-secret: $API_SECRET"`);
+  if (s.authenticated && s.bearer) lines.push(`-H "Authorization: Bearer ${keyId}:$API_SECRET"`);
+  else if (s.authenticated) lines.push(`-H "x-api-key: ${keyId}"`, `-H "x-api-secret: $API_SECRET"`);
   if (s.contentType) lines.push(`-H "content-type: ${s.contentType}"`);
   for (const [k, v] of Object.entries(s.extraHeaders)) lines.push(`-H "${k}: ${v}"`);
   if (s.body !== undefined) lines.push(`--data ${shellQuote(s.body)}`);
@@ -65,7 +68,9 @@ export function curlSnippet(s: RequestSample, keyId: string): string {
 
 function headerLines(s: RequestSample, keyId: string, secret: string, indent: string, sep: string): string[] {
   const headers: [string, string][] = [];
-  if (s.authenticated) headers.push(["x-api-key", JSON.stringify(keyId)], ["x-api-secret", secret]);
+  if (s.authenticated && s.bearer)
+    headers.push(["authorization", `${JSON.stringify(`Bearer ${keyId}:`)} + ${secret}`]);
+  else if (s.authenticated) headers.push(["x-api-key", JSON.stringify(keyId)], ["x-api-secret", secret]);
   if (s.contentType) headers.push(["content-type", JSON.stringify(s.contentType)]);
   for (const [k, v] of Object.entries(s.extraHeaders)) headers.push([k, JSON.stringify(v)]);
   return headers.map(([k, v]) => `${indent}"${k}"${sep}${v},`);

@@ -1,5 +1,5 @@
 import type { JsonSchema } from "@/lib/contract/json-schema";
-import type { OpenApiDocument, OpenApiOperation } from "./document";
+import { type OpenApiDocument, type OpenApiOperation, operationsOf } from "./document";
 
 /** Pure helpers that turn the OpenAPI document into what the API reference page shows. */
 
@@ -105,10 +105,8 @@ export function operationsByTag(doc: OpenApiDocument) {
   const tags = (doc.tags as { name: string; description?: string }[]) ?? [];
   return tags.map((tag) => ({
     ...tag,
-    operations: Object.entries(doc.paths).flatMap(([path, ops]) =>
-      Object.entries(ops)
-        .filter(([, op]) => op.tags.includes(tag.name))
-        .map(([method, op]) => ({ path, method, op })),
-    ),
+    operations: operationsOf(doc)
+      .filter(({ op }) => op.tags.includes(tag.name))
+      .map(({ path, method, op, legacy }) => ({ path, method, op, legacy })),
   }));
 }

@@ -118,6 +118,7 @@ function Operation({
   method,
   op,
   baseUrl,
+  legacy,
   keyId,
 }: {
   doc: OpenApiDocument;
@@ -125,9 +126,11 @@ function Operation({
   method: string;
   op: OpenApiOperation;
   baseUrl: string;
+  /** An operation of the older interface (under /api, bearer credentials). */
+  legacy: boolean;
   keyId: string;
 }) {
-  const sample = requestSample(path, method, op, baseUrl);
+  const sample = { ...requestSample(path, method, op, baseUrl), bearer: legacy };
   const response = responseSample(doc, op);
   const params = op.parameters ?? [];
   const [contentType, media] = Object.entries(op.requestBody?.content ?? {})[0] ?? [];
@@ -141,7 +144,7 @@ function Operation({
         <span className={`rounded px-2 py-0.5 font-mono text-sm uppercase ${METHOD_STYLE[method] ?? ""}`}>
           {method}
         </span>
-        <code className="break-all font-mono">{path}</code>
+        <code className="break-all font-mono">{legacy ? `/api${path}` : path}</code>
         <span className="font-normal text-slate-600">{op.summary}</span>
       </h3>
       {op["x-cost"] ? <p className="mt-2 text-sm font-medium">Cost: {op["x-cost"]}</p> : null}
@@ -304,11 +307,11 @@ export default async function ApiReferencePage() {
         <h2 className="font-semibold">Endpoints</h2>
         <ul className="mt-2 grid gap-1 text-sm sm:grid-cols-2">
           {groups.flatMap((g) =>
-            g.operations.map(({ path, method, op }) => (
+            g.operations.map(({ path, method, op, legacy }) => (
               <li key={op.operationId}>
                 <a className="underline" href={`#${op.operationId}`}>
                   <span className="font-mono uppercase">{method}</span>{" "}
-                  <span className="break-all font-mono">{path}</span>
+                  <span className="break-all font-mono">{legacy ? `/api${path}` : path}</span>
                 </a>
               </li>
             )),
@@ -321,14 +324,15 @@ export default async function ApiReferencePage() {
             {g.name}
           </h2>
           {g.description ? <p className="mt-1 text-slate-700">{g.description}</p> : null}
-          {g.operations.map(({ path, method, op }) => (
+          {g.operations.map(({ path, method, op, legacy }) => (
             <Operation
               key={op.operationId}
               doc={doc}
               path={path}
               method={method}
               op={op}
-              baseUrl={baseUrl}
+              baseUrl={legacy ? baseUrl.replace(/\/v1$/, "") : baseUrl}
+              legacy={legacy}
               keyId={keyId}
             />
           ))}
