@@ -16,10 +16,12 @@ test("the MCP SDK client lists every tool and reads credits over POST /api/v1/mc
   );
   try {
     const { tools } = await client.listTools();
-    // One per catalogue tool, plus the reads (jobs, credits, bot stats, citations, engines, visibility).
+    // One per catalogue tool, plus the reads (jobs, credits, bot stats, citations, engines, visibility, Search
+    // Console queries, analytics traffic).
     const names = tools.map((t) => t.name);
     for (const tool of TOOL_NAMES) expect(names).toContain(tool.replaceAll("-", "_"));
-    expect(tools).toHaveLength(TOOL_NAMES.length + 8);
+    expect(names).toEqual(expect.arrayContaining(["get_search_console_queries", "get_analytics_traffic"]));
+    expect(tools).toHaveLength(TOOL_NAMES.length + 10);
     const credits = await client.callTool({ name: "get_credits", arguments: {} });
     expect(credits.isError ?? false).toBe(false);
     expect((credits.structuredContent as { balance: number }).balance).toBeGreaterThan(0);

@@ -57,9 +57,10 @@ function templated(value: unknown, domainVar: string): unknown {
 function testScript(op: OpenApiOperation): string[] {
   const success = Object.keys(op.responses).find((s) => s.startsWith("2")) ?? "200";
   const enveloped = !["getOpenApiDocument", "getPostmanCollection", "mcp"].includes(op.operationId);
-  // A connection read on an account without the connection answers the documented 400 naming where to connect.
+  // A connection read on an account without the connection answers the documented 400 naming where to connect
+  // (or, on a server without a Google OAuth client, the settings that would enable it).
   const statusTest = op["x-needs-connection"]
-    ? `pm.test("status ${success}, or 400 naming the connection to make", function () { if (pm.response.code === 400) { const e = pm.response.json().error; pm.expect(["not_connected", "reconnect_required"]).to.include(e.details.reason); pm.expect(e.details.connectUrl).to.be.a("string"); } else { pm.response.to.have.status(${success}); } });`
+    ? `pm.test("status ${success}, or 400 naming the connection to make", function () { if (pm.response.code === 400) { const e = pm.response.json().error; if (e.details.reason === "google_not_configured") { pm.expect(e.details.configure).to.be.an("array"); } else { pm.expect(["not_connected", "reconnect_required"]).to.include(e.details.reason); pm.expect(e.details.connectUrl).to.be.a("string"); } } else { pm.response.to.have.status(${success}); } });`
     : `pm.test("status ${success}", function () { pm.response.to.have.status(${success}); });`;
   const lines = [
     statusTest,
@@ -209,6 +210,7 @@ export function buildPostmanCollection(doc: OpenApiDocument): PostmanCollection 
       { name: t.name, ...(t.description ? { description: t.description } : {}), item: [] },
     ]),
   );
+  const operationIdOf = new Map<PostmanItem, string>();
   for (const [path, ops] of Object.entries(doc.paths)) {
     const legacy = "servers" in ops;
     for (const method of METHODS) {
@@ -216,11 +218,16 @@ export function buildPostmanCollection(doc: OpenApiDocument): PostmanCollection 
       if (!op) continue;
       const tag = op.tags[0] ?? "Other";
       if (!folders.has(tag)) folders.set(tag, { name: tag, item: [] });
-      folders
-        .get(tag)!
-        .item.push(
-          itemFor(legacy, path, method, op, postman.get(op.operationId) ?? { domainVariable: "domain" }),
-        );
+      const options = postman.get(op.operationId);
+      const item = itemFor(legacy, path, method, op, {
+        domainVariable: options?.domainVariable ?? "domain",
+        freshDomain: options?.freshDomain,
+      });
+      const items = folders.get(tag)!.item;
+      // Ahead of the first request it must precede (the flow of a collection run), else at the end.
+      const first = items.findIndex((i) => options?.before?.includes(operationIdOf.get(i) ?? ""));
+      operationIdOf.set(item, op.operationId);
+      items.splice(first === -1 ? items.length : first, 0, item);
     }
   }
   const servers = (doc.servers as { url: string }[] | undefined) ?? [];

@@ -135,7 +135,11 @@ export interface RouteContract<
    * Postman: the collection variable that stands for `domain` here (default `domain`, the account's own),
    * and whether the request first sets it to a fresh name (so a run registers and removes its own domain).
    */
-  postman?: { domainVariable: string; freshDomain?: boolean };
+  /**
+   * Postman: the domain variable the request uses, and `before`: the operationIds this request must run ahead
+   * of in its folder (a collection run is a flow: a test event is sent before the delivery log is read).
+   */
+  postman?: { domainVariable?: string; freshDomain?: boolean; before?: string[] };
 }
 
 /** Any declared contract, whatever its schemas. */

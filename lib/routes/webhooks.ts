@@ -130,6 +130,7 @@ export const sendWebhookTestRoute = defineRoute({
   path: "/webhooks/{id}/test",
   operationId: "sendWebhookTest",
   tag: "Webhooks",
+  postman: { before: ["listWebhookDeliveries", "redeliverWebhook"] },
   summary: "Send a test event",
   description:
     "Queues a `webhook.test` event for this endpoint (whatever types it subscribed to); the job runner sends it within a second or two. Follow it in the delivery log. A disabled endpoint is 400.",
