@@ -121,7 +121,9 @@ for (const vp of VIEWPORTS) {
       await page.goto(inviteLink);
       await expect(page.getByRole("heading").first()).toBeVisible();
 
-      // Forgot password: the emailed link sets a new one.
+      // Forgot password: the emailed link sets a new one (signed out from the dashboard: the invitation page
+      // has no navigation).
+      await page.goto("/dashboard");
       await page.getByRole("button", { name: "Sign out" }).click();
       await page.goto("/login");
       await page.getByRole("link", { name: "Forgot password?" }).click();
