@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import type { DomainTimeline } from "@/lib/dashboard/domain-timeline";
 
 const num = (v: number | null) => (v === null ? "—" : v.toLocaleString("en-US"));
@@ -43,7 +44,7 @@ export function DomainTimelinePanel({ timeline }: { timeline: DomainTimeline }) 
           ))}
         </ul>
       ) : null}
-      <div className="mt-3 overflow-x-auto">
+      <ScrollRegion label="Search, traffic and AI figures per day">
         <table className="w-full text-right text-sm">
           <caption className="sr-only">
             Per day, newest first; a dash means the source is not connected.
@@ -79,7 +80,17 @@ export function DomainTimelinePanel({ timeline }: { timeline: DomainTimeline }) 
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
     </section>
+  );
+}
+
+/** A sideways-scrolling box reachable by keyboard (axe: scrollable-region-focusable). */
+function ScrollRegion({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    // biome-ignore lint/a11y: a scrolling region must be reachable by keyboard, named as a group (not a landmark)
+    <div className="mt-3 overflow-x-auto" role="group" aria-label={label} tabIndex={0}>
+      {children}
+    </div>
   );
 }
