@@ -11,8 +11,8 @@ import { type EmailTokenPurpose, emailTokens, users } from "@/lib/db/schema";
 import { publicUrl } from "@/lib/email/links";
 import { passwordResetEmail, verificationEmail } from "@/lib/email/messages";
 import { defaultMailer, type Mailer } from "@/lib/providers/smtp/mailer";
+import { credentialsSchema, findUserByEmail, hashPassword } from "./credentials";
 import { FormError } from "./errors";
-import { credentialsSchema, findUserByEmail, hashPassword } from "./signup";
 
 export const VERIFY_TTL_MS = 24 * 60 * 60 * 1000;
 export const RESET_TTL_MS = 60 * 60 * 1000;

@@ -1,6 +1,4 @@
 import bcrypt from "bcryptjs";
-import { sql } from "drizzle-orm";
-import { z } from "zod";
 import { createAccount } from "@/lib/accounts/accounts";
 import { hitRateLimit } from "@/lib/api/rate-limit";
 import { withBcryptSlot } from "@/lib/dashboard/bcrypt-gate";
@@ -11,36 +9,18 @@ import {
   recordSignInFailure,
 } from "@/lib/dashboard/sign-in-throttle";
 import type { Db, DbOrTx } from "@/lib/db/client";
-import { users } from "@/lib/db/schema";
 import { type MailContext, sendVerificationEmail } from "./email-tokens";
 import { FormError } from "./errors";
 
-export const BCRYPT_COST = 12;
+export {
+  BCRYPT_COST,
+  credentialsSchema,
+  findUserByEmail,
+  hashPassword,
+  signUpSchema,
+} from "./credentials";
 
-export const credentialsSchema = z.object({
-  email: z
-    .string()
-    .trim()
-    .max(254, { error: "Email address is too long." })
-    .pipe(z.email({ error: "Enter a valid email address." })),
-  password: z
-    .string()
-    .min(10, { error: "Use at least 10 characters." })
-    .max(200, { error: "Use at most 200 characters." }),
-});
-
-export const signUpSchema = credentialsSchema.extend({
-  name: z.string().trim().max(100, { error: "Use at most 100 characters." }).optional(),
-});
-
-export async function hashPassword(password: string): Promise<string> {
-  return withBcryptSlot(() => bcrypt.hash(password, BCRYPT_COST));
-}
-
-export async function findUserByEmail(db: DbOrTx, email: string) {
-  const [row] = await db.select().from(users).where(sql`lower(${users.email}) = lower(${email.trim()})`);
-  return row ?? null;
-}
+import { BCRYPT_COST, credentialsSchema, findUserByEmail, hashPassword, signUpSchema } from "./credentials";
 
 /** Sign-ups one client address may make per hour (each grants credits, so they are worth farming). */
 export const SIGN_UPS_PER_HOUR = 5;

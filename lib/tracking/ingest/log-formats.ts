@@ -2,7 +2,7 @@
 // HTTP requests, CloudFront JSON), AWS Application Load Balancer and CloudFront standard (tab-separated) logs.
 // A line is parsed by the named format, or, with `auto`, by the format its shape shows.
 import { parseIp } from "../catalog/ip-ranges/cidr";
-import type { LogEntry, LogLineResult } from "./log-parser";
+import type { LogEntry, LogLineResult } from "./log-types";
 
 export const LOG_FORMATS = [
   "auto",

@@ -10,30 +10,9 @@ import {
   registerLocalTimeParser,
 } from "./log-formats";
 
-/** One request from an access log in common or combined log format. */
-export interface LogEntry {
-  line: number;
-  /** The client address, or null when the log holds a host name or "-" there. */
-  ip: string | null;
-  timestamp: Date;
-  method: string;
-  /** Path and query; absolute URLs in the request line are reduced to this. */
-  path: string;
-  /** "HTTP/1.1" and so on; null for HTTP/0.9-style request lines that omit it. */
-  protocol: string | null;
-  status: number | null;
-  bytes: number | null;
-  referrer: string | null;
-  userAgent: string | null;
-}
+export type { LogEntry, LogLineError, LogLineResult } from "./log-types";
 
-export interface LogLineError {
-  line: number;
-  reason: string;
-}
-
-/** `skip`: the line was read but holds nothing to record (a "-" request line); it is not an error. */
-export type LogLineResult = { ok: true; entry: LogEntry } | { ok: false; error: LogLineError; skip?: true };
+import type { LogEntry, LogLineError, LogLineResult } from "./log-types";
 
 export interface ParseLogOptions {
   /** Longer lines are reported, not parsed (default 16 KiB). */
