@@ -259,7 +259,8 @@ describe("state transitions", () => {
       const done = await waitFor(async () => {
         const row = await jobRow(handle.db, job.id);
         return row?.status === "completed" ? row : null;
-      }, 3000);
+        // Well under the 60 s poll: only the NOTIFY wake-up can finish it in time, even on a busy machine.
+      }, 10_000);
       expect(done.status).toBe("completed");
     } finally {
       await runner.stop();
