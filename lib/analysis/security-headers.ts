@@ -136,9 +136,9 @@ export function analyzeSecurityHeaders(page: ParsedPage, ctx: SecurityContext = 
       "hsts",
       hsts,
       show("strict-transport-security"),
-      ["Preloading itself is not checked (the browsers' preload list is not consulted)."].filter(
-        () => hsts.result === "hsts-implemented-max-age-at-least-six-months" && hsts.preload,
-      ),
+      hsts.preload && hsts.result === "hsts-implemented-max-age-at-least-six-months"
+        ? ["Whether the site is on the browsers' preload list is not checked (that list is not consulted)."]
+        : [],
     ),
     observatoryTest(
       "csp",
