@@ -37,6 +37,13 @@ export default defineConfig({
     reuseExistingServer: false,
     timeout: 120_000,
     stdout: "pipe",
-    env: { E2E_PORT: String(port), NEXT_TELEMETRY_DISABLED: "1", JOB_WORKER: process.env.JOB_WORKER ?? "on" },
+    env: {
+      E2E_PORT: String(port),
+      NEXT_TELEMETRY_DISABLED: "1",
+      JOB_WORKER: process.env.JOB_WORKER ?? "on",
+      // The server runs in production mode, where reverse DNS is on: the e2e bots' addresses would be looked
+      // up on the machine's resolver, so the suite turns it off (its own tests use a fake resolver).
+      TRACKING_REVERSE_DNS: process.env.TRACKING_REVERSE_DNS ?? "off",
+    },
   },
 });

@@ -4,6 +4,8 @@ import type { Check, CheckStatus } from "./types";
 export interface SecurityTest extends Check {
   /** Points this test adds to (or removes from) the baseline of 100. */
   scoreModifier: number;
+  /** The MDN HTTP Observatory's result name (e.g. "csp-implemented-with-no-unsafe"); null for our own tests. */
+  result: string | null;
 }
 
 export function createSecurityTest(

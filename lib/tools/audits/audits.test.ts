@@ -51,10 +51,11 @@ describe("good.html: planted good practice", () => {
     result = await audit("/good.html");
   });
 
-  test("every check passes except the two the plain-HTTP fixture server cannot satisfy", () => {
+  test("every check passes except the three the plain-HTTP fixture server cannot satisfy", () => {
     expect(statuses(result)).toEqual({
       "http.status": "pass",
-      // The fixture serves http://127.0.0.1, so HTTPS and HSTS genuinely fail.
+      // The fixture serves http://127.0.0.1 without redirecting to HTTPS, so HTTPS, HSTS and the
+      // Observatory's redirection test genuinely fail.
       "http.https": "fail",
       "http.redirects": "pass",
       "crawl.robots-txt": "pass",
@@ -67,8 +68,11 @@ describe("good.html: planted good practice", () => {
       "security.x-frame-options": "pass",
       "security.x-content-type-options": "pass",
       "security.referrer-policy": "pass",
-      "security.permissions-policy": "pass",
+      "security.cross-origin-resource-policy": "pass",
       "security.cookies": "pass",
+      "security.subresource-integrity": "pass",
+      "security.redirection": "fail",
+      "security.permissions-policy": "pass",
       "meta.title": "pass",
       "meta.description": "pass",
       "meta.canonical": "pass",
@@ -92,18 +96,22 @@ describe("good.html: planted good practice", () => {
     });
   });
 
-  test("security: 100 − 20 (HSTS over HTTP) = 80, so the bonuses are withheld: B+", () => {
-    expect(result.security.score).toBe(80);
-    expect(result.security.grade).toBe("B+");
-    expect(result.security.tests.map((t) => [t.id, t.scoreModifier])).toEqual([
-      ["security.hsts", -20],
-      ["security.csp", 10],
-      ["security.x-frame-options", 5],
-      ["security.x-content-type-options", 0],
-      ["security.referrer-policy", 5],
-      ["security.permissions-policy", 0],
-      ["security.cookies", 5],
+  test("security: 100 − 20 (HSTS over HTTP) − 20 (no redirect to HTTPS) = 60, so the bonuses are withheld: C+", () => {
+    expect(result.security.score).toBe(60);
+    expect(result.security.grade).toBe("C+");
+    expect(result.security.tests.map((t) => [t.id, t.result, t.scoreModifier])).toEqual([
+      ["security.hsts", "hsts-not-implemented-no-https", -20],
+      ["security.csp", "csp-implemented-with-no-unsafe-default-src-none", 10],
+      ["security.x-frame-options", "x-frame-options-implemented-via-csp", 5],
+      ["security.x-content-type-options", "x-content-type-options-nosniff", 0],
+      ["security.referrer-policy", "referrer-policy-private", 5],
+      ["security.cross-origin-resource-policy", "corp-not-implemented", 0],
+      ["security.cookies", "cookies-secure-with-httponly-sessions-and-samesite", 5],
+      ["security.subresource-integrity", "sri-not-implemented-but-all-scripts-loaded-from-secure-origin", 0],
+      ["security.redirection", "redirection-missing", -20],
+      ["security.permissions-policy", null, 0],
     ]);
+    expect(result.security.notEvaluated.map((n) => n.test)).toEqual(["cross-origin-resource-sharing"]);
   });
 
   test("site files: robots.txt rules per bot, the sitemap index with its gzipped child, llms.txt", () => {
@@ -157,10 +165,10 @@ describe("good.html: planted good practice", () => {
 
   test("score: weighted categories, http losing only HTTPS", () => {
     const rt = result.checks.find((c) => c.id === "http.response-time")!.status;
-    // http 75 × 10 + security 80 × 10 + 100 × the other 80 weight points = 95.5 → 96 (94 if the box was slow).
-    expect(result.score).toBe(rt === "pass" ? 96 : 94);
+    // http 75 × 10 + security 60 × 10 + 100 × the other 80 weight points = 93.5 → 94 (92 if the box was slow).
+    expect(result.score).toBe(rt === "pass" ? 94 : 92);
     expect(result.scoreCappedBy).toEqual([]);
-    expect(result.summary).toEqual({ pass: rt === "pass" ? 34 : 33, warn: rt === "pass" ? 0 : 1, fail: 2 });
+    expect(result.summary).toEqual({ pass: rt === "pass" ? 36 : 35, warn: rt === "pass" ? 0 : 1, fail: 3 });
   });
 });
 
@@ -184,9 +192,13 @@ describe("bad.html: planted defects", () => {
       "security.csp": "fail",
       "security.x-frame-options": "fail",
       "security.x-content-type-options": "warn",
-      "security.referrer-policy": "warn",
-      "security.permissions-policy": "warn",
+      // No Referrer-Policy and no CORP: the Observatory passes both (0 points; browsers' defaults apply).
+      "security.referrer-policy": "pass",
+      "security.cross-origin-resource-policy": "pass",
       "security.cookies": "fail",
+      "security.subresource-integrity": "pass",
+      "security.redirection": "fail",
+      "security.permissions-policy": "warn",
       "meta.title": "warn",
       "meta.description": "fail",
       "meta.canonical": "warn",

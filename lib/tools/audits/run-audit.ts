@@ -104,7 +104,7 @@ export async function runAudit(url: string, ctx: AuditContext): Promise<AuditRun
   const res = await fetchHtmlPage(url, ctx);
   const page = parsePage({ url: res.finalUrl, html: res.text(), headers: res.headers });
   const { robots, llms, sitemaps } = await readSiteSignals(ctx, res.finalUrl);
-  const analysis = analyzePage(page);
+  const analysis = analyzePage(page, { requestedUrl: url, redirects: res.redirects, status: res.status });
 
   const bots = checkBotAccess(robots.robots, res.finalUrl);
   const canonical = analysis.meta.canonical;

@@ -57,10 +57,18 @@ export const auditResult = z.object({
     bytes: z.number().int(),
   }),
   security: z.object({
-    /** Mozilla-Observatory-style score; above 100 with bonuses. */
+    /** MDN HTTP Observatory score (its v1.6.3 rules); above 100 with bonuses. */
     score: z.number().int().min(0),
     grade: z.enum(GRADES),
-    tests: z.array(checkSchema.extend({ scoreModifier: z.number().int() })),
+    tests: z.array(
+      checkSchema.extend({
+        scoreModifier: z.number().int(),
+        /** The Observatory's result name, e.g. "csp-implemented-with-no-unsafe"; null for Permissions-Policy (ours, unscored). */
+        result: z.string().nullable(),
+      }),
+    ),
+    /** Observatory tests a single fetched response cannot show; they add 0 to the score. */
+    notEvaluated: z.array(z.object({ test: z.string(), reason: z.string() })),
   }),
   robots: z.object({
     url: z.string(),

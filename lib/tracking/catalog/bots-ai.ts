@@ -199,7 +199,9 @@ export const AI_BOT_DEFINITIONS: readonly BotDefinition[] = defineBots([
     isAIBot: true,
   },
 
-  // Amazon (https://developer.amazon.com/amazonbot): lists are published as web pages, not files.
+  // Amazon (https://developer.amazon.com/amazonbot): lists are published as web pages embedding JSON (the
+  // refresh extracts them; the committed files are empty until then). Amazonbot is also verified by reverse
+  // DNS (crawl.amazonbot.amazon), as Amazon documents.
   {
     name: "Amzn-User",
     userAgent: /\bAmzn-User\b/i,
@@ -207,6 +209,7 @@ export const AI_BOT_DEFINITIONS: readonly BotDefinition[] = defineBots([
     purpose: "ai_user_fetch",
     engine: "Alexa",
     isAIBot: true,
+    ipRanges: ["amazon-user"],
   },
   {
     name: "Amzn-SearchBot",
@@ -215,6 +218,7 @@ export const AI_BOT_DEFINITIONS: readonly BotDefinition[] = defineBots([
     purpose: "ai_search",
     engine: "Alexa",
     isAIBot: true,
+    ipRanges: ["amazon-searchbot"],
   },
   {
     name: "Amazonbot",
@@ -223,6 +227,7 @@ export const AI_BOT_DEFINITIONS: readonly BotDefinition[] = defineBots([
     purpose: "training",
     engine: "Alexa",
     isAIBot: true,
+    ipRanges: ["amazon-amazonbot"],
   },
 
   // DuckDuckGo: DuckAssistBot fetches live for one AI answer and says the data never trains models.

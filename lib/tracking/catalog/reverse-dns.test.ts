@@ -87,25 +87,28 @@ describe("reverse-DNS verification", () => {
 });
 
 describe("the ingest step", () => {
-  test("settles only unknown visits of bots with a reverse-DNS rule", async () => {
-    const { confirmByReverseDns } = await import("../ingest/reverse-dns-step");
-    const { resolver } = fakeResolver();
+  test("settles from the cache only the unknown visits of bots with a reverse-DNS rule; the rest wait", async () => {
+    const { settleFromCache } = await import("../ingest/reverse-dns-step");
+    const { resolver, calls } = fakeResolver();
     const verifier = createReverseDnsVerifier({ resolver });
+    await verifier.verify("Googlebot", "66.249.66.1"); // answered earlier: in the cache
     const rows = [
       { botName: "Googlebot", ip: "66.249.66.1", verification: "unknown" },
-      { botName: "Googlebot", ip: "203.0.113.9", verification: "unknown" },
+      { botName: "Googlebot", ip: "203.0.113.9", verification: "unknown" }, // not asked yet
       { botName: "Googlebot", ip: "66.249.66.1", verification: "unverified" }, // IP lists already decided
       { botName: "GPTBot", ip: "66.249.66.1", verification: "unknown" },
       { botName: null, ip: "66.249.66.1", verification: "unknown" },
-    ] as Parameters<typeof confirmByReverseDns>[0];
-    await confirmByReverseDns(rows, verifier);
+    ] as Parameters<typeof settleFromCache>[0];
+    const pending = settleFromCache(rows, verifier);
     expect(rows.map((r) => r.verification)).toEqual([
       "verified",
-      "unverified",
+      "unknown",
       "unverified",
       "unknown",
       "unknown",
     ]);
-    await confirmByReverseDns(rows, null); // off: nothing changes, nothing is asked
+    expect(pending).toEqual([rows[1]]);
+    expect(calls.reverse).toBe(1); // settling made no lookup
+    expect(settleFromCache(rows, null)).toEqual([]); // off: nothing waits
   });
 });

@@ -44,6 +44,8 @@ export type ReverseDnsVerdict = "verified" | "unverified" | "unknown";
 export interface ReverseDnsVerifier {
   /** "verified": the PTR name is the operator's and resolves back; "unverified": it is not; "unknown": no rule or no answer in time. */
   verify(botName: string, ip: string): Promise<ReverseDnsVerdict>;
+  /** The verdict from the cache alone, without a lookup; undefined when the address has not been answered yet. */
+  peek(botName: string, ip: string): ReverseDnsVerdict | undefined;
   supports(botName: string): boolean;
 }
 
@@ -65,7 +67,7 @@ export function createReverseDnsVerifier(options: {
   const suffixes = options.suffixes ?? REVERSE_DNS_SUFFIXES;
   const timeoutMs = options.timeoutMs ?? 1_500;
   // The forward-confirmed PTR names of an address, shared across bots: one lookup per address.
-  const cache = new LruCache<string, Promise<string[]>>(options.cacheSize ?? 10_000);
+  const cache = new LruCache<string, string[]>(options.cacheSize ?? 10_000);
 
   async function confirmedNames(ip: string): Promise<string[] | null> {
     const names = await options.resolver.reverse(ip);
@@ -81,7 +83,7 @@ export function createReverseDnsVerifier(options: {
 
   function lookup(ip: string): Promise<string[] | null> {
     const known = cache.get(ip);
-    if (known) return known;
+    if (known) return Promise.resolve(known);
     const running = inFlight.get(ip);
     if (running) return running;
     const pending = withTimeout(
@@ -94,22 +96,30 @@ export function createReverseDnsVerifier(options: {
       inFlight.delete(ip);
       const names = r === "timeout" ? null : r;
       // Only answers are cached; after a timeout or server failure the next visit asks again.
-      if (names !== null) cache.set(ip, Promise.resolve(names));
+      if (names !== null) cache.set(ip, names);
       return names;
     });
     inFlight.set(ip, pending);
     return pending;
   }
 
+  function verdict(botName: string, names: string[] | null): ReverseDnsVerdict {
+    const domains = suffixes[botName];
+    if (!domains || names === null) return "unknown";
+    const ok = names.some((n) => domains.some((d) => n === d || n.endsWith(`.${d}`)));
+    return ok ? "verified" : "unverified";
+  }
+
   return {
     supports: (botName) => botName in suffixes,
     async verify(botName, ip) {
-      const domains = suffixes[botName];
-      if (!domains) return "unknown";
-      const names = await lookup(ip);
-      if (names === null) return "unknown";
-      const ok = names.some((n) => domains.some((d) => n === d || n.endsWith(`.${d}`)));
-      return ok ? "verified" : "unverified";
+      if (!suffixes[botName]) return "unknown";
+      return verdict(botName, await lookup(ip));
+    },
+    peek(botName, ip) {
+      if (!suffixes[botName]) return undefined;
+      const names = cache.get(ip);
+      return names ? verdict(botName, names) : undefined;
     },
   };
 }

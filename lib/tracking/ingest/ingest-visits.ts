@@ -7,7 +7,7 @@ import { eventKey, type RejectedEvent, validateEvents } from "./event-schema";
 import type { LogFormat } from "./log-formats";
 import { type LogSource, parseLogStream } from "./log-parser";
 import { prepareVisit, recordVisits } from "./record-visits";
-import { confirmByReverseDns, ingestReverseDnsVerifier } from "./reverse-dns-step";
+import { ingestReverseDnsVerifier, settleFromCache, verifyInBackground } from "./reverse-dns-step";
 
 const LOG_BATCH = 1000;
 const MAX_FUTURE_MS = 5 * 60 * 1000;
@@ -61,8 +61,11 @@ export async function ingestEvents(
       domains: [...unregistered].sort(),
     });
   }
-  await confirmByReverseDns(rows, ingestReverseDnsVerifier());
+  // Reverse DNS never holds a batch up: cached answers settle visits now, the rest are looked up afterwards.
+  const verifier = ingestReverseDnsVerifier();
+  const pending = settleFromCache(rows, verifier);
   const inserted = await recordVisits(db, rows);
+  verifyInBackground(db, pending, verifier);
   rejected.sort((a, b) => a.index - b.index);
   const received = validated.accepted.length + validated.rejected.length;
   return { received, accepted: inserted, duplicates: rows.length - inserted, skipped, rejected };
@@ -97,9 +100,11 @@ export async function ingestLog(
     rejectedCount++;
     if (rejected.length < LOG_REJECTED_REPORTED) rejected.push({ line, reason });
   };
+  const verifier = ingestReverseDnsVerifier();
   const flush = async () => {
-    await confirmByReverseDns(batch, ingestReverseDnsVerifier());
+    const pending = settleFromCache(batch, verifier);
     accepted += await recordVisits(db, batch);
+    verifyInBackground(db, pending, verifier);
     prepared += batch.length;
     batch = [];
   };

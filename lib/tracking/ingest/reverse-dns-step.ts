@@ -1,15 +1,35 @@
 import { promises as dns } from "node:dns";
+import { sql } from "drizzle-orm";
+import type { DbOrTx } from "@/lib/db/client";
 import type { NewVisit } from "@/lib/db/schema";
 import { createReverseDnsVerifier, type ReverseDnsVerifier } from "../catalog/reverse-dns";
 
 let shared: ReverseDnsVerifier | null = null;
+let override: ReverseDnsVerifier | null | undefined;
 
 /**
- * The verifier ingest uses: on when TRACKING_REVERSE_DNS=on (it makes DNS queries from the server), using the
- * system resolver with a 1.5 s limit per address and a cache.
+ * TRACKING_REVERSE_DNS: "on" or "off"; unset means on in production (NODE_ENV=production) and off elsewhere,
+ * so development machines and tests make no DNS queries unless asked to.
+ */
+export function reverseDnsEnabled(env: Record<string, string | undefined> = process.env): boolean {
+  const mode = env.TRACKING_REVERSE_DNS;
+  if (mode === "on") return true;
+  if (mode === "off") return false;
+  return env.NODE_ENV === "production";
+}
+
+/** Tests (and embedders) choose the verifier: a fake resolver's, or null for off; undefined restores the default. */
+export function setIngestReverseDnsVerifier(verifier: ReverseDnsVerifier | null | undefined): void {
+  override = verifier;
+}
+
+/**
+ * The verifier ingest uses: the system resolver with a 1.5 s limit per address and a cache of 10,000
+ * addresses, or null when reverse DNS is off.
  */
 export function ingestReverseDnsVerifier(): ReverseDnsVerifier | null {
-  if (process.env.TRACKING_REVERSE_DNS !== "on") return null;
+  if (override !== undefined) return override;
+  if (!reverseDnsEnabled()) return null;
   shared ??= createReverseDnsVerifier({
     resolver: {
       reverse: (ip) => dns.reverse(ip),
@@ -25,20 +45,102 @@ export function ingestReverseDnsVerifier(): ReverseDnsVerifier | null {
   return shared;
 }
 
+const needsLookup = (row: NewVisit, verifier: ReverseDnsVerifier) =>
+  row.verification === "unknown" && !!row.botName && !!row.ip && verifier.supports(row.botName);
+
 /**
- * Settles, by reverse DNS, the visits IP lists could not judge ("unknown") of bots whose operators document
- * reverse-DNS verification. Lookups run in parallel, each within the verifier's time limit.
+ * Before the rows are stored: settles from the verifier's cache the visits IP lists could not judge
+ * ("unknown") of bots whose operators document reverse-DNS verification. Makes no lookup, so it never delays
+ * a batch. Returns the rows that still need one.
  */
-export async function confirmByReverseDns(
-  rows: NewVisit[],
+export function settleFromCache(rows: NewVisit[], verifier: ReverseDnsVerifier | null): NewVisit[] {
+  if (!verifier) return [];
+  const pending: NewVisit[] = [];
+  for (const row of rows) {
+    if (!needsLookup(row, verifier)) continue;
+    const cached = verifier.peek(row.botName as string, row.ip as string);
+    if (cached === undefined) pending.push(row);
+    else row.verification = cached;
+  }
+  return pending;
+}
+
+/** At most this many visits wait for a lookup at once; beyond it visits stay "unknown" (the cache still fills). */
+export const MAX_PENDING_VISITS = 20_000;
+const LOOKUP_CONCURRENCY = 16;
+
+let pendingVisits = 0;
+const running = new Set<Promise<void>>();
+
+/**
+ * After the rows are stored: looks up the addresses of `pending` in the background (never awaited by ingest),
+ * then marks those visits that are still "unknown" verified or unverified and moves them into the daily bot
+ * rollup's verified/spoofed counts, in one statement.
+ */
+export function verifyInBackground(
+  db: DbOrTx,
+  pending: NewVisit[],
   verifier: ReverseDnsVerifier | null,
-): Promise<void> {
-  if (!verifier) return;
-  await Promise.all(
-    rows.map(async (row) => {
-      if (row.verification !== "unknown" || !row.botName || !row.ip || !verifier.supports(row.botName))
-        return;
-      row.verification = await verifier.verify(row.botName, row.ip);
-    }),
-  );
+): void {
+  if (!verifier || pending.length === 0) return;
+  const room = Math.max(0, MAX_PENDING_VISITS - pendingVisits);
+  const rows = pending.slice(0, room);
+  if (rows.length === 0) return;
+  pendingVisits += rows.length;
+  const task = verifyAndStore(db, rows, verifier)
+    .catch((err) => {
+      console.error("reverse-DNS verification failed", err);
+    })
+    .finally(() => {
+      pendingVisits -= rows.length;
+      running.delete(task);
+    });
+  running.add(task);
+}
+
+/** Resolves once every background verification started so far has finished (tests, graceful shutdown). */
+export async function reverseDnsIdle(): Promise<void> {
+  while (running.size > 0) await Promise.all([...running]);
+}
+
+async function verifyAndStore(db: DbOrTx, rows: NewVisit[], verifier: ReverseDnsVerifier): Promise<void> {
+  const byLookup = new Map<string, NewVisit[]>();
+  for (const row of rows) {
+    const key = `${row.botName}\u0000${row.ip}`;
+    byLookup.set(key, [...(byLookup.get(key) ?? []), row]);
+  }
+  const groups = [...byLookup.values()];
+  const settled: [string, string, "verified" | "unverified"][] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < groups.length) {
+      const group = groups[next++] as NewVisit[];
+      const first = group[0] as NewVisit;
+      const verdict = await verifier.verify(first.botName as string, first.ip as string);
+      if (verdict === "unknown") continue;
+      for (const row of group) settled.push([row.domainId, row.eventKey as string, verdict]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(LOOKUP_CONCURRENCY, groups.length) }, worker));
+  if (settled.length === 0) return;
+  await db.execute(sql`
+    with input as (
+      select x->>0 as domain_id, x->>1 as event_key, x->>2 as verification
+      from jsonb_array_elements(${JSON.stringify(settled)}::jsonb) as x
+    ),
+    upd as (
+      update visits v set verification = i.verification
+      from input i
+      where v.domain_id = i.domain_id::uuid and v.event_key = i.event_key and v.verification = 'unknown'
+      returning v.domain_id, (v.occurred_at at time zone 'UTC')::date as day, v.bot_name, v.verification
+    )
+    update tracking_daily_bots t
+    set verified_visits = t.verified_visits + u.verified, spoofed_visits = t.spoofed_visits + u.spoofed
+    from (
+      select domain_id, day, bot_name,
+             count(*) filter (where verification = 'verified') as verified,
+             count(*) filter (where verification = 'unverified') as spoofed
+      from upd where bot_name is not null group by 1, 2, 3
+    ) u
+    where t.domain_id = u.domain_id and t.day = u.day and t.bot_name = u.bot_name`);
 }

@@ -1,6 +1,9 @@
 // The committed range files, bundled at build time so verification works in every runtime (serverless
 // included). `scripts/refresh-bot-ranges.ts` rewrites the JSON files; a rebuild picks them up.
 
+import amazonAmazonbot from "../data/amazon-amazonbot.json";
+import amazonSearchbot from "../data/amazon-searchbot.json";
+import amazonUser from "../data/amazon-user.json";
 import anthropicBots from "../data/anthropic-bots.json";
 import appleApplebot from "../data/apple-applebot.json";
 import bingBingbot from "../data/bing-bingbot.json";
@@ -38,6 +41,9 @@ export const BUNDLED_RANGE_FEEDS: Record<RangeSourceKey, unknown> = {
   "duckduckgo-duckduckbot": duckduckgoDuckduckbot,
   "duckduckgo-duckassistbot": duckduckgoDuckassistbot,
   "commoncrawl-ccbot": commoncrawlCcbot,
+  "amazon-amazonbot": amazonAmazonbot,
+  "amazon-searchbot": amazonSearchbot,
+  "amazon-user": amazonUser,
   "mistral-index": mistralIndex,
   "mistral-user": mistralUser,
 };

@@ -23,6 +23,18 @@ const ROUTES: Record<string, { status: number; body: string }> = {
   },
   "/bingbot.json": { status: 200, body: JSON.stringify({ creationTime: "2024-01-03", prefixes: [] }) },
   "/broken.json": { status: 200, body: "<html>not json</html>" },
+  // Amazon's shape: a web page with the JSON document inside it.
+  "/amazonbot/ip-addresses/": {
+    status: 200,
+    body: `<!doctype html><html><head><script>var x = {"a": "}"};</script></head><body><pre>{
+  "creationTime": "2026-11-01T00:00:00.000000",
+  "prefixes": [
+    { "ip_prefix": "3.224.220.101/32" },
+    { "ipv4Prefix": "52.70.240.171/32" }
+  ]
+}</pre><p>{"not": "this"}</p></body></html>`,
+  },
+  "/amazonbot/empty/": { status: 200, body: "<html><body>No list today.</body></html>" },
   "/missing.json": { status: 404, body: "not found" },
 };
 
@@ -90,6 +102,33 @@ describe("refreshRangeFiles", () => {
     for (const key of ["bing-bingbot", "perplexity-user", "apple-applebot"]) {
       expect(await readFile(path.join(dataDir, `${key}.json`), "utf8")).toBe(previous);
     }
+  });
+
+  test("extracts the JSON document Amazon embeds in its pages", async () => {
+    const html = (key: RangeSource["key"], route: string): RangeSource => ({
+      ...source(key, route),
+      embedded: "html",
+    });
+    const outcomes = await refreshRangeFiles({
+      dataDir,
+      now: () => new Date("2026-11-22T00:00:00Z"),
+      sources: [
+        html("amazon-amazonbot", "/amazonbot/ip-addresses/"),
+        html("amazon-user", "/amazonbot/empty/"),
+      ],
+    });
+    expect(outcomes).toEqual([
+      {
+        key: "amazon-amazonbot",
+        ok: true,
+        prefixes: 2,
+        rejected: [],
+        creationTime: "2026-11-01T00:00:00.000000",
+      },
+      { key: "amazon-user", ok: false, error: "page holds no JSON range document" },
+    ]);
+    const written = JSON.parse(await readFile(path.join(dataDir, "amazon-amazonbot.json"), "utf8"));
+    expect(parseRangeFeed(written).prefixes).toHaveLength(2);
   });
 
   test("gives up on a response larger than the cap", async () => {

@@ -34,11 +34,35 @@ export async function readCapped(response: Response, maxBytes: number): Promise<
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/**
+ * The range document a web page embeds: the JSON object that starts with `{"creationTime"`, up to its
+ * matching brace (strings are skipped, so braces inside them do not count). Throws when there is none.
+ */
+export function extractEmbeddedFeed(page: string): string {
+  const start = page.search(/\{\s*"creationTime"\s*:/);
+  if (start === -1) throw new Error("no embedded document");
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < page.length; i++) {
+    const c = page[i];
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === "{" || c === "[") depth++;
+    else if (c === "}" || c === "]") {
+      depth--;
+      if (depth === 0) return page.slice(start, i + 1);
+    }
+  }
+  throw new Error("unterminated embedded document");
+}
+
 async function refreshOne(source: RangeSource, options: RefreshOptions): Promise<RefreshOutcome> {
   const doFetch = options.fetch ?? fetch;
   try {
     const response = await doFetch(source.url, {
-      headers: { accept: "application/json" },
+      headers: { accept: source.embedded === "html" ? "text/html" : "application/json" },
       signal: AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
       redirect: "follow",
     });
@@ -46,9 +70,11 @@ async function refreshOne(source: RangeSource, options: RefreshOptions): Promise
     const text = await readCapped(response, options.maxBytes ?? DEFAULT_MAX_BYTES);
     let json: unknown;
     try {
-      json = JSON.parse(text);
+      json = JSON.parse(source.embedded === "html" ? extractEmbeddedFeed(text) : text);
     } catch {
-      throw new Error("response is not JSON");
+      throw new Error(
+        source.embedded === "html" ? "page holds no JSON range document" : "response is not JSON",
+      );
     }
     const feed = parseRangeFeed(json);
     // An empty list would turn every real visit into "unknown"; keep the previous file instead.

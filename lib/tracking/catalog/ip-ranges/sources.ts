@@ -2,7 +2,8 @@
 // same key lives in lib/tracking/data/<key>.json and is rewritten by `scripts/refresh-bot-ranges.ts`.
 //
 // Not listed, on purpose: Meta, ByteDance, Yandex, Baidu, Cohere, xAI (no published list; verification is by
-// reverse DNS or not possible at all) and Amazon (its lists are HTML pages, not a machine-readable file).
+// reverse DNS or not possible at all). Amazon publishes its lists as web pages that embed the same JSON
+// document the others serve as files (`embedded: "html"`: the refresh extracts it).
 
 export const RANGE_SOURCE_KEYS = [
   "google-common-crawlers",
@@ -23,6 +24,9 @@ export const RANGE_SOURCE_KEYS = [
   "commoncrawl-ccbot",
   "mistral-index",
   "mistral-user",
+  "amazon-amazonbot",
+  "amazon-searchbot",
+  "amazon-user",
 ] as const;
 
 export type RangeSourceKey = (typeof RANGE_SOURCE_KEYS)[number];
@@ -33,6 +37,8 @@ export interface RangeSource {
   url: string;
   /** Human description of what the list covers, shown by the refresh script. */
   covers: string;
+  /** "html": the URL is a web page with the JSON document (`{"creationTime": …, "prefixes": […]}`) inside. */
+  embedded?: "html";
 }
 
 const GOOGLE = "https://developers.google.com/static/crawling/ipranges";
@@ -141,5 +147,27 @@ export const RANGE_SOURCES: readonly RangeSource[] = [
     operator: "Mistral AI",
     url: "https://mistral.ai/mistralai-user-ips.json",
     covers: "MistralAI-User",
+  },
+  // Amazon (https://developer.amazon.com/amazonbot): one page per crawler, each embedding its JSON list.
+  {
+    key: "amazon-amazonbot",
+    operator: "Amazon",
+    url: "https://developer.amazon.com/amazonbot/ip-addresses/",
+    covers: "Amazonbot",
+    embedded: "html",
+  },
+  {
+    key: "amazon-searchbot",
+    operator: "Amazon",
+    url: "https://developer.amazon.com/amazonbot/searchbot-ip-addresses/",
+    covers: "Amzn-SearchBot",
+    embedded: "html",
+  },
+  {
+    key: "amazon-user",
+    operator: "Amazon",
+    url: "https://developer.amazon.com/amazonbot/live-ip-addresses/",
+    covers: "Amzn-User",
+    embedded: "html",
   },
 ];

@@ -1,0 +1,148 @@
+// Reverse-DNS verification at ingest: a batch is stored without waiting for DNS, the lookups run afterwards
+// and move the visits (and the daily bot rollup) from unknown to verified or spoofed; answers in the cache
+// settle later batches at once. A local fake resolver answers; a gate holds it back to show ingest does not wait.
+import { and, eq } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
+import { registerDomain } from "@/lib/accounts/domains";
+import { signUp } from "@/lib/dashboard/signup";
+import type { Db, DbHandle } from "@/lib/db/client";
+import { trackingDailyBots, visits } from "@/lib/db/schema";
+import { createReverseDnsVerifier, type ReverseDnsResolver } from "@/lib/tracking/catalog/reverse-dns";
+import { ingestEvents } from "@/lib/tracking/ingest/ingest-visits";
+import {
+  reverseDnsEnabled,
+  reverseDnsIdle,
+  setIngestReverseDnsVerifier,
+} from "@/lib/tracking/ingest/reverse-dns-step";
+import { createTestDb } from "../db";
+
+const AMAZONBOT =
+  "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Amazonbot/0.1; +https://developer.amazon.com/support/amazonbot) Chrome/119.0.6045.214 Safari/537.36";
+const GENUINE = "3.224.220.101";
+const IMPOSTOR = "203.0.113.50";
+
+let handle: DbHandle;
+let db: Db;
+let accountId: string;
+let domainId: string;
+
+beforeAll(async () => {
+  handle = await createTestDb();
+  db = handle.db;
+  const { user } = await signUp(db, {
+    email: `rdns-${process.pid}@example.com`,
+    password: "correct horse battery",
+  });
+  const { getActor } = await import("@/lib/dashboard/members");
+  accountId = (await getActor(db, user.id))!.accountId;
+  domainId = (await registerDomain(db, accountId, "rdns.example.com")).id;
+});
+afterEach(() => setIngestReverseDnsVerifier(undefined));
+afterAll(() => handle.close());
+
+function gatedResolver() {
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  const calls = { reverse: 0 };
+  const resolver: ReverseDnsResolver = {
+    async reverse(ip) {
+      calls.reverse++;
+      await gate;
+      if (ip === GENUINE) return ["3-224-220-101.crawl.amazonbot.amazon"];
+      return ["crawl.amazonbot.amazon.attacker.example"];
+    },
+    async resolve(name) {
+      if (name === "3-224-220-101.crawl.amazonbot.amazon") return [GENUINE];
+      if (name === "crawl.amazonbot.amazon.attacker.example") return [IMPOSTOR];
+      return [];
+    },
+  };
+  return { resolver, open, calls };
+}
+
+async function stored() {
+  const rows = await db
+    .select({ ip: visits.ip, verification: visits.verification })
+    .from(visits)
+    .where(eq(visits.domainId, domainId))
+    .orderBy(visits.path);
+  const [rollup] = await db
+    .select({
+      visits: trackingDailyBots.visits,
+      verified: trackingDailyBots.verifiedVisits,
+      spoofed: trackingDailyBots.spoofedVisits,
+    })
+    .from(trackingDailyBots)
+    .where(and(eq(trackingDailyBots.domainId, domainId), eq(trackingDailyBots.botName, "Amazonbot")));
+  return { rows, rollup };
+}
+
+test("the batch is stored before DNS answers; the lookups then settle the visits and the rollup", async () => {
+  const { resolver, open, calls } = gatedResolver();
+  setIngestReverseDnsVerifier(createReverseDnsVerifier({ resolver, timeoutMs: 5_000 }));
+  const timestamp = new Date().toISOString();
+  const result = await ingestEvents(db, accountId, {
+    events: [
+      { domain: "rdns.example.com", path: "/1", userAgent: AMAZONBOT, ip: GENUINE, timestamp },
+      { domain: "rdns.example.com", path: "/2", userAgent: AMAZONBOT, ip: IMPOSTOR, timestamp },
+      { domain: "rdns.example.com", path: "/3", userAgent: AMAZONBOT, ip: GENUINE, timestamp },
+    ],
+  });
+  // Ingest returned while the resolver was still held back.
+  expect(result.accepted).toBe(3);
+  expect(await stored()).toEqual({
+    rows: [
+      { ip: GENUINE, verification: "unknown" },
+      { ip: IMPOSTOR, verification: "unknown" },
+      { ip: GENUINE, verification: "unknown" },
+    ],
+    rollup: { visits: 3, verified: 0, spoofed: 0 },
+  });
+
+  open();
+  await reverseDnsIdle();
+  expect(calls.reverse).toBe(2); // one lookup per address
+  expect(await stored()).toEqual({
+    rows: [
+      { ip: GENUINE, verification: "verified" },
+      { ip: IMPOSTOR, verification: "unverified" },
+      { ip: GENUINE, verification: "verified" },
+    ],
+    rollup: { visits: 3, verified: 2, spoofed: 1 },
+  });
+
+  // The next batch from a known address is settled from the cache before it is stored.
+  await ingestEvents(db, accountId, {
+    events: [{ domain: "rdns.example.com", path: "/4", userAgent: AMAZONBOT, ip: IMPOSTOR, timestamp }],
+  });
+  expect(calls.reverse).toBe(2);
+  expect((await stored()).rows.at(-1)).toEqual({ ip: IMPOSTOR, verification: "unverified" });
+  expect((await stored()).rollup).toEqual({ visits: 4, verified: 2, spoofed: 2 });
+});
+
+test("off: nothing is looked up and the visits stay unknown", async () => {
+  setIngestReverseDnsVerifier(null);
+  await ingestEvents(db, accountId, {
+    events: [
+      {
+        domain: "rdns.example.com",
+        path: "/5",
+        userAgent: AMAZONBOT,
+        ip: "198.51.100.7",
+        timestamp: new Date().toISOString(),
+      },
+    ],
+  });
+  await reverseDnsIdle();
+  expect((await stored()).rows.at(-1)).toEqual({ ip: "198.51.100.7", verification: "unknown" });
+});
+
+test("on by default in production, off elsewhere; TRACKING_REVERSE_DNS=on/off decides when set", () => {
+  expect(reverseDnsEnabled({ NODE_ENV: "production" })).toBe(true);
+  expect(reverseDnsEnabled({ NODE_ENV: "production", TRACKING_REVERSE_DNS: "off" })).toBe(false);
+  expect(reverseDnsEnabled({ NODE_ENV: "development" })).toBe(false);
+  expect(reverseDnsEnabled({ NODE_ENV: "test", TRACKING_REVERSE_DNS: "on" })).toBe(true);
+  expect(reverseDnsEnabled({})).toBe(false);
+});
