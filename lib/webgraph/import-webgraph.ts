@@ -4,7 +4,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { type WebgraphLevel, type WebgraphProgress, webgraphSnapshots } from "@/lib/db/schema";
 import { WebgraphFormatError } from "./parse";
-import { type GraphFile, type ScanBatch, scanGraphFile } from "./scan";
+import { type GraphFile, InDegreeCounter, type ScanBatch, scanGraphFile } from "./scan";
 
 export interface ImportWebgraphOptions {
   /** The release's name, e.g. `cc-main-2024-25-dec-jan-feb`, and its date (YYYY-MM-DD). */
@@ -25,7 +25,10 @@ type Phase = keyof WebgraphProgress;
 export interface FinishMs {
   /** The snapshot's edge index, built once over the loaded partition. */
   index: number;
-  /** The vertices partition, filled from staging with in-degrees counted in one pass over the edges, and indexed. */
+  /**
+   * The vertices partition, filled from staging with the in-degrees counted while the edge file streamed by
+   * (or, when the edges were loaded over several runs, in one pass over the edge partition), and indexed.
+   */
   vertices: number;
   /** The ranks partition's primary key. */
   ranks: number;
@@ -87,6 +90,9 @@ export async function importWebgraph(db: Db, opts: ImportWebgraphOptions): Promi
 
   const id = snapshot.id;
   const tables = targets(id);
+  // In-degrees are counted as the edges stream by when this run reads the whole edge file; a resumed one
+  // leaves them to the database.
+  const inDegrees = progress.edges === 0 ? new InDegreeCounter() : null;
   // Autovacuum would only compete with the load; the closing steps analyze once.
   await store.tx(async (run) => {
     await run(
@@ -109,12 +115,25 @@ export async function importWebgraph(db: Db, opts: ImportWebgraphOptions): Promi
     ["edges", opts.edgesFile],
   ] as const) {
     const began = Date.now();
-    await importPhase(store, tables[phase], phase, file, id, progress, linesRead, batchSize, opts, report);
+    const counter = phase === "edges" ? (inDegrees ?? undefined) : undefined;
+    await importPhase(
+      store,
+      tables[phase],
+      phase,
+      file,
+      id,
+      progress,
+      linesRead,
+      batchSize,
+      opts,
+      report,
+      counter,
+    );
     phaseMs[phase] = Date.now() - began;
   }
 
   const t = Date.now();
-  await finishSnapshot(store, id, tables, finishMs);
+  await finishSnapshot(store, id, tables, finishMs, inDegrees?.counts ? inDegrees : null);
   phaseMs.finish = Date.now() - t;
   return { ...result(), imported: true };
 }
@@ -173,6 +192,8 @@ function targets(snapshotId: number): Record<Phase, Target> {
 }
 
 type Run = (text: string) => Promise<Record<string, unknown>[]>;
+/** Rows in COPY text into a table, inside the transaction. */
+type Copy = (target: Target, chunks: Iterable<Buffer>) => Promise<void>;
 
 interface Store {
   method: "copy" | "insert";
@@ -181,9 +202,18 @@ interface Store {
   /** Sort and hash memory of the closing steps: PGlite's 32-bit heap is far smaller than a server's. */
   memory: { sort: string; hash: string };
   /** Runs `fn` in one transaction, with no statement time limit (an index over billions of rows takes long). */
-  tx<T>(fn: (run: Run) => Promise<T>): Promise<T>;
-  /** One batch and its progress, committed together. */
-  load(target: Target, batch: ScanBatch, progressSql: string): Promise<void>;
+  tx<T>(fn: (run: Run, copy: Copy) => Promise<T>): Promise<T>;
+}
+
+/** One batch and its progress, committed together. */
+function load(store: Store, target: Target, batch: ScanBatch, progressSql: string): Promise<void> {
+  return store.tx(async (run, copy) => {
+    // A crash may lose the last batches, but each batch and its progress go together, so a re-run redoes
+    // exactly what was lost; not waiting for the WAL flush per batch is safe here and much faster.
+    await run("set local synchronous_commit = off");
+    if (batch.rows > 0) await copy(target, batch.chunks);
+    await run(progressSql);
+  });
 }
 
 interface PostgresJs {
@@ -229,17 +259,15 @@ function pgliteStore(client: PgliteLike): Store {
     memory: { sort: "256MB", hash: "128MB" },
     tx: (fn) =>
       client.transaction((tx) =>
-        fn(async (text) => (await tx.query(text)).rows as Record<string, unknown>[]),
+        fn(
+          async (text) => (await tx.query(text)).rows as Record<string, unknown>[],
+          async (target, chunks) => {
+            await tx.query(`copy ${target.table} (${target.columns.join(", ")}) from '/dev/blob'`, [], {
+              blob: new Blob([...chunks] as unknown as BlobPart[]),
+            });
+          },
+        ),
       ),
-    load: (target, batch, progressSql) =>
-      client.transaction(async (tx) => {
-        if (batch.rows > 0) {
-          await tx.query(`copy ${target.table} (${target.columns.join(", ")}) from '/dev/blob'`, [], {
-            blob: new Blob(batch.chunks as unknown as BlobPart[]),
-          });
-        }
-        await tx.query(progressSql);
-      }),
   };
 }
 
@@ -251,21 +279,15 @@ function postgresStore(client: PostgresJs): Store {
     tx: (fn) =>
       client.begin(async (tx) => {
         await tx.unsafe("set local statement_timeout = 0");
-        return fn((text) => tx.unsafe(text));
-      }),
-    load: (target, batch, progressSql) =>
-      client.begin(async (tx) => {
-        // A crash may lose the last batches, but each batch and its progress go together, so a re-run redoes
-        // exactly what was lost; not waiting for the WAL flush per batch is safe here and much faster.
-        await tx.unsafe("set local synchronous_commit = off");
-        await tx.unsafe("set local statement_timeout = 0");
-        if (batch.rows > 0) {
-          const copy = await tx
-            .unsafe(`copy ${target.table} (${target.columns.join(", ")}) from stdin`)
-            .writable();
-          await pipeline(Readable.from(batch.chunks), copy);
-        }
-        await tx.unsafe(progressSql);
+        return fn(
+          (text) => tx.unsafe(text),
+          async (target, chunks) => {
+            const copy = await tx
+              .unsafe(`copy ${target.table} (${target.columns.join(", ")}) from stdin`)
+              .writable();
+            await pipeline(Readable.from(chunks), copy);
+          },
+        );
       }),
   };
 }
@@ -275,23 +297,23 @@ function insertStore(db: Db): Store {
     method: "insert",
     parallel: false,
     memory: { sort: "256MB", hash: "128MB" },
-    tx: (fn) => db.transaction(async (tx) => fn(async (text) => rowsOf(await tx.execute(sql.raw(text))))),
-    load: (target, batch, progressSql) =>
-      db.transaction(async (tx) => {
-        await tx.execute(sql`set local synchronous_commit = off`);
-        if (batch.rows > 0) {
-          // The COPY text as one parameter, split into lines and columns by the database.
-          const columns = target.types.map(
-            (type, i) => `nullif(split_part(l, E'\\t', ${i + 1}), '\\N')::${type}`,
-          );
-          const text = Buffer.concat(batch.chunks).toString("utf8");
-          await tx.execute(
-            sql`insert into ${sql.raw(target.table)} (${sql.raw(target.columns.join(", "))})
+    tx: (fn) =>
+      db.transaction(async (tx) =>
+        fn(
+          async (text) => rowsOf(await tx.execute(sql.raw(text))),
+          async (target, chunks) => {
+            // The COPY text as one parameter, split into lines and columns by the database.
+            const columns = target.types.map(
+              (type, i) => `nullif(split_part(l, E'\\t', ${i + 1}), '\\N')::${type}`,
+            );
+            const text = Buffer.concat([...chunks]).toString("utf8");
+            await tx.execute(
+              sql`insert into ${sql.raw(target.table)} (${sql.raw(target.columns.join(", "))})
                 select ${sql.raw(columns.join(", "))} from string_to_table(${text}, E'\\n') as l where l <> ''`,
-          );
-        }
-        await tx.execute(sql.raw(progressSql));
-      }),
+            );
+          },
+        ),
+      ),
   };
 }
 
@@ -306,8 +328,9 @@ async function importPhase(
   batchSize: number,
   opts: ImportWebgraphOptions,
   report: (phase: Phase) => void,
+  inDegrees?: InDegreeCounter,
 ) {
-  const batches = scanGraphFile(file, phase as GraphFile, { skip: progress[phase], batchSize });
+  const batches = scanGraphFile(file, phase as GraphFile, { skip: progress[phase], batchSize, inDegrees });
   // The next batch is read and checked while the database takes this one.
   let ahead = batches.next();
   ahead.catch(() => {});
@@ -322,7 +345,8 @@ async function importPhase(
       if (batch.rows === 0 && batch.lineNo <= progress[phase]) continue;
       opts.signal?.throwIfAborted();
       try {
-        await store.load(
+        await load(
+          store,
           target,
           batch,
           `update webgraph_snapshots set progress = jsonb_set(progress, '{${phase}}', to_jsonb(${batch.lineNo}::bigint)) where id = ${snapshotId}`,
@@ -352,7 +376,13 @@ async function importPhase(
   }
 }
 
-async function finishSnapshot(store: Store, id: number, tables: Record<Phase, Target>, ms: FinishMs) {
+async function finishSnapshot(
+  store: Store,
+  id: number,
+  tables: Record<Phase, Target>,
+  ms: FinishMs,
+  inDegrees: InDegreeCounter | null,
+) {
   const edges = tables.edges.table;
   const vertexPartition = `webgraph_vertices_s${id}`;
   const timed = async (step: keyof FinishMs, fn: () => Promise<unknown>) => {
@@ -373,12 +403,25 @@ async function finishSnapshot(store: Store, id: number, tables: Record<Phase, Ta
       }),
     );
   // In-degrees once, set-wise, as the vertices move in: bulk authority reads then cost an index lookup per
-  // domain, whatever the domain's popularity. The staging table goes in the same transaction, so a re-run
-  // after an interruption skips what was done.
+  // domain, whatever the domain's popularity. Counted while the edge file streamed by, they travel by COPY
+  // into a table of this transaction; otherwise one aggregate over the edge partition counts them. The staging
+  // table goes in the same transaction, so a re-run after an interruption skips what was done.
   const vertices = () =>
     timed("vertices", () =>
-      store.tx(async (run) => {
+      store.tx(async (run, copy) => {
         if (!(await exists(run, tables.vertices.table))) return;
+        let counted = `(select to_id as vertex_id, count(*)::integer as n from ${edges} where from_id <> to_id group by to_id)`;
+        if (inDegrees) {
+          await run(
+            "create temp table webgraph_in_degrees (vertex_id bigint not null, n integer not null) on commit drop",
+          );
+          await copy(
+            { table: "webgraph_in_degrees", columns: ["vertex_id", "n"], types: ["bigint", "integer"] },
+            inDegrees.copyText(),
+          );
+          await run("analyze webgraph_in_degrees");
+          counted = "webgraph_in_degrees";
+        }
         await run(`set local work_mem = '${store.memory.hash}'`);
         await run(`set local maintenance_work_mem = '${store.memory.sort}'`);
         await run(
@@ -387,8 +430,7 @@ async function finishSnapshot(store: Store, id: number, tables: Record<Phase, Ta
         await run(`insert into ${vertexPartition} (vertex_id, rev_host, in_degree)
           select s.vertex_id, s.rev_host, coalesce(c.n, 0)
           from ${tables.vertices.table} s
-          left join (select to_id, count(*)::integer as n from ${edges} where from_id <> to_id group by to_id) c
-            on c.to_id = s.vertex_id`);
+          left join ${counted} c on c.vertex_id = s.vertex_id`);
         // The same keys as the parent's, so attaching adopts them instead of building its own.
         await run(
           `alter table ${vertexPartition} add constraint ${vertexPartition}_pk primary key (snapshot_id, vertex_id)`,

@@ -33,6 +33,13 @@ const count = async (table: string, snapshotId: number) =>
     )[0]?.n,
   );
 
+const inDegrees = async (snapshotId: number) =>
+  rowsOf<{ in_degree: number }>(
+    await handle.db.execute(
+      sql`select in_degree from webgraph_vertices where snapshot_id = ${snapshotId} order by vertex_id`,
+    ),
+  ).map((r) => r.in_degree);
+
 describe("importWebgraph", () => {
   test("an interrupted import resumes where it stopped and writes every row once", async () => {
     let batches = 0;
@@ -69,6 +76,8 @@ describe("importWebgraph", () => {
     expect(await count("webgraph_edges", snap!.id)).toBe(8);
     expect(await count("webgraph_vertices", snap!.id)).toBe(5);
     expect(await count("webgraph_ranks", snap!.id)).toBe(5);
+    // This run read only half the edge file: the database counted the in-degrees over the whole partition.
+    expect(await inDegrees(snap!.id)).toEqual([1, 4, 0, 1, 2]);
 
     const again = await importWebgraph(handle.db, {
       snapshot: D2,
@@ -86,6 +95,17 @@ describe("importWebgraph", () => {
     expect(host.method).toBe("copy");
     const old = await importWebgraph(handle.db, { snapshot: D1, level: "domain", ...files("d1", "domain") });
     expect(await count("webgraph_edges", old.snapshotId)).toBe(3);
+    // Read in one run: counted as the edge file streamed by, the same figures as the database's count.
+    const [byDatabase] = rowsOf<{ n: string }>(
+      await handle.db.execute(
+        sql`select string_agg(coalesce(c.n, 0)::text, ',' order by v.vertex_id) as n from webgraph_vertices v
+            left join (select to_id, count(*) as n from webgraph_edges where snapshot_id = ${host.snapshotId} and from_id <> to_id group by to_id) c
+              on c.to_id = v.vertex_id
+            where v.snapshot_id = ${host.snapshotId}`,
+      ),
+    );
+    expect((await inDegrees(host.snapshotId)).join(",")).toBe(byDatabase!.n);
+    expect(await inDegrees(host.snapshotId)).not.toEqual([0, 0, 0, 0, 0, 0, 0]);
   });
 
   test("a line out of format names the file and line", async () => {
