@@ -21,7 +21,10 @@ export interface ImportWebgraphOptions {
 
 type Phase = keyof WebgraphProgress;
 
-/** The closing steps, in milliseconds. On Postgres the edge index is built beside the other two. */
+/**
+ * The closing steps, in milliseconds. On Postgres the edge index is built beside the vertices and ranks
+ * files as they load (it starts once the edge file is in), and the other steps beside it.
+ */
 export interface FinishMs {
   /** The snapshot's edge index, built once over the loaded partition. */
   index: number;
@@ -55,15 +58,15 @@ export interface ImportWebgraphResult {
 const DEFAULT_BATCH = 500_000;
 
 /**
- * Imports one level of a Common Crawl web graph release: vertices, ranks, then edges. Each batch is committed
+ * Imports one level of a Common Crawl web graph release: edges, vertices, then ranks. Each batch is committed
  * with the count of lines consumed, so an interrupted import re-run with the same arguments resumes exactly
  * where it stopped and never writes a row twice.
  *
  * Every file streams into a table of its own with no index, foreign key or trigger: vertices into a staging
  * table, ranks and edges straight into the snapshot's partitions (`snapshot_id` a column default, so an edge
- * line is copied as it is). On Postgres the batches travel by COPY. The closing steps then build the edge
- * index, fill the vertices partition with in-degrees counted in one pass, index vertices and ranks by sorting,
- * analyze, and attach the three partitions in the transaction that marks the snapshot ready: their CHECK
+ * line is copied as it is). On Postgres the batches travel by COPY, and the edge index is built while the
+ * vertices and ranks load. The in-degrees are counted as the edge file streams by. The closing steps then fill
+ * the vertices partition with them, index vertices and ranks by sorting, analyze, and attach the three partitions in the transaction that marks the snapshot ready: their CHECK
  * constraints spare the attach a scan, and the foreign keys are checked in one query each.
  */
 export async function importWebgraph(db: Db, opts: ImportWebgraphOptions): Promise<ImportWebgraphResult> {
@@ -108,32 +111,46 @@ export async function importWebgraph(db: Db, opts: ImportWebgraphOptions): Promi
     );
   });
 
-  // Vertices and ranks first: a half-imported edge list is useless without them, the reverse is not.
-  for (const [phase, file] of [
-    ["vertices", opts.verticesFile],
-    ["ranks", opts.ranksFile],
-    ["edges", opts.edgesFile],
-  ] as const) {
-    const began = Date.now();
-    const counter = phase === "edges" ? (inDegrees ?? undefined) : undefined;
-    await importPhase(
-      store,
-      tables[phase],
-      phase,
-      file,
-      id,
-      progress,
-      linesRead,
-      batchSize,
-      opts,
-      report,
-      counter,
-    );
-    phaseMs[phase] = Date.now() - began;
+  // Edges first: on Postgres their index, the longest closing step, is then built on a connection of its own
+  // while the vertices and ranks load. (The snapshot is of no use before it is ready, whatever the order.)
+  let indexing: Promise<void> | null = null;
+  try {
+    for (const [phase, file] of [
+      ["edges", opts.edgesFile],
+      ["vertices", opts.verticesFile],
+      ["ranks", opts.ranksFile],
+    ] as const) {
+      const began = Date.now();
+      const counter = phase === "edges" ? (inDegrees ?? undefined) : undefined;
+      await importPhase(
+        store,
+        tables[phase],
+        phase,
+        file,
+        id,
+        progress,
+        linesRead,
+        batchSize,
+        opts,
+        report,
+        counter,
+      );
+      phaseMs[phase] = Date.now() - began;
+      if (phase === "edges" && store.parallel) {
+        indexing = buildEdgeIndex(store, tables.edges.table, finishMs);
+        // Awaited below; a failure meanwhile is not an unhandled rejection.
+        indexing.catch(() => {});
+      }
+    }
+  } catch (err) {
+    // Not left building behind the caller's back (it may close the connections next).
+    await (indexing as Promise<void> | null)?.catch(() => {});
+    throw err;
   }
 
   const t = Date.now();
-  await finishSnapshot(store, id, tables, finishMs, inDegrees?.counts ? inDegrees : null);
+  await finishSnapshot(store, id, tables, finishMs, inDegrees?.counts ? inDegrees : null, indexing);
+  // Counted from the end of the ranks file: the index build that ran beside the files is in `finishMs.index`.
   phaseMs.finish = Date.now() - t;
   return { ...result(), imported: true };
 }
@@ -382,6 +399,7 @@ async function finishSnapshot(
   tables: Record<Phase, Target>,
   ms: FinishMs,
   inDegrees: InDegreeCounter | null,
+  indexing: Promise<void> | null,
 ) {
   const edges = tables.edges.table;
   const vertexPartition = `webgraph_vertices_s${id}`;
@@ -393,15 +411,7 @@ async function finishSnapshot(
   const exists = async (run: Run, table: string) =>
     (await run(`select to_regclass('${table}') is not null as ok`))[0]?.ok === true;
 
-  // Building the index once over the whole partition is far cheaper than maintaining it row by row; with room
-  // to sort in memory it avoids spilling to disk. Postgres adds parallel workers to the build where it can.
-  const index = () =>
-    timed("index", () =>
-      store.tx(async (run) => {
-        await run(`set local maintenance_work_mem = '${store.memory.sort}'`);
-        await run(`create index if not exists ${edges}_to_idx on ${edges} (to_id, from_id)`);
-      }),
-    );
+  const index = () => buildEdgeIndex(store, edges, ms);
   // In-degrees once, set-wise, as the vertices move in: bulk authority reads then cost an index lookup per
   // domain, whatever the domain's popularity. Counted while the edge file streamed by, they travel by COPY
   // into a table of this transaction; otherwise one aggregate over the edge partition counts them. The staging
@@ -455,7 +465,7 @@ async function finishSnapshot(
         );
       }),
     );
-  if (store.parallel) await Promise.all([index(), vertices().then(ranks)]);
+  if (store.parallel) await Promise.all([indexing ?? index(), vertices().then(ranks)]);
   else {
     await index();
     await vertices();
@@ -487,6 +497,19 @@ async function finishSnapshot(
       );
     }),
   );
+}
+
+/**
+ * Building the index once over the whole partition is far cheaper than maintaining it row by row; with room to
+ * sort in memory it avoids spilling to disk. Postgres adds parallel workers to the build where it can.
+ */
+async function buildEdgeIndex(store: Store, edges: string, ms: FinishMs) {
+  const t = Date.now();
+  await store.tx(async (run) => {
+    await run(`set local maintenance_work_mem = '${store.memory.sort}'`);
+    await run(`create index if not exists ${edges}_to_idx on ${edges} (to_id, from_id)`);
+  });
+  ms.index = Date.now() - t;
 }
 
 /** postgres.js returns the rows array itself, PGlite an object with `rows`. */
