@@ -56,6 +56,8 @@ export interface ImportWebgraphResult {
 }
 
 const DEFAULT_BATCH = 500_000;
+/** The vertices partition's in_degree until counted. */
+const UNCOUNTED = -1;
 
 /**
  * Imports one level of a Common Crawl web graph release: edges, vertices, then ranks. Each batch is committed
@@ -103,8 +105,9 @@ export async function importWebgraph(db: Db, opts: ImportWebgraphOptions): Promi
     );
     // A partition begun before the column had its default.
     await run(`alter table ${tables.edges.table} alter column snapshot_id set default ${id}`);
+    // in_degree -1: not yet counted (rows loaded by a run that did not read the whole edge file).
     await run(
-      `create table if not exists ${tables.vertices.table} (vertex_id bigint not null, rev_host text not null) with (autovacuum_enabled = false)`,
+      `create table if not exists ${tables.vertices.table} (snapshot_id integer not null default ${id} check (snapshot_id = ${id}), vertex_id bigint not null, rev_host text not null, in_degree integer not null default ${UNCOUNTED}) with (autovacuum_enabled = false)`,
     );
     await run(
       `create table if not exists ${tables.ranks.table} (snapshot_id integer not null default ${id} check (snapshot_id = ${id}), rev_host text not null, harmonic_pos bigint not null, harmonic_val double precision not null, pagerank_pos bigint not null, pagerank_val double precision not null, host_count bigint) with (autovacuum_enabled = false)`,
@@ -121,10 +124,15 @@ export async function importWebgraph(db: Db, opts: ImportWebgraphOptions): Promi
       ["ranks", opts.ranksFile],
     ] as const) {
       const began = Date.now();
-      const counter = phase === "edges" ? (inDegrees ?? undefined) : undefined;
+      // The edge file's counter while it is read; the vertex lines then take their counts from it.
+      const counter = phase === "ranks" || !inDegrees?.counts ? undefined : inDegrees;
+      const target =
+        phase === "vertices" && counter
+          ? { ...tables.vertices, columns: [...tables.vertices.columns, "in_degree"] }
+          : tables[phase];
       await importPhase(
         store,
-        tables[phase],
+        target,
         phase,
         file,
         id,
@@ -149,7 +157,7 @@ export async function importWebgraph(db: Db, opts: ImportWebgraphOptions): Promi
   }
 
   const t = Date.now();
-  await finishSnapshot(store, id, tables, finishMs, inDegrees?.counts ? inDegrees : null, indexing);
+  await finishSnapshot(store, id, tables, finishMs, indexing);
   // Counted from the end of the ranks file: the index build that ran beside the files is in `finishMs.index`.
   phaseMs.finish = Date.now() - t;
   return { ...result(), imported: true };
@@ -195,9 +203,9 @@ function targets(snapshotId: number): Record<Phase, Target> {
   const edges = edgePartition(snapshotId);
   return {
     vertices: {
-      table: `webgraph_vertices_stage_s${snapshotId}`,
+      table: `webgraph_vertices_s${snapshotId}`,
       columns: ["vertex_id", "rev_host"],
-      types: ["bigint", "text"],
+      types: ["bigint", "text", "integer"],
     },
     edges: { table: edges, columns: ["from_id", "to_id"], types: ["bigint", "bigint"] },
     ranks: {
@@ -398,11 +406,10 @@ async function finishSnapshot(
   id: number,
   tables: Record<Phase, Target>,
   ms: FinishMs,
-  inDegrees: InDegreeCounter | null,
   indexing: Promise<void> | null,
 ) {
   const edges = tables.edges.table;
-  const vertexPartition = `webgraph_vertices_s${id}`;
+  const vertexPartition = tables.vertices.table;
   const timed = async (step: keyof FinishMs, fn: () => Promise<unknown>) => {
     const t = Date.now();
     await fn();
@@ -412,35 +419,37 @@ async function finishSnapshot(
     (await run(`select to_regclass('${table}') is not null as ok`))[0]?.ok === true;
 
   const index = () => buildEdgeIndex(store, edges, ms);
-  // In-degrees once, set-wise, as the vertices move in: bulk authority reads then cost an index lookup per
-  // domain, whatever the domain's popularity. Counted while the edge file streamed by, they travel by COPY
-  // into a table of this transaction; otherwise one aggregate over the edge partition counts them. The staging
-  // table goes in the same transaction, so a re-run after an interruption skips what was done.
+  // In-degrees once, at import: bulk authority reads then cost an index lookup per domain, whatever the
+  // domain's popularity. Counted while the edge file streamed by, they came in with the vertex lines; rows
+  // loaded by a run that did not read the whole edge file are counted here in one pass over the edges. The
+  // partition's keys come in the same transaction, so a re-run after an interruption skips what was done.
   const vertices = () =>
     timed("vertices", () =>
-      store.tx(async (run, copy) => {
-        if (!(await exists(run, tables.vertices.table))) return;
-        let counted = `(select to_id as vertex_id, count(*)::integer as n from ${edges} where from_id <> to_id group by to_id)`;
-        if (inDegrees) {
-          await run(
-            "create temp table webgraph_in_degrees (vertex_id bigint not null, n integer not null) on commit drop",
-          );
-          await copy(
-            { table: "webgraph_in_degrees", columns: ["vertex_id", "n"], types: ["bigint", "integer"] },
-            inDegrees.copyText(),
-          );
-          await run("analyze webgraph_in_degrees");
-          counted = "webgraph_in_degrees";
-        }
+      store.tx(async (run) => {
+        const [keyed] = await run(
+          `select count(*)::integer as n from pg_constraint where conrelid = '${vertexPartition}'::regclass and contype = 'p'`,
+        );
+        if (Number(keyed?.n ?? 0) > 0) return;
         await run(`set local work_mem = '${store.memory.hash}'`);
         await run(`set local maintenance_work_mem = '${store.memory.sort}'`);
-        await run(
-          `create table ${vertexPartition} (snapshot_id integer not null default ${id} check (snapshot_id = ${id}), vertex_id bigint not null, rev_host text not null, in_degree integer not null default 0) with (autovacuum_enabled = false)`,
+        // Vertices staged by an import begun before they loaded straight into their partition.
+        const staged = `webgraph_vertices_stage_s${id}`;
+        if (await exists(run, staged)) {
+          await run(
+            `insert into ${vertexPartition} (vertex_id, rev_host) select vertex_id, rev_host from ${staged}`,
+          );
+          await run(`drop table ${staged}`);
+        }
+        const [uncounted] = await run(
+          `select exists (select from ${vertexPartition} where in_degree = ${UNCOUNTED}) as any`,
         );
-        await run(`insert into ${vertexPartition} (vertex_id, rev_host, in_degree)
-          select s.vertex_id, s.rev_host, coalesce(c.n, 0)
-          from ${tables.vertices.table} s
-          left join ${counted} c on c.vertex_id = s.vertex_id`);
+        if (uncounted?.any === true) {
+          await run(`update ${vertexPartition} v set in_degree = c.n
+            from (select to_id, count(*)::integer as n from ${edges} where from_id <> to_id group by to_id) c
+            where c.to_id = v.vertex_id and v.in_degree = ${UNCOUNTED}`);
+          await run(`update ${vertexPartition} set in_degree = 0 where in_degree = ${UNCOUNTED}`);
+        }
+        await run(`alter table ${vertexPartition} alter column in_degree set default 0`);
         // The same keys as the parent's, so attaching adopts them instead of building its own.
         await run(
           `alter table ${vertexPartition} add constraint ${vertexPartition}_pk primary key (snapshot_id, vertex_id)`,
@@ -448,7 +457,6 @@ async function finishSnapshot(
         await run(
           `create unique index ${vertexPartition}_rev_host on ${vertexPartition} (snapshot_id, rev_host)`,
         );
-        await run(`drop table ${tables.vertices.table}`);
       }),
     );
   const rankPartition = tables.ranks.table;

@@ -111,21 +111,6 @@ export class InDegreeCounter {
     }
     c[to]!++;
   }
-  /** COPY text `vertex_id<TAB>count` of every vertex with links, in chunks. */
-  *copyText(): Generator<Buffer> {
-    const c = this.counts;
-    if (!c) return;
-    let text = "";
-    for (let id = 0; id < c.length; id++) {
-      if (c[id] === 0) continue;
-      text += `${id}\t${c[id]}\n`;
-      if (text.length > 1 << 20) {
-        yield Buffer.from(text);
-        text = "";
-      }
-    }
-    if (text) yield Buffer.from(text);
-  }
 }
 
 /** 512 Mi ids: 2 GiB of counters at most. */
@@ -235,6 +220,8 @@ export async function* scanGraphFile(
   let chunks: Buffer[] = [];
   const sink = new Sink();
   const counter = kind === "edges" ? (opts.inDegrees ?? null) : null;
+  // Vertex lines take their in-degree from the counts of an edge file read before.
+  const counted = kind === "vertices" ? (opts.inDegrees?.counts ?? null) : null;
   let columns: RankColumns = DEFAULT_RANK_COLUMNS;
   // Field bounds of the current ranks line, reused (no allocation per line).
   const starts = new Int32Array(64);
@@ -245,10 +232,11 @@ export async function* scanGraphFile(
     throw new WebgraphFormatError(file, lineNo, detail);
   };
 
-  /** `id<TAB>rev_host[<TAB>n_hosts]` → `id<TAB>rev_host`. */
+  /** `id<TAB>rev_host[<TAB>n_hosts]` → `id<TAB>rev_host`, and `<TAB>in_degree` when counted. */
   const rewriteVertex = (buf: Buffer, start: number, end: number) => {
     let tab = start;
-    while (tab < end && buf[tab] !== TAB) tab++;
+    let id = 0;
+    for (; tab < end && buf[tab] !== TAB; tab++) id = id * 10 + (buf[tab]! - ZERO);
     if (!isId(buf, start, tab)) fail("vertex id is not a whole number");
     let hostEnd = tab + 1;
     while (hostEnd < end && buf[hostEnd] !== TAB) hostEnd++;
@@ -257,6 +245,16 @@ export async function* scanGraphFile(
     putByte(sink, TAB);
     // A failed line ends the scan: what it left in the sink is never sent.
     if (!putHost(sink, buf, tab + 1, hostEnd)) fail("not a reversed host name");
+    if (counted) {
+      putByte(sink, TAB);
+      const n = id < counted.length ? counted[id]! : 0;
+      if (n < 10) putByte(sink, ZERO + n);
+      else {
+        const digits = String(n);
+        sink.ensure(digits.length);
+        sink.len += sink.buf.write(digits, sink.len, "latin1");
+      }
+    }
     putByte(sink, NL);
   };
 
