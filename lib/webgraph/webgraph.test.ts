@@ -212,4 +212,46 @@ describe("importWebgraph without COPY", () => {
     );
     expect(degrees.map((d) => d.in_degree)).toEqual([1, 4, 0, 1, 2]);
   });
+
+  test("an import begun when vertices went through a staging table, and stopped in its edges, completes", async () => {
+    const snapshot = { name: "cc-main-sample-staged", takenOn: "2023-12-31" };
+    const interrupted = importWebgraph(handle.db, {
+      snapshot,
+      level: "domain",
+      ...files("d1", "domain"),
+      batchSize: 2,
+      onProgress: () => {
+        throw new Error("killed");
+      },
+    });
+    await expect(interrupted).rejects.toThrow("killed");
+    const [snap] = rowsOf<{ id: number }>(
+      await handle.db.execute(sql`select id from webgraph_snapshots where name = ${snapshot.name}`),
+    );
+    const id = snap!.id;
+    // What that version left: its vertices staged and counted as read, no vertices partition yet.
+    await handle.db.execute(sql.raw(`drop table webgraph_vertices_s${id}`));
+    await handle.db.execute(
+      sql.raw(
+        `create table webgraph_vertices_stage_s${id} (vertex_id bigint not null, rev_host text not null)`,
+      ),
+    );
+    await handle.db.execute(
+      sql.raw(
+        `insert into webgraph_vertices_stage_s${id} values (0, 'com.example'), (1, 'com.news-daily'), (2, 'org.wikipedia')`,
+      ),
+    );
+    await handle.db.execute(
+      sql`update webgraph_snapshots set progress = jsonb_set(progress, '{vertices}', '3') where id = ${id}`,
+    );
+
+    const resumed = await importWebgraph(handle.db, { snapshot, level: "domain", ...files("d1", "domain") });
+    expect(resumed.linesRead).toMatchObject({ vertices: 0, edges: 1 });
+    expect(await count("webgraph_edges", id)).toBe(3);
+    expect(await inDegrees(id)).toEqual([2, 1, 0]);
+    const [staged] = rowsOf<{ ok: boolean }>(
+      await handle.db.execute(sql.raw(`select to_regclass('webgraph_vertices_stage_s${id}') is null as ok`)),
+    );
+    expect(staged?.ok).toBe(true);
+  });
 });
