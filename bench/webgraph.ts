@@ -100,11 +100,11 @@ async function benchOn(label: string, handle: DbHandle, files: Awaited<ReturnTyp
   const overall = Math.round(EDGES / total);
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   log(`${label}: import by ${result.method}, ${s(result.elapsedMs)} end to end`);
+  log(`${label}:   edges file     ${s(result.phaseMs.edges)} (${edgeRate.toLocaleString()} edges/s)`);
   log(`${label}:   vertices file  ${s(result.phaseMs.vertices)}`);
   log(`${label}:   ranks file     ${s(result.phaseMs.ranks)}`);
-  log(`${label}:   edges file     ${s(result.phaseMs.edges)} (${edgeRate.toLocaleString()} edges/s)`);
   log(
-    `${label}:   closing steps  ${s(result.phaseMs.finish)} (edge index ${s(result.finishMs.index)}${label === "postgres" ? " beside" : ", then"} vertices with in-degrees ${s(result.finishMs.vertices)}, ranks ${s(result.finishMs.ranks)}; analyze ${s(result.finishMs.analyze)}, attach ${s(result.finishMs.attach)})`,
+    `${label}:   closing steps  ${s(result.phaseMs.finish)} (edge index ${s(result.finishMs.index)}${label === "postgres" ? ", begun beside the vertices and ranks files;" : ", then"} vertices with in-degrees ${s(result.finishMs.vertices)}, ranks ${s(result.finishMs.ranks)}; analyze ${s(result.finishMs.analyze)}, attach ${s(result.finishMs.attach)})`,
   );
   log(
     `${label}: ${overall.toLocaleString()} edges/s end to end (goal ≥ 200,000: ${overall >= 200_000 ? "met" : "missed"})`,

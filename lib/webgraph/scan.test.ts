@@ -4,7 +4,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, test } from "vitest";
 import { WebgraphFormatError } from "./parse";
-import { type GraphFile, scanGraphFile } from "./scan";
+import { type GraphFile, InDegreeCounter, scanGraphFile } from "./scan";
 
 const dir = mkdtempSync(path.join(tmpdir(), "webgraph-scan-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -56,6 +56,66 @@ describe("scanGraphFile", () => {
     const [b] = await scan(file(`${header}\n'com.Example'\t3.79E-4\t2\t2.99E7\t1\n`), "ranks");
     expect(b!.text).toBe("1\t2.99E7\t2\t3.79E-4\tcom.example\t\\N\n");
     expect(b!.linesRead).toBe(1);
+  });
+
+  test("counts in-degrees of the edges read, self-links left out, growing past its first size", async () => {
+    const counter = new InDegreeCounter();
+    const text = "0\t1\n0\t200000\n1\t1\n2\t1\n# comment\n3\t200000\n4\t0\n";
+    for await (const _ of scanGraphFile(file(text), "edges", { skip: 0, batchSize: 2, inDegrees: counter })) {
+    }
+    expect(counter.counts![1]).toBe(2);
+    expect(counter.counts![200_000]).toBe(2);
+    expect(counter.counts![0]).toBe(1);
+    const nonZero = (c: InDegreeCounter) => [...c.counts!.entries()].filter(([, n]) => n > 0);
+    expect(nonZero(counter)).toEqual([
+      [0, 1],
+      [1, 2],
+      [200_000, 2],
+    ]);
+    // Skipped lines (committed by an earlier run) are not counted.
+    const resumed = new InDegreeCounter();
+    for await (const _ of scanGraphFile(file(text), "edges", { skip: 1, batchSize: 2, inDegrees: resumed })) {
+    }
+    expect(nonZero(resumed)).toEqual([
+      [0, 1],
+      [1, 1],
+      [200_000, 2],
+    ]);
+
+    // Vertex lines read after the edges carry their in-degree (0 for ids past the last one linked to).
+    const vertices = "0\tcom.a\n1\tcom.b\t7\n2\tcom.c\n200000\tcom.d\n300000\tcom.e\n";
+    let text2 = "";
+    for await (const b of scanGraphFile(file(vertices), "vertices", {
+      skip: 0,
+      batchSize: 2,
+      inDegrees: counter,
+    }))
+      text2 += Buffer.concat(b.chunks).toString();
+    expect(text2).toBe("0\tcom.a\t1\n1\tcom.b\t2\n2\tcom.c\t0\n200000\tcom.d\t2\n300000\tcom.e\t0\n");
+  });
+
+  test("a vertex in-degree of several digits is written whole", async () => {
+    const counter = new InDegreeCounter();
+    for (let i = 0; i < 12_345; i++) counter.add(i + 10, 3);
+    let text = "";
+    for await (const b of scanGraphFile(file("3\tcom.a\n"), "vertices", {
+      skip: 0,
+      batchSize: 2,
+      inDegrees: counter,
+    }))
+      text += Buffer.concat(b.chunks).toString();
+    expect(text).toBe("3\tcom.a\t12345\n");
+  });
+
+  test("gives up counting in-degrees past its limit (the database counts then)", async () => {
+    const counter = new InDegreeCounter(1000);
+    for await (const _ of scanGraphFile(file("0\t5\n1\t1001\n2\t5\n"), "edges", {
+      skip: 0,
+      batchSize: 10,
+      inDegrees: counter,
+    })) {
+    }
+    expect(counter.counts).toBeNull();
   });
 
   test.each([

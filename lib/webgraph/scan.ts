@@ -63,26 +63,58 @@ async function openBytes(file: string): Promise<{ input: Readable; close: () => 
   };
 }
 
-/** A growable output buffer for rewritten lines. */
+/**
+ * The output of rewritten lines: a run of fixed-size buffers. A full buffer is set aside as it is, never copied
+ * into a larger one, so a batch is a list of chunks (a line may straddle two; COPY reads them as one stream).
+ */
 class Sink {
-  buf: Buffer;
+  static readonly SIZE = 1 << 20;
+  buf = Buffer.allocUnsafe(Sink.SIZE);
   len = 0;
-  constructor(size: number) {
-    this.buf = Buffer.allocUnsafe(size);
-  }
+  full: Buffer[] = [];
   ensure(extra: number) {
     if (this.len + extra <= this.buf.length) return;
-    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.len + extra));
-    this.buf.copy(next, 0, 0, this.len);
-    this.buf = next;
+    if (this.len > 0) this.full.push(this.buf.subarray(0, this.len));
+    this.buf = Buffer.allocUnsafe(Math.max(Sink.SIZE, extra));
+    this.len = 0;
   }
-  take(): Buffer {
-    const out = this.buf.subarray(0, this.len);
-    this.buf = Buffer.allocUnsafe(Math.max(1 << 16, this.buf.length));
+  take(): Buffer[] {
+    if (this.len > 0) this.full.push(this.buf.subarray(0, this.len));
+    const out = this.full;
+    this.full = [];
+    this.buf = this.buf.subarray(this.len);
+    if (this.buf.length < 4096) this.buf = Buffer.allocUnsafe(Sink.SIZE);
     this.len = 0;
     return out;
   }
 }
+
+/**
+ * In-degrees counted while the edge file streams by (self-links left out), indexed by vertex id: Common Crawl's
+ * ids run from 0 to the vertex count. Ids beyond `limit` (memory) give up counting; the database counts then.
+ */
+export class InDegreeCounter {
+  counts: Uint32Array | null = new Uint32Array(1 << 16);
+  constructor(readonly limit = MAX_COUNTED_ID) {}
+  add(from: number, to: number) {
+    if (from === to) return;
+    let c = this.counts;
+    if (c === null) return;
+    if (to >= c.length || to > this.limit) {
+      if (to > this.limit) {
+        this.counts = null;
+        return;
+      }
+      const next = new Uint32Array(Math.min(this.limit + 1, Math.max(c.length * 2, to + 1)));
+      next.set(c);
+      this.counts = c = next;
+    }
+    c[to]!++;
+  }
+}
+
+/** 512 Mi ids: 2 GiB of counters at most. */
+const MAX_COUNTED_ID = (1 << 29) - 1;
 
 /** True when buf[start, end) is 1–15 ASCII digits. */
 function isId(buf: Buffer, start: number, end: number): boolean {
@@ -177,7 +209,7 @@ function putByte(sink: Sink, byte: number) {
 export async function* scanGraphFile(
   file: string,
   kind: GraphFile,
-  opts: { skip: number; batchSize: number },
+  opts: { skip: number; batchSize: number; inDegrees?: InDegreeCounter },
 ): AsyncGenerator<ScanBatch> {
   const { input, close } = await openBytes(file);
   const skip = opts.skip;
@@ -186,7 +218,10 @@ export async function* scanGraphFile(
   let linesRead = 0;
   let rows = 0;
   let chunks: Buffer[] = [];
-  const sink = new Sink(1 << 20);
+  const sink = new Sink();
+  const counter = kind === "edges" ? (opts.inDegrees ?? null) : null;
+  // Vertex lines take their in-degree from the counts of an edge file read before.
+  const counted = kind === "vertices" ? (opts.inDegrees?.counts ?? null) : null;
   let columns: RankColumns = DEFAULT_RANK_COLUMNS;
   // Field bounds of the current ranks line, reused (no allocation per line).
   const starts = new Int32Array(64);
@@ -197,19 +232,28 @@ export async function* scanGraphFile(
     throw new WebgraphFormatError(file, lineNo, detail);
   };
 
-  /** `id<TAB>rev_host[<TAB>n_hosts]` → `id<TAB>rev_host`. */
+  /** `id<TAB>rev_host[<TAB>n_hosts]` → `id<TAB>rev_host`, and `<TAB>in_degree` when counted. */
   const rewriteVertex = (buf: Buffer, start: number, end: number) => {
     let tab = start;
-    while (tab < end && buf[tab] !== TAB) tab++;
+    let id = 0;
+    for (; tab < end && buf[tab] !== TAB; tab++) id = id * 10 + (buf[tab]! - ZERO);
     if (!isId(buf, start, tab)) fail("vertex id is not a whole number");
     let hostEnd = tab + 1;
     while (hostEnd < end && buf[hostEnd] !== TAB) hostEnd++;
-    const mark = sink.len;
+    if (tab >= end) fail("not a reversed host name");
     put(sink, buf, start, tab);
     putByte(sink, TAB);
-    if (tab >= end || !putHost(sink, buf, tab + 1, hostEnd)) {
-      sink.len = mark;
-      fail("not a reversed host name");
+    // A failed line ends the scan: what it left in the sink is never sent.
+    if (!putHost(sink, buf, tab + 1, hostEnd)) fail("not a reversed host name");
+    if (counted) {
+      putByte(sink, TAB);
+      const n = id < counted.length ? counted[id]! : 0;
+      if (n < 10) putByte(sink, ZERO + n);
+      else {
+        const digits = String(n);
+        sink.ensure(digits.length);
+        sink.len += sink.buf.write(digits, sink.len, "latin1");
+      }
     }
     putByte(sink, NL);
   };
@@ -251,7 +295,6 @@ export async function* scanGraphFile(
     const n = c.hostCount;
     const counted = n !== null && n < fields;
     if (counted && !isId(buf, starts[n]!, ends[n]!)) fail("n_hosts is not a whole number");
-    const mark = sink.len;
     put(sink, buf, starts[c.harmonicPos]!, ends[c.harmonicPos]!);
     putByte(sink, TAB);
     put(sink, buf, starts[c.harmonicVal]!, ends[c.harmonicVal]!);
@@ -260,27 +303,38 @@ export async function* scanGraphFile(
     putByte(sink, TAB);
     put(sink, buf, starts[c.pagerankVal]!, ends[c.pagerankVal]!);
     putByte(sink, TAB);
-    if (!putHost(sink, buf, hs, he)) {
-      sink.len = mark;
-      fail("not a reversed host name");
-    }
+    if (!putHost(sink, buf, hs, he)) fail("not a reversed host name");
     putByte(sink, TAB);
     if (counted) put(sink, buf, starts[n]!, ends[n]!);
     else put(sink, NULL_FIELD, 0, 2);
     putByte(sink, NL);
   };
 
-  /** Checks an edge line, `from_id<TAB>to_id`, in place. */
+  /** Checks an edge line, `from_id<TAB>to_id`, in place, reading both ids for the in-degree count. */
   const checkEdge = (buf: Buffer, start: number, end: number) => {
     let i = start;
-    while (i < end && buf[i]! >= ZERO && buf[i]! <= NINE) i++;
+    let from = 0;
+    for (; i < end; i++) {
+      const c = buf[i]!;
+      if (c < ZERO || c > NINE) break;
+      from = from * 10 + (c - ZERO);
+    }
     if (i === end || buf[i] !== TAB) {
       let tab = i;
       while (tab < end && buf[tab] !== TAB) tab++;
       fail(tab < end ? "edge ids are not whole numbers" : "expected from_id<TAB>to_id");
     }
-    if (i === start || i - start > MAX_ID_DIGITS || !isId(buf, i + 1, end))
-      fail("edge ids are not whole numbers");
+    if (i === start || i - start > MAX_ID_DIGITS) fail("edge ids are not whole numbers");
+    const toStart = ++i;
+    let to = 0;
+    for (; i < end; i++) {
+      const c = buf[i]!;
+      if (c < ZERO || c > NINE) break;
+      to = to * 10 + (c - ZERO);
+    }
+    if (i !== end || i === toStart || i - toStart > MAX_ID_DIGITS) fail("edge ids are not whole numbers");
+    // 15 digits at most: exact in a double.
+    counter?.add(from, to);
   };
 
   /**
@@ -323,7 +377,7 @@ export async function* scanGraphFile(
         if (kind === "edges") {
           if (run < pos) chunks.push(buf.subarray(run, pos));
           run = pos;
-        } else chunks.push(sink.take());
+        } else chunks.push(...sink.take());
         yield { chunks, rows, lineNo, linesRead };
         chunks = [];
         rows = 0;
@@ -358,7 +412,7 @@ export async function* scanGraphFile(
       const last = Buffer.concat([carry, Buffer.from([NL])]);
       yield* lines(last, 0, last.length);
     }
-    if (kind !== "edges" && sink.len > 0) chunks.push(sink.take());
+    if (kind !== "edges") chunks.push(...sink.take());
     // The last batch, also when it holds no rows: its line count records that the whole file was read.
     yield { chunks, rows, lineNo, linesRead };
   } finally {

@@ -33,6 +33,13 @@ const count = async (table: string, snapshotId: number) =>
     )[0]?.n,
   );
 
+const inDegrees = async (snapshotId: number) =>
+  rowsOf<{ in_degree: number }>(
+    await handle.db.execute(
+      sql`select in_degree from webgraph_vertices where snapshot_id = ${snapshotId} order by vertex_id`,
+    ),
+  ).map((r) => r.in_degree);
+
 describe("importWebgraph", () => {
   test("an interrupted import resumes where it stopped and writes every row once", async () => {
     let batches = 0;
@@ -65,10 +72,13 @@ describe("importWebgraph", () => {
       batchSize: 2,
     });
     expect(resumed.imported).toBe(true);
-    expect(resumed.linesRead).toEqual({ vertices: 0, ranks: 0, edges: 4 });
+    // The edges come first: the resumed run reads their second half, then the vertices and ranks.
+    expect(resumed.linesRead).toEqual({ vertices: 5, ranks: 5, edges: 4 });
     expect(await count("webgraph_edges", snap!.id)).toBe(8);
     expect(await count("webgraph_vertices", snap!.id)).toBe(5);
     expect(await count("webgraph_ranks", snap!.id)).toBe(5);
+    // This run read only half the edge file: the database counted the in-degrees over the whole partition.
+    expect(await inDegrees(snap!.id)).toEqual([1, 4, 0, 1, 2]);
 
     const again = await importWebgraph(handle.db, {
       snapshot: D2,
@@ -86,6 +96,17 @@ describe("importWebgraph", () => {
     expect(host.method).toBe("copy");
     const old = await importWebgraph(handle.db, { snapshot: D1, level: "domain", ...files("d1", "domain") });
     expect(await count("webgraph_edges", old.snapshotId)).toBe(3);
+    // Read in one run: counted as the edge file streamed by, the same figures as the database's count.
+    const [byDatabase] = rowsOf<{ n: string }>(
+      await handle.db.execute(
+        sql`select string_agg(coalesce(c.n, 0)::text, ',' order by v.vertex_id) as n from webgraph_vertices v
+            left join (select to_id, count(*) as n from webgraph_edges where snapshot_id = ${host.snapshotId} and from_id <> to_id group by to_id) c
+              on c.to_id = v.vertex_id
+            where v.snapshot_id = ${host.snapshotId}`,
+      ),
+    );
+    expect((await inDegrees(host.snapshotId)).join(",")).toBe(byDatabase!.n);
+    expect(await inDegrees(host.snapshotId)).not.toEqual([0, 0, 0, 0, 0, 0, 0]);
   });
 
   test("a line out of format names the file and line", async () => {
@@ -190,5 +211,47 @@ describe("importWebgraph without COPY", () => {
       ),
     );
     expect(degrees.map((d) => d.in_degree)).toEqual([1, 4, 0, 1, 2]);
+  });
+
+  test("an import begun when vertices went through a staging table, and stopped in its edges, completes", async () => {
+    const snapshot = { name: "cc-main-sample-staged", takenOn: "2023-12-31" };
+    const interrupted = importWebgraph(handle.db, {
+      snapshot,
+      level: "domain",
+      ...files("d1", "domain"),
+      batchSize: 2,
+      onProgress: () => {
+        throw new Error("killed");
+      },
+    });
+    await expect(interrupted).rejects.toThrow("killed");
+    const [snap] = rowsOf<{ id: number }>(
+      await handle.db.execute(sql`select id from webgraph_snapshots where name = ${snapshot.name}`),
+    );
+    const id = snap!.id;
+    // What that version left: its vertices staged and counted as read, no vertices partition yet.
+    await handle.db.execute(sql.raw(`drop table webgraph_vertices_s${id}`));
+    await handle.db.execute(
+      sql.raw(
+        `create table webgraph_vertices_stage_s${id} (vertex_id bigint not null, rev_host text not null)`,
+      ),
+    );
+    await handle.db.execute(
+      sql.raw(
+        `insert into webgraph_vertices_stage_s${id} values (0, 'com.example'), (1, 'com.news-daily'), (2, 'org.wikipedia')`,
+      ),
+    );
+    await handle.db.execute(
+      sql`update webgraph_snapshots set progress = jsonb_set(progress, '{vertices}', '3') where id = ${id}`,
+    );
+
+    const resumed = await importWebgraph(handle.db, { snapshot, level: "domain", ...files("d1", "domain") });
+    expect(resumed.linesRead).toMatchObject({ vertices: 0, edges: 1 });
+    expect(await count("webgraph_edges", id)).toBe(3);
+    expect(await inDegrees(id)).toEqual([2, 1, 0]);
+    const [staged] = rowsOf<{ ok: boolean }>(
+      await handle.db.execute(sql.raw(`select to_regclass('webgraph_vertices_stage_s${id}') is null as ok`)),
+    );
+    expect(staged?.ok).toBe(true);
   });
 });

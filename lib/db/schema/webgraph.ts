@@ -66,7 +66,7 @@ export const webgraphVertices = pgTable(
       .references(() => webgraphSnapshots.id, { onDelete: "cascade" }),
     vertexId: bigint("vertex_id", { mode: "number" }).notNull(),
     revHost: text("rev_host").notNull(),
-    /** Other vertices linking here (self-links left out); counted once the edges are in. */
+    /** Other vertices linking here (self-links left out); counted at import as the edge file streams by. */
     inDegree: integer("in_degree").notNull().default(0),
   },
   (t) => [
