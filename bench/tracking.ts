@@ -218,7 +218,9 @@ try {
   console.log(
     `serving process RSS after the HTTP ingest: ${rss.toFixed(0)} MB (goal < 400 MB: ${rss < 400 ? "met" : "NOT met"})`,
   );
-  console.log(`ingest retries (all duplicates): ${((retried.length * 1000) / retrySeconds).toFixed(0)} events/s`);
+  console.log(
+    `ingest retries (all duplicates): ${((retried.length * 1000) / retrySeconds).toFixed(0)} events/s`,
+  );
   console.log("| read | p50 ms | p99 ms | n |\n|---|---|---|---|");
   for (const [label, r] of [
     ["GET /tracking/stats (uncached)", uncachedStats],
