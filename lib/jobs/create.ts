@@ -2,6 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/lib/db/client";
+import { redactDbError } from "@/lib/db/errors";
 import { rowsOf } from "@/lib/db/rows";
 import { accounts, idempotencyRecords, type Job, jobs } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
@@ -88,6 +89,10 @@ const isUniqueViolation = (err: unknown) =>
  * (NOTIFY jobs_created, delivered on commit) in ONE statement: one round trip, and atomic like the
  * transaction it replaces. The conditional UPDATE is the guard (a balance never goes below zero); when it
  * matches nothing, nothing else is written and the answer is 402 with the balance.
+ *
+ * Charges of one account that arrive while its statement is in flight wait and then go together as one
+ * statement (chargeMany): each still gets its own job, ledger row and balance after it, but the account row is
+ * locked and flushed once per round trip instead of once per job (a busy account queued on that lock).
  */
 export function chargeAndInsertJob(db: Db, p: ChargeParams): Promise<{ job: Job; balance: number }> {
   // A charge with an idempotency key (its record's unique key can fail the statement) or without a cost goes
@@ -151,7 +156,7 @@ async function drainCharges(db: Db, lanes: Map<string, ChargeLane>, accountId: s
       );
     } catch (err) {
       // The statement is atomic: nothing of it was written. Each charge is tried alone below.
-      console.error("[jobs] batched charge failed; charging one by one", (err as Error)?.message);
+      console.error("[jobs] batched charge failed; charging one by one", redactDbError(err));
     }
     // What the batch could not cover (a balance running out part-way) is tried alone: charged if it still
     // fits, 402 otherwise, exactly as if it had come by itself.
