@@ -2,6 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/lib/db/client";
+import { redactDbError } from "@/lib/db/errors";
 import { rowsOf } from "@/lib/db/rows";
 import { accounts, idempotencyRecords, type Job, jobs } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
@@ -88,17 +89,202 @@ const isUniqueViolation = (err: unknown) =>
  * (NOTIFY jobs_created, delivered on commit) in ONE statement: one round trip, and atomic like the
  * transaction it replaces. The conditional UPDATE is the guard (a balance never goes below zero); when it
  * matches nothing, nothing else is written and the answer is 402 with the balance.
+ *
+ * Charges of one account that arrive while its statement is in flight wait and then go together as one
+ * statement (chargeMany): each still gets its own job, ledger row and balance after it, but the account row is
+ * locked and flushed once per round trip instead of once per job (a busy account queued on that lock).
  */
-export async function chargeAndInsertJob(
+export function chargeAndInsertJob(db: Db, p: ChargeParams): Promise<{ job: Job; balance: number }> {
+  // A charge with an idempotency key (its record's unique key can fail the statement) or without a cost goes
+  // alone; others queue behind the account's statement in flight and then go together.
+  if (p.idempotency || p.cost <= 0) return chargeOne(db, p);
+  let lanes = chargeLanes.get(db);
+  if (!lanes) {
+    lanes = new Map();
+    chargeLanes.set(db, lanes);
+  }
+  let lane = lanes.get(p.accountId);
+  if (!lane) {
+    lane = { waiting: [], busy: false };
+    lanes.set(p.accountId, lane);
+  }
+  const current = lane;
+  const account = lanes;
+  return new Promise((resolve, reject) => {
+    current.waiting.push({ p, resolve, reject });
+    if (!current.busy) void drainCharges(db, account, p.accountId, current);
+  });
+}
+
+interface ChargeParams {
+  accountId: string;
+  tool: string;
+  input: unknown;
+  cost: number;
+  idempotency?: { key: string; requestHash: string };
+}
+interface WaitingCharge {
+  p: ChargeParams;
+  resolve: (r: { job: Job; balance: number }) => void;
+  reject: (err: unknown) => void;
+}
+interface ChargeLane {
+  waiting: WaitingCharge[];
+  busy: boolean;
+}
+const chargeLanes = new WeakMap<object, Map<string, ChargeLane>>();
+
+/**
+ * One account's charges, one statement at a time: the first alone, then whatever queued meanwhile as one
+ * statement (chargeMany), so a busy account's row lock is taken once per round trip rather than once per job.
+ */
+async function drainCharges(db: Db, lanes: Map<string, ChargeLane>, accountId: string, lane: ChargeLane) {
+  lane.busy = true;
+  while (lane.waiting.length > 0) {
+    const batch = lane.waiting.splice(0);
+    if (batch.length === 1) {
+      await chargeOne(db, batch[0]!.p).then(batch[0]!.resolve, batch[0]!.reject);
+      continue;
+    }
+    let accepted = new Map<string, { job: Job; balance: number }>();
+    const ids = batch.map(() => randomUUID());
+    try {
+      accepted = await chargeMany(
+        db,
+        accountId,
+        batch.map((w, i) => ({ ...w.p, id: ids[i]! })),
+      );
+    } catch (err) {
+      // The statement is atomic: nothing of it was written. Each charge is tried alone below.
+      console.error("[jobs] batched charge failed; charging one by one", redactDbError(err));
+    }
+    // What the batch could not cover (a balance running out part-way) is tried alone: charged if it still
+    // fits, 402 otherwise, exactly as if it had come by itself.
+    await Promise.all(
+      batch.map((w, i) => {
+        const done = accepted.get(ids[i]!);
+        if (done) return w.resolve(done);
+        return chargeOne(db, w.p).then(w.resolve, w.reject);
+      }),
+    );
+  }
+  lane.busy = false;
+  lanes.delete(accountId);
+}
+
+function pendingJob(
+  id: string,
+  p: ChargeParams,
+  row: { created_at: Date | string; expires_at: Date | string },
+): Job {
+  return {
+    id,
+    accountId: p.accountId,
+    tool: p.tool,
+    status: "pending",
+    input: p.input,
+    result: null,
+    error: null,
+    creditsCharged: p.cost,
+    creditsRefunded: false,
+    creditsRefundedAmount: 0,
+    providerUsage: null,
+    attempts: 0,
+    leaseOwner: null,
+    leaseExpiresAt: null,
+    createdAt: new Date(row.created_at),
+    startedAt: null,
+    completedAt: null,
+    expiresAt: new Date(row.expires_at),
+  };
+}
+
+/**
+ * Several charges of one account in ONE statement, in arrival order: the account row is locked, the longest
+ * prefix of the charges its balance covers is taken (balance never below zero), and each accepted charge gets
+ * its job, its spend ledger row (with the balance after it) and, for the one that takes the balance under the
+ * threshold, its credits.low event, exactly as chargeOne would write them one after another. Returns the
+ * accepted charges by job id; the others were not written.
+ */
+async function chargeMany(
   db: Db,
-  p: {
-    accountId: string;
-    tool: string;
-    input: unknown;
-    cost: number;
-    idempotency?: { key: string; requestHash: string };
-  },
-): Promise<{ job: Job; balance: number }> {
+  accountId: string,
+  charges: (ChargeParams & { id: string })[],
+): Promise<Map<string, { job: Job; balance: number }>> {
+  const now = new Date().toISOString();
+  const payload = JSON.stringify(
+    charges.map((c, ord) => ({
+      ord,
+      id: c.id,
+      tool: c.tool,
+      input: c.input,
+      cost: c.cost,
+      description: `${c.tool} job ${c.id}`,
+      low_id: newMessageId(),
+    })),
+  );
+  const listening = sql`webhook_endpoints e where e.account_id = ${accountId} and e.enabled
+    and e.events @> array['credits.low']::text[]`;
+  const rows = rowsOf<{
+    id: string;
+    balance_after: number;
+    created_at: Date | string;
+    expires_at: Date | string;
+  }>(
+    await db.execute(sql`
+      with req as (
+        select * from jsonb_to_recordset(${payload}::jsonb)
+          as r(ord int, id uuid, tool text, input jsonb, cost int, description text, low_id text)
+      ), cur as (
+        select credit_balance, credits_low_threshold from accounts where id = ${accountId} for update
+      ), ok as (
+        select * from (
+          select req.*, cur.credit_balance - sum(req.cost) over (order by req.ord) as balance_after,
+                 cur.credits_low_threshold as threshold
+          from req, cur
+        ) a where balance_after >= 0
+      ), charged as (
+        update accounts set credit_balance = credit_balance - t.total, total_used = total_used + t.total
+        from (select sum(cost)::int as total from ok) t
+        where id = ${accountId} and t.total > 0
+        returning credit_balance
+      ), job as (
+        insert into jobs (id, account_id, tool, input, credits_charged)
+        select ok.id, ${accountId}, ok.tool, ok.input, ok.cost from ok, charged order by ok.ord
+        returning id, created_at, expires_at
+      ), spend as (
+        insert into credit_ledger (account_id, type, amount, balance_after, description, job_id)
+        select ${accountId}, 'spend', -ok.cost, ok.balance_after, ok.description, ok.id
+        from ok, charged order by ok.ord
+      ), low_event as (
+        insert into webhook_events (id, account_id, type, payload)
+        select ok.low_id, ${accountId}, 'credits.low',
+          jsonb_build_object('type', 'credits.low', 'timestamp', ${now}::text, 'data',
+            jsonb_build_object('balance', ok.balance_after, 'threshold', ok.threshold, 'jobId', ok.id,
+              'tool', ok.tool))
+        from ok, charged
+        where ok.balance_after < ok.threshold and ok.balance_after + ok.cost >= ok.threshold
+          and exists (select 1 from ${listening})
+        returning id
+      ), low_deliveries as (
+        insert into webhook_deliveries (event_id, endpoint_id)
+        select low_event.id, e.id from low_event, ${listening}
+      )
+      select job.id, ok.balance_after, job.created_at, job.expires_at,
+        pg_notify(${JOBS_CHANNEL}, '') as notified
+      from job join ok on ok.id = job.id`),
+  );
+  const byId = new Map(charges.map((c) => [c.id, c]));
+  const out = new Map<string, { job: Job; balance: number }>();
+  for (const row of rows) {
+    const c = byId.get(row.id)!;
+    out.set(row.id, { job: pendingJob(row.id, c, row), balance: Number(row.balance_after) });
+  }
+  return out;
+}
+
+/** One charge in one statement (below). */
+async function chargeOne(db: Db, p: ChargeParams): Promise<{ job: Job; balance: number }> {
   const id = randomUUID();
   const description = `${p.tool} job ${id}`;
   const idem = p.idempotency
@@ -162,26 +348,7 @@ export async function chargeAndInsertJob(
       { required: p.cost, available: current?.balance ?? 0 },
     );
   }
-  const job: Job = {
-    id,
-    accountId: p.accountId,
-    tool: p.tool,
-    status: "pending",
-    input: p.input,
-    result: null,
-    error: null,
-    creditsCharged: p.cost,
-    creditsRefunded: false,
-    creditsRefundedAmount: 0,
-    providerUsage: null,
-    attempts: 0,
-    leaseOwner: null,
-    leaseExpiresAt: null,
-    createdAt: new Date(row.created_at),
-    startedAt: null,
-    completedAt: null,
-    expiresAt: new Date(row.expires_at),
-  };
+  const job = pendingJob(id, p, row);
   return { job, balance: Number(row.balance) };
 }
 
@@ -203,12 +370,20 @@ export async function createJob(
   // before any charge, whoever asks.
   // A tool not built here is still created and charged, then failed with TOOL_UNAVAILABLE and refunded
   // (clients integrate against its real contract); a built tool missing configuration is refused.
-  const env = readServerEnv(input.env ?? process.env);
-  let availability = tool.unavailable ? { ok: true as const } : checkAvailability(tool, input.input, env);
+  // The server's environment (a copy with the facts checked on disk) only for a tool that asks about it.
+  let env: Env | undefined;
+  const serverEnv = () => {
+    env ??= readServerEnv(input.env ?? process.env);
+    return env;
+  };
+  let availability =
+    tool.unavailable || !tool.availability
+      ? { ok: true as const }
+      : checkAvailability(tool, input.input, serverEnv());
   if (availability.ok && !tool.unavailable) {
     // What only the server knows (an imported web graph), from the tool's own availability.ts.
     const serverCheck = await loadServerAvailability(tool.name);
-    if (serverCheck) availability = await serverCheck(db, input.input, env);
+    if (serverCheck) availability = await serverCheck(db, input.input, serverEnv());
   }
   if (!availability.ok) {
     throw new AppError("VALIDATION_ERROR", availability.reason, {

@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
-import { hitRateLimit } from "@/lib/api/rate-limit";
+import { bucketKey, hitRateLimit } from "@/lib/api/rate-limit";
 import { rowsOf } from "@/lib/db/rows";
 import { JobRunner } from "@/lib/jobs/runner";
 import type { OpenApiDocument } from "@/lib/openapi/document";
@@ -101,6 +101,22 @@ describe("rate-limit buckets", () => {
       await handle.db.execute(sql`select max(length(bucket))::int as len from rate_limit_windows`),
     );
     expect(rows[0]!.len).toBeLessThanOrEqual(64);
+  });
+
+  test("concurrent hits on one bucket share statements yet each sees its own count", async () => {
+    const states = await Promise.all(
+      Array.from({ length: 20 }, () => hitRateLimit(handle.db, "ip:203.0.113.210", 5)),
+    );
+    // As if one after another: remaining 4, 3, 2, 1, 0, then 0 and refused; exactly one opened the window.
+    expect(states.map((s) => s.remaining)).toEqual([4, 3, 2, 1, ...Array(16).fill(0)]);
+    expect(states.filter((s) => s.allowed)).toHaveLength(5);
+    expect(states.filter((s) => s.firstInWindow)).toHaveLength(1);
+    const rows = rowsOf<{ count: number }>(
+      await handle.db.execute(
+        sql`select count from rate_limit_windows where bucket = ${bucketKey("ip:203.0.113.210")}`,
+      ),
+    );
+    expect(Number(rows[0]!.count)).toBe(20);
   });
 
   test("the runner's periodic pass purges windows that ended long ago", async () => {

@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
 import type { DbHandle } from "@/lib/db/client";
+import { rowsOf } from "@/lib/db/rows";
 import { accountNotices, webhookDeliveries, webhookEndpoints, webhookEvents } from "@/lib/db/schema";
 import { createJob } from "@/lib/jobs/create";
 import { JobRunner, type RunnerOptions, recoverInterruptedJobs } from "@/lib/jobs/runner";
@@ -340,6 +341,27 @@ describe("events and delivery", () => {
     await deliver();
     expect(receiver.received.map((r) => r.payload.type)).toEqual(["credits.low"]);
     expect(receiver.received[0]!.payload.data).toMatchObject({ balance: 18, threshold: 20 });
+    expect(await deliveryRows(endpoint.id)).toHaveLength(1);
+  });
+
+  test("concurrent charges (one statement for those that queue): credits.low once, at the crossing", async () => {
+    const low = await createTestAccount(handle.db, { credits: 40 });
+    const endpoint = await createEndpoint(["credits.low"], low);
+    await Promise.all(
+      Array.from({ length: 5 }, () =>
+        createJob(handle.db, { accountId: low.accountId, tool: sleepTool as never, input: { ms: 0 } }),
+      ),
+    );
+    // 40 → 33 → 26 → 19 (under 20: the event) → 12 → 5, whatever order the charges took.
+    const spends = rowsOf<{ balance_after: number }>(
+      await handle.db.execute(
+        sql`select balance_after from credit_ledger where account_id = ${low.accountId} and type = 'spend' order by balance_after desc`,
+      ),
+    );
+    expect(spends.map((r) => Number(r.balance_after))).toEqual([33, 26, 19, 12, 5]);
+    await deliver();
+    expect(receiver.received.map((r) => r.payload.type)).toEqual(["credits.low"]);
+    expect(receiver.received[0]!.payload.data).toMatchObject({ balance: 19, threshold: 20 });
     expect(await deliveryRows(endpoint.id)).toHaveLength(1);
   });
 

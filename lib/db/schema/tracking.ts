@@ -118,5 +118,23 @@ export const trackingDailyCitations = pgTable(
   ],
 );
 
+/**
+ * The pages each AI engine cited, per domain and UTC day (query string dropped): ingest inserts a batch's
+ * citations here set-wise, and a row that is new is the first citation of that page by that engine that day
+ * (a citation.detected event). Kept in the ingest transaction, like the rollups.
+ */
+export const trackingCitedPages = pgTable(
+  "tracking_cited_pages",
+  {
+    domainId: uuid("domain_id")
+      .notNull()
+      .references(() => domains.id, { onDelete: "cascade" }),
+    day: date("day", { mode: "string" }).notNull(),
+    engine: text("engine").notNull(),
+    page: text("page").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.domainId, t.day, t.engine, t.page] })],
+);
+
 export type Visit = typeof visits.$inferSelect;
 export type NewVisit = typeof visits.$inferInsert;

@@ -58,30 +58,29 @@ export function pageOf(path: string): string {
   return q === -1 ? path : path.slice(0, q);
 }
 
-const COLUMNS = [
-  "domainId",
-  "occurredAt",
-  "path",
-  "userAgent",
-  "ip",
-  "referrer",
-  "status",
-  "botName",
-  "botPurpose",
-  "isAiBot",
-  "verification",
-  "citationEngine",
-  "citationReason",
-  "eventKey",
-  "isDemo",
-] as const;
+/**
+ * A Postgres array literal of `values` (NULL for null), for one `unnest` parameter: a column of a batch travels
+ * as one text parameter, whatever the batch's size, and Postgres parses it without a JSON detour.
+ */
+export function pgArrayLiteral(values: readonly (string | number | boolean | null | undefined)[]): string {
+  const parts = new Array<string>(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v == null) parts[i] = "NULL";
+    else if (typeof v === "string") parts[i] = `"${v.replace(ARRAY_QUOTED, "\\$&")}"`;
+    else parts[i] = String(v);
+  }
+  return `{${parts.join(",")}}`;
+}
+const ARRAY_QUOTED = /["\\]/g;
 
 /**
- * Stores prepared visits and updates the rollups in ONE statement (so one transaction): the rows travel as a
- * single JSON parameter (building a 15 000-parameter insert costs more than the database work), visits whose
- * event key is already stored are skipped (retries, replays), and the rollups are upserted from the rows
- * actually inserted, grouped so each rollup row is touched once and ordered so concurrent batches lock in the
- * same order. Returns how many visits were new.
+ * Stores prepared visits and updates the rollups in ONE statement (so one transaction): the rows travel as one
+ * array parameter per column, unnested into a multi-row insert (a 15 000-parameter insert costs more to build
+ * than the database work), visits whose event key is already stored are skipped (retries, replays), and the
+ * rollups (daily bots, pages, daily citations, cited pages) are upserted set-wise from the rows actually
+ * inserted, grouped so each rollup row is touched once and ordered so concurrent batches lock in the same
+ * order. Returns how many visits were new.
  */
 export async function recordVisits(db: DbOrTx, rows: NewVisit[]): Promise<number> {
   if (rows.length === 0) return 0;
@@ -143,26 +142,26 @@ async function insertVisits(
   db: DbOrTx,
   rows: NewVisit[],
 ): Promise<{ inserted: number; firstCitations: FirstCitation[] }> {
-  const payload = JSON.stringify(
-    rows.map((r) =>
-      COLUMNS.map((c) => (c === "occurredAt" ? (r.occurredAt as Date).toISOString() : (r[c] ?? null))),
-    ),
-  );
+  const col = <T>(pick: (r: NewVisit) => T) => pgArrayLiteral(rows.map(pick) as never);
   const [result] = rowsOf<{ inserted: number; firsts: FirstCitation[] | string | null }>(
     await db.execute(sql`
       with input as (
-        select x->>0 as domain_id, x->>1 as occurred_at, x->>2 as path, x->>3 as user_agent, x->>4 as ip,
-               x->>5 as referrer, x->>6 as status, x->>7 as bot_name, x->>8 as bot_purpose, x->>9 as is_ai_bot,
-               x->>10 as verification, x->>11 as citation_engine, x->>12 as citation_reason, x->>13 as event_key,
-               x->>14 as is_demo
-        from jsonb_array_elements(${payload}::jsonb) as x
+        select * from unnest(
+          ${col((r) => r.domainId)}::uuid[], ${col((r) => (r.occurredAt as Date).toISOString())}::timestamptz[],
+          ${col((r) => r.path)}::text[], ${col((r) => r.userAgent)}::text[], ${col((r) => r.ip)}::text[],
+          ${col((r) => r.referrer)}::text[], ${col((r) => r.status)}::int[], ${col((r) => r.botName)}::text[],
+          ${col((r) => r.botPurpose)}::text[], ${col((r) => r.isAiBot ?? false)}::boolean[],
+          ${col((r) => r.verification)}::text[], ${col((r) => r.citationEngine)}::text[],
+          ${col((r) => r.citationReason)}::text[], ${col((r) => r.eventKey)}::text[],
+          ${col((r) => r.isDemo ?? false)}::boolean[]
+        ) as x(domain_id, occurred_at, path, user_agent, ip, referrer, status, bot_name, bot_purpose, is_ai_bot,
+               verification, citation_engine, citation_reason, event_key, is_demo)
       ),
       ins as (
         insert into visits (domain_id, occurred_at, path, user_agent, ip, referrer, status, bot_name, bot_purpose,
                             is_ai_bot, verification, citation_engine, citation_reason, event_key, is_demo)
-        select domain_id::uuid, occurred_at::timestamptz, path, user_agent, ip, referrer, status::int, bot_name,
-               bot_purpose, coalesce(is_ai_bot::boolean, false), verification, citation_engine, citation_reason,
-               event_key, coalesce(is_demo::boolean, false)
+        select domain_id, occurred_at, path, user_agent, ip, referrer, status, bot_name, bot_purpose, is_ai_bot,
+               verification, citation_engine, citation_reason, event_key, is_demo
         from input
         -- Unique-key inserts lock in insertion order: every batch inserts in key order, so two batches
         -- sharing events wait for each other instead of deadlocking.
@@ -194,21 +193,24 @@ async function insertVisits(
         where citation_engine is not null group by 1, 2, 3 order by 1, 2, 3
         on conflict (domain_id, day, engine) do update set citations = t.citations + excluded.citations
       ),
+      -- The pages cited by this batch that no stored citation had cited that day: the rows new here. A
+      -- concurrent batch citing the same page waits on the key, then finds it taken (one event, not two).
+      cited as (
+        insert into tracking_cited_pages (domain_id, day, engine, page)
+        select domain_id, day, citation_engine, split_part(path, '?', 1) from ins
+        where citation_engine is not null group by 1, 2, 3, 4 order by 1, 2, 3, 4
+        on conflict do nothing
+        returning domain_id, day, engine, page
+      ),
       -- The first citation of a page by an engine on a UTC day (none stored before this statement): a
-      -- citation.detected event. Visits stored by this statement are not visible to the subquery.
+      -- citation.detected event, with the earliest of the batch's visits that made it.
       firsts as (
         select distinct on (i.domain_id, i.day, i.citation_engine, split_part(i.path, '?', 1))
           i.domain_id, i.day::text as day, i.citation_engine as engine, split_part(i.path, '?', 1) as page,
           i.occurred_at
         from ins i
-        where i.citation_engine is not null
-          and not exists (
-            select 1 from visits v
-            where v.domain_id = i.domain_id and v.citation_engine = i.citation_engine
-              and v.occurred_at >= (i.day::timestamp at time zone 'UTC')
-              and v.occurred_at < ((i.day + 1)::timestamp at time zone 'UTC')
-              and split_part(v.path, '?', 1) = split_part(i.path, '?', 1)
-          )
+        join cited c on c.domain_id = i.domain_id and c.day = i.day and c.engine = i.citation_engine
+          and c.page = split_part(i.path, '?', 1)
         order by i.domain_id, i.day, i.citation_engine, split_part(i.path, '?', 1), i.occurred_at
       )
       select (select count(*)::int from ins) as inserted,
