@@ -4,7 +4,7 @@
 // and axe-core finding no violation on any dashboard page. Screenshots go to test-results/screenshots.
 import { mkdirSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
-import { type Browser, expect, type Page, test } from "@playwright/test";
+import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { mailTo, verifyEmail } from "../mail";
 
 const SHOTS = "test-results/screenshots";
@@ -75,12 +75,16 @@ async function expectNoOverflow(page: Page, where: string) {
 
 test.describe.configure({ mode: "serial" });
 
+/** What the first test leaves for the page walk and the domain removal: the pages and the signed-in session. */
+const week: { pages: string[]; storage?: Awaited<ReturnType<BrowserContext["storageState"]>> } = {
+  pages: [],
+};
+
 test("onboarding ticks live, domains, keys, docs and a refund without reload", async ({
   browser,
   request,
 }) => {
-  // Some sixty pages checked by axe-core on a shared machine.
-  test.setTimeout(600_000);
+  test.setTimeout(300_000);
   const { page } = await signUp(browser, "week");
   await expect(page).toHaveURL(/\/dashboard$/, { timeout: 30_000 });
   const steps = page.getByTestId("onboarding");
@@ -187,9 +191,8 @@ test("onboarding ticks live, domains, keys, docs and a refund without reload", a
   await page.goto("/dashboard/jobs");
   await expect(page.getByRole("link", { name: /Backlinks overview/ }).first()).toBeVisible();
 
-  // Every page at both sizes: no axe violation, no sideways scrolling, every section in the navigation. The
-  // pages are read from the navigation and the tools list, so a new section or tool is walked too, as is the
-  // refunded job's own page.
+  // The pages the walk below visits, read from the navigation and the tools list (a new section or tool is
+  // walked too), and the refunded job's own page; the walk signs in as this person.
   const jobPath = await page
     .getByRole("link", { name: /Backlinks overview/ })
     .first()
@@ -204,10 +207,22 @@ test("onboarding ticks live, domains, keys, docs and a refund without reload", a
   await page.goto("/dashboard/tools");
   const tools = (await hrefs(page.getByRole("main"))).filter((h) => h.startsWith("/dashboard/tools/"));
   expect(tools.length).toBeGreaterThanOrEqual(10);
-  const pages = [...new Set([...sections, ...MORE_PAGES, ...tools, jobPath!])];
-  for (const vp of VIEWPORTS) {
-    await page.setViewportSize(vp);
-    for (const path of pages) {
+  week.pages = [...new Set([...sections, ...MORE_PAGES, ...tools, jobPath!])];
+  week.storage = await page.context().storageState();
+  await page.context().close();
+});
+
+// Every page at both sizes: no axe violation, no sideways scrolling, every section of the navigation in view.
+for (const vp of VIEWPORTS) {
+  test(`every page at ${vp.width}×${vp.height}: axe-core, no sideways scrolling, the navigation in view`, async ({
+    browser,
+  }) => {
+    // Some thirty pages checked by axe-core on a shared machine.
+    test.setTimeout(900_000);
+    expect(week.pages.length, "the pages collected by the first test").toBeGreaterThan(20);
+    const context = await browser.newContext({ viewport: vp, storageState: week.storage });
+    const page = await context.newPage();
+    for (const path of week.pages) {
       await page.goto(path);
       await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
       await page.waitForLoadState("networkidle");
@@ -220,10 +235,14 @@ test("onboarding ticks live, domains, keys, docs and a refund without reload", a
       }
       await shot(page, path.replaceAll("/", "_").slice(1));
     }
-  }
+    await context.close();
+  });
+}
 
-  // Remove the domain with its data, after typing its name.
-  await page.setViewportSize({ width: 390, height: 844 });
+test("a domain removed with its data, after typing its name", async ({ browser }) => {
+  test.setTimeout(120_000);
+  const context = await browser.newContext({ viewport: VIEWPORTS[1], storageState: week.storage });
+  const page = await context.newPage();
   await page.goto("/dashboard/domains");
   await page.getByText("Remove this domain").click();
   const remove = page.getByRole("button", { name: "Remove week-shop.example.com" });
@@ -232,7 +251,7 @@ test("onboarding ticks live, domains, keys, docs and a refund without reload", a
   await remove.click();
   await expect(page.getByText("No domains yet.")).toBeVisible();
   await shot(page, "domain-removed");
-  await page.close();
+  await context.close();
 });
 
 // The team at both sizes: invitations emailed, listed and revoked; the invitee follows the emailed link, signs
