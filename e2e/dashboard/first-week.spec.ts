@@ -267,7 +267,7 @@ for (const vp of VIEWPORTS) {
     await owner.goto("/dashboard/members");
     await expect(owner.getByText("(last owner)")).toBeVisible();
     await expect(owner.getByRole("button", { name: /^Remove / })).toHaveCount(0);
-    await expect(owner.getByLabel(`Role of ${ownerEmail}`)).toHaveCount(0);
+    await expect(owner.getByLabel(`Role of ${ownerEmail}`, { exact: true })).toHaveCount(0);
 
     // Two invitations emailed: one revoked (its link then fails), one used.
     const pending = owner.getByRole("group", { name: "Pending invitations" });
@@ -278,7 +278,7 @@ for (const vp of VIEWPORTS) {
       await expect(
         owner.getByRole("status").filter({ hasText: `Invitation emailed to ${email}` }),
       ).toBeVisible({ timeout: 30_000 });
-      await expect(pending.getByRole("cell", { name: email })).toBeVisible();
+      await expect(pending.getByRole("cell", { name: email, exact: true })).toBeVisible();
       const mail = await mailTo(email, /invited/);
       const link = mail.links.find((l) => l.includes("/invite/"));
       expect(link, `invitation link to ${email}`).toBeTruthy();
@@ -295,11 +295,11 @@ for (const vp of VIEWPORTS) {
     await expect(pending.getByRole("row").nth(1)).toContainText(memberEmail);
     await shot(owner, "members-pending");
     await pending.getByRole("button", { name: `Revoke the invitation ${revokedEmail}` }).click();
-    await expect(pending.getByRole("cell", { name: revokedEmail })).toHaveCount(0);
+    await expect(pending.getByRole("cell", { name: revokedEmail, exact: true })).toHaveCount(0);
     await expect(pending.getByRole("row")).toHaveCount(2);
     await owner.reload();
-    await expect(pending.getByRole("cell", { name: revokedEmail })).toHaveCount(0);
-    await expect(pending.getByRole("cell", { name: memberEmail })).toBeVisible();
+    await expect(pending.getByRole("cell", { name: revokedEmail, exact: true })).toHaveCount(0);
+    await expect(pending.getByRole("cell", { name: memberEmail, exact: true })).toBeVisible();
 
     // The invitee: the revoked link is refused; the other one leads to sign-up and back to the invitation.
     const member = await personPage(browser, `team-member-${vp.name}`, vp);
@@ -332,34 +332,34 @@ for (const vp of VIEWPORTS) {
     // The owner makes them an admin: they manage keys, but cannot touch the owner.
     await owner.reload();
     await expect(owner.getByText("No pending invitations.")).toBeVisible();
-    await owner.getByLabel(`Role of ${memberEmail}`).selectOption("admin");
+    await owner.getByLabel(`Role of ${memberEmail}`, { exact: true }).selectOption("admin");
     await owner.getByRole("button", { name: `Save the role of ${memberEmail}` }).click();
     await expect(owner.getByText("Role changed.")).toBeVisible();
     await member.goto("/dashboard/keys");
     await expect(member.getByRole("button", { name: "Create key" })).toBeVisible();
     await member.goto("/dashboard/members");
-    await expect(member.getByLabel(`Role of ${ownerEmail}`)).toHaveCount(0);
+    await expect(member.getByLabel(`Role of ${ownerEmail}`, { exact: true })).toHaveCount(0);
     await expect(member.getByRole("button", { name: `Remove ${ownerEmail}` })).toHaveCount(0);
-    await expect(member.getByLabel(`Role of ${memberEmail}`)).toBeVisible();
-    await expect(member.getByLabel(`Role of ${memberEmail}`).locator("option")).toHaveText([
+    await expect(member.getByLabel(`Role of ${memberEmail}`, { exact: true })).toBeVisible();
+    await expect(member.getByLabel(`Role of ${memberEmail}`, { exact: true }).locator("option")).toHaveText([
       "admin",
       "member",
     ]);
 
     // Two owners: each may now step down, but only one of them.
     await owner.reload();
-    await owner.getByLabel(`Role of ${memberEmail}`).selectOption("owner");
+    await owner.getByLabel(`Role of ${memberEmail}`, { exact: true }).selectOption("owner");
     await owner.getByRole("button", { name: `Save the role of ${memberEmail}` }).click();
     await expect(owner.getByText("Role changed.")).toBeVisible();
     await owner.reload();
     await expect(owner.getByText("(last owner)")).toHaveCount(0);
-    await expect(owner.getByLabel(`Role of ${ownerEmail}`)).toBeVisible();
+    await expect(owner.getByLabel(`Role of ${ownerEmail}`, { exact: true })).toBeVisible();
     await member.reload();
-    await member.getByLabel(`Role of ${memberEmail}`).selectOption("admin");
+    await member.getByLabel(`Role of ${memberEmail}`, { exact: true }).selectOption("admin");
     await member.getByRole("button", { name: `Save the role of ${memberEmail}` }).click();
     await expect(member.getByText("Role changed.")).toBeVisible();
     // The owner's page still offers what was possible with two owners; the server refuses both.
-    await owner.getByLabel(`Role of ${ownerEmail}`).selectOption("member");
+    await owner.getByLabel(`Role of ${ownerEmail}`, { exact: true }).selectOption("member");
     await owner.getByRole("button", { name: `Save the role of ${ownerEmail}` }).click();
     await expect(owner.getByText("The account needs at least one owner")).toBeVisible();
     await owner.getByRole("button", { name: `Remove ${ownerEmail}` }).click();
@@ -368,7 +368,7 @@ for (const vp of VIEWPORTS) {
     await shot(owner, "members-last-owner-refused");
     await owner.reload();
     await expect(owner.getByText("(last owner)")).toBeVisible();
-    await expect(owner.getByLabel(`Role of ${ownerEmail}`)).toHaveCount(0);
+    await expect(owner.getByLabel(`Role of ${ownerEmail}`, { exact: true })).toHaveCount(0);
     await expect(owner.getByText(`${ownerEmail} (you)`)).toBeVisible();
 
     await expectNoViolations(owner, `members at ${vp.width}`);
