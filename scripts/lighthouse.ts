@@ -64,6 +64,7 @@ const only = process.env.LH_PAGES?.split(",")
   .filter(Boolean);
 const selected = only?.length ? PAGES.filter(([name]) => only.includes(name)) : PAGES;
 
+const formFactor = process.env.LH_FORM_FACTOR === "mobile" ? "mobile" : "desktop";
 const cookie = await signIn();
 const chrome = await chromeLauncher.launch({ chromePath: CHROME, chromeFlags: FLAGS });
 const rows: { page: string; performance: number; accessibility: number; "best-practices": number }[] = [];
@@ -79,7 +80,7 @@ try {
         // The session cookie only for signed-in pages: the landing and login pages are measured signed out.
         extraHeaders: path.startsWith("/dashboard") ? { Cookie: cookie } : {},
       },
-      process.env.LH_FORM_FACTOR === "mobile" ? undefined : desktopConfig,
+      formFactor === "mobile" ? undefined : desktopConfig,
     );
     if (!result) throw new Error(`no Lighthouse result for ${path}`);
     const lhr = result.lhr;
@@ -94,7 +95,7 @@ try {
       "best-practices": score("best-practices"),
     });
     mkdirSync("reports/lighthouse", { recursive: true });
-    writeFileSync(`reports/lighthouse/${name}.json`, JSON.stringify(lhr, null, 2));
+    writeFileSync(`reports/lighthouse/${name}-${formFactor}.json`, JSON.stringify(lhr, null, 2));
   }
 } finally {
   chrome.kill();

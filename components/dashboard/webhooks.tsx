@@ -16,7 +16,7 @@ import {
   setCreditsLowThresholdAction,
   testWebhookAction,
 } from "@/lib/actions/webhooks";
-import { WEBHOOK_EVENTS } from "@/lib/webhooks/schemas";
+import { WEBHOOK_EVENTS } from "@/lib/webhooks/events";
 
 function SecretOnce({ secret, label }: { secret: string; label: string }) {
   return (

@@ -1,4 +1,6 @@
 import { describe, expect, test } from "vitest";
+import { TOOL_NAMES, TOOLS } from "@/lib/tools/catalog";
+import { TOOL_TITLES } from "@/lib/tools/titles";
 import { describeTransaction, purposeLabel, shortJobRef, toolTitle } from "./labels";
 
 const JOB = "7f0c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b";
@@ -7,6 +9,11 @@ describe("plain words", () => {
   test("tool titles from the catalogue, unknown names kept", () => {
     expect(toolTitle("audits")).toBe("URL audit");
     expect(toolTitle("gone-tool")).toBe("gone-tool");
+  });
+
+  test("the client-safe titles name every tool of the catalogue, as its definitions do", () => {
+    expect(Object.keys(TOOL_TITLES).sort()).toEqual([...TOOL_NAMES].sort());
+    for (const name of TOOL_NAMES) expect(toolTitle(name)).toBe(TOOLS[name].title);
   });
 
   test("bot purposes", () => {

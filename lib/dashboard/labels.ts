@@ -1,9 +1,10 @@
-// Plain words for the dashboard: what people read instead of slugs and codes. Client-safe (the catalogue only).
-import { getTool } from "@/lib/tools/catalog";
+// Plain words for the dashboard: what people read instead of slugs and codes. Client-safe: the tools' titles
+// only, not the catalogue (its schemas would bring zod to the pages that show a ledger or a job).
+import { findToolTitle } from "@/lib/tools/titles";
 
 /** The catalogue's title of a tool ("URL audit"), or the name itself for a tool this build no longer has. */
 export function toolTitle(name: string): string {
-  return getTool(name)?.title ?? name;
+  return findToolTitle(name) ?? name;
 }
 
 const PURPOSES: Record<string, string> = {
@@ -39,10 +40,10 @@ export interface TransactionWords {
 /** A ledger row in plain words: the tool's title instead of its slug and id, the job as a separate link. */
 export function describeTransaction(row: { type: string; description: string; jobId: string | null }) {
   const match = LEDGER_DESCRIPTION.exec(row.description);
-  const tool = match ? getTool(match[2]!) : undefined;
-  if (!match || !tool) return { text: row.description, jobId: row.jobId } satisfies TransactionWords;
+  const title = match ? findToolTitle(match[2]!) : undefined;
+  if (!match || !title) return { text: row.description, jobId: row.jobId } satisfies TransactionWords;
   return {
-    text: `${match[1] ? "Refund: " : ""}${tool.title}${match[4] ? ` (${match[4]} failed)` : ""}`,
+    text: `${match[1] ? "Refund: " : ""}${title}${match[4] ? ` (${match[4]} failed)` : ""}`,
     jobId: row.jobId,
     ...(match[3] ? { reason: match[3] } : {}),
   } satisfies TransactionWords;

@@ -2,15 +2,9 @@
 import { z } from "zod";
 import { httpUrl } from "@/lib/contract/http-url";
 import { queryInt } from "@/lib/contract/query";
+import { WEBHOOK_EVENTS } from "./events";
 
-export const WEBHOOK_EVENTS = [
-  "job.completed",
-  "job.failed",
-  "citation.detected",
-  "credits.low",
-  "webhook.test",
-] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+export { WEBHOOK_EVENTS, type WebhookEvent } from "./events";
 
 /** Endpoints per account. */
 export const MAX_ENDPOINTS = 10;

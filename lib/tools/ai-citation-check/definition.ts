@@ -2,6 +2,7 @@ import { z } from "zod";
 import { aiCitationCheckResult } from "@/lib/ai-visibility/schemas";
 import { ENGINE_REQUIREMENTS } from "@/lib/providers/engines";
 import { competitors, ENGINES, engine, engineAvailability, hostname, prompt } from "../domain-schemas";
+import { TOOL_TITLES } from "../titles";
 import { defineTool } from "../types";
 
 export const COST_PER_ENGINE = 100;
@@ -24,7 +25,7 @@ export const aiCitationCheckInput = z
 
 export const aiCitationCheck = defineTool({
   name: "ai-citation-check",
-  title: "AI citation check",
+  title: TOOL_TITLES["ai-citation-check"],
   summary: `Whether ${ENGINES.join(", ").replace(/, ([^,]+)$/, " and $1")} cite or mention a domain for a prompt (${COST_PER_ENGINE} credits per engine).`,
   input: aiCitationCheckInput,
   example: {

@@ -1,9 +1,10 @@
+import { TOOL_TITLES } from "../titles";
 import { defineTool } from "../types";
 import { auditInput, auditResult } from "./schema";
 
 export const audits = defineTool({
   name: "audits",
-  title: "URL audit",
+  title: TOOL_TITLES.audits,
   summary:
     "URL audit: HTTP and security headers, robots.txt, sitemaps, llms.txt, structured data, headings, content.",
   input: auditInput,

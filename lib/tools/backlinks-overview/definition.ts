@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { backlinksOverviewResult } from "@/lib/webgraph/backlinks-schema";
 import { hostname } from "../domain-schemas";
+import { TOOL_TITLES } from "../titles";
 import { defineTool } from "../types";
 
 export const backlinksOverviewInput = z
@@ -12,7 +13,7 @@ export const backlinksOverviewInput = z
 
 export const backlinksOverview = defineTool({
   name: "backlinks-overview",
-  title: "Backlinks overview",
+  title: TOOL_TITLES["backlinks-overview"],
   summary:
     "Referring domains and hosts, the strongest referring domains, rank and a 0–100 authority score of a domain, optionally per snapshot.",
   input: backlinksOverviewInput,

@@ -3,6 +3,7 @@ import { brandVisibilityResult } from "@/lib/ai-visibility/schemas";
 import { ENGINE_REQUIREMENTS } from "@/lib/providers/engines";
 import { COST_PER_ENGINE, ENGINE_CHECK_TIMEOUT_MS } from "../ai-citation-check/definition";
 import { competitors, ENGINES, engine, engineAvailability, hostname, prompt } from "../domain-schemas";
+import { TOOL_TITLES } from "../titles";
 import { defineTool } from "../types";
 
 export const brandVisibilityInput = z
@@ -16,7 +17,7 @@ export const brandVisibilityInput = z
 
 export const brandVisibility = defineTool({
   name: "brand-visibility",
-  title: "Brand visibility",
+  title: TOOL_TITLES["brand-visibility"],
   summary: "How one AI engine answers a prompt about your brand: mention position, sentiment, citations.",
   input: brandVisibilityInput,
   example: {

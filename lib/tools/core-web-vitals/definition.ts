@@ -2,6 +2,7 @@ import { z } from "zod";
 import { coreWebVitalsResult } from "@/lib/cwv/result-schema";
 import { caseInsensitiveEnum } from "../domain-schemas";
 import { httpUrl } from "../shared-schemas";
+import { TOOL_TITLES } from "../titles";
 import { defineTool } from "../types";
 
 export const STRATEGIES = ["mobile", "desktop"] as const;
@@ -21,7 +22,7 @@ export const coreWebVitalsInput = z
 
 export const coreWebVitals = defineTool({
   name: "core-web-vitals",
-  title: "Core Web Vitals",
+  title: TOOL_TITLES["core-web-vitals"],
   summary: "Core Web Vitals (LCP, INP, CLS) and an overall performance score for a URL.",
   input: coreWebVitalsInput,
   example: { url: "https://example.com/", strategy: "mobile" },

@@ -3,11 +3,12 @@ import {
   domainAuthorityInput,
   domainAuthorityResult,
 } from "@/lib/webgraph/backlinks-schema";
+import { TOOL_TITLES } from "../titles";
 import { defineTool } from "../types";
 
 export const domainAuthority = defineTool({
   name: "domain-authority",
-  title: "Domain authority",
+  title: TOOL_TITLES["domain-authority"],
   summary: "The 0–100 authority score, ranks and referring-domain count of up to 100 domains.",
   input: domainAuthorityInput,
   example: { domains: ["example.com", "example.org"] },

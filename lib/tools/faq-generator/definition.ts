@@ -1,9 +1,10 @@
+import { TOOL_TITLES } from "../titles";
 import { defineTool } from "../types";
 import { faqGeneratorInput, faqGeneratorResult } from "./schema";
 
 export const faqGenerator = defineTool({
   name: "faq-generator",
-  title: "FAQ generator",
+  title: TOOL_TITLES["faq-generator"],
   summary: "8 to 10 question/answer pairs grounded in a page, with a ready-to-embed FAQPage JSON-LD block.",
   input: faqGeneratorInput,
   example: { url: "https://example.com/" },

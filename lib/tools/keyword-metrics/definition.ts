@@ -1,9 +1,10 @@
 import { costKeywordMetrics, keywordMetricsInput, keywordMetricsResult } from "@/lib/keywords/metrics-schema";
+import { TOOL_TITLES } from "../titles";
 import { defineTool } from "../types";
 
 export const keywordMetrics = defineTool({
   name: "keyword-metrics",
-  title: "Keyword search figures",
+  title: TOOL_TITLES["keyword-metrics"],
   summary:
     "Monthly search volume, difficulty, cost per click, search intent and the 12-month trend of up to 100 keywords.",
   input: keywordMetricsInput,

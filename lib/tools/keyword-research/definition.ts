@@ -1,11 +1,12 @@
 import { keywordResearchInput, keywordResearchResult, MAX_SEED_KEYWORDS } from "@/lib/keywords/schema";
+import { TOOL_TITLES } from "../titles";
 import { defineTool } from "../types";
 
 const DATAFORSEO = ["DATAFORSEO_LOGIN", "DATAFORSEO_PASSWORD"] as const;
 
 export const keywordResearch = defineTool({
   name: "keyword-research",
-  title: "Keyword research",
+  title: TOOL_TITLES["keyword-research"],
   summary: `The topics, keyphrases and questions of a site (url), or keyword ideas with search figures for up to ${MAX_SEED_KEYWORDS} seed keywords.`,
   input: keywordResearchInput,
   example: { keywords: ["ai search optimization", "llms.txt"] },

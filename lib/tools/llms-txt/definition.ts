@@ -1,9 +1,10 @@
+import { TOOL_TITLES } from "../titles";
 import { defineTool } from "../types";
 import { llmsTxtInput, llmsTxtResult } from "./schema";
 
 export const llmsTxt = defineTool({
   name: "llms-txt",
-  title: "llms.txt generator",
+  title: TOOL_TITLES["llms-txt"],
   summary: "A generated llms.txt for a site, from its homepage or a key page.",
   input: llmsTxtInput,
   example: { url: "https://example.com/" },

@@ -1,9 +1,10 @@
+import { TOOL_TITLES } from "../titles";
 import { defineTool } from "../types";
 import { seoAeoGeoInput, seoAeoGeoResult } from "./schema";
 
 export const seoAeoGeoAudit = defineTool({
   name: "seo-aeo-geo-audit",
-  title: "SEO / AEO / GEO audit",
+  title: TOOL_TITLES["seo-aeo-geo-audit"],
   summary: "Combined SEO, answer-engine (AEO) and generative-engine (GEO) audit of a URL.",
   input: seoAeoGeoInput,
   example: { url: "https://example.com/" },

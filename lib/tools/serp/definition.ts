@@ -1,9 +1,10 @@
+import { TOOL_TITLES } from "../titles";
 import { defineTool } from "../types";
 import { SERP_DEPTH, SERP_DEVICES, serpInput, serpResult } from "./schema";
 
 export const serp = defineTool({
   name: "serp",
-  title: "Live search results",
+  title: TOOL_TITLES.serp,
   summary:
     "A live Google results page for a keyword by country, language and device: organic results, the SERP features present and the AI overview with its cited sources, marking your domains.",
   input: serpInput,
