@@ -8,6 +8,7 @@ import { createAccount } from "@/lib/accounts/accounts";
 import { grantCredits } from "@/lib/credits/credits";
 import { migrateDatabase, openDatabase } from "@/lib/db/client";
 import { rotateKeyPair } from "@/lib/keys/keys";
+import { serverNodeFlags } from "@/lib/server/node-flags";
 
 export const BASE_URL =
   process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -86,7 +87,13 @@ export async function startNext(port: number, databaseUrl: string, env: Record<s
 export async function startServer(databaseUrl: string, env: Record<string, string> = {}) {
   const prof = process.env.BENCH_CPU_PROF;
   const child = await startChild(
-    [...(prof ? ["--cpu-prof", `--cpu-prof-dir=${prof}`] : []), "--import", "tsx", "server.ts"],
+    [
+      ...(prof ? ["--cpu-prof", `--cpu-prof-dir=${prof}`] : []),
+      ...serverNodeFlags({ ...process.env, ...env }),
+      "--import",
+      "tsx",
+      "server.ts",
+    ],
     {
       DATABASE_URL: databaseUrl,
       NEXT_TELEMETRY_DISABLED: "1",

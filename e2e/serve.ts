@@ -9,6 +9,7 @@ import { createAccount } from "@/lib/accounts/accounts";
 import { registerDomain } from "@/lib/accounts/domains";
 import { migrateDatabase, openDatabase } from "@/lib/db/client";
 import { rotateKeyPair } from "@/lib/keys/keys";
+import { serverNodeFlags } from "@/lib/server/node-flags";
 import { startFakeSmtp } from "@/test/fakes/smtp";
 import { startFakeStripe } from "@/test/fakes/stripe";
 import { startSiteFixture } from "@/test/fixtures/site/server";
@@ -89,12 +90,16 @@ env.STRIPE_API_BASE_URL ??= stripe.baseUrl;
 
 // The production server: Next behind a socket it owns, as `npm start` runs it.
 env.PUBLIC_BASE_URL ??= `http://127.0.0.1:${port}`;
-const server = spawn(process.execPath, ["--import", "tsx", path.join(process.cwd(), "server.ts")], {
-  stdio: "inherit",
-  // The specs run in one browser on 127.0.0.1; trusting it as a proxy lets a spec that signs up more people
-  // than one address may per hour say which client it plays (X-Forwarded-For), as a real proxy would.
-  env: { ...env, NODE_ENV: "production", PORT: port, HOST: "127.0.0.1", TRUST_PROXY: "127.0.0.1, ::1" },
-});
+const server = spawn(
+  process.execPath,
+  [...serverNodeFlags(env), "--import", "tsx", path.join(process.cwd(), "server.ts")],
+  {
+    stdio: "inherit",
+    // The specs run in one browser on 127.0.0.1; trusting it as a proxy lets a spec that signs up more people
+    // than one address may per hour say which client it plays (X-Forwarded-For), as a real proxy would.
+    env: { ...env, NODE_ENV: "production", PORT: port, HOST: "127.0.0.1", TRUST_PROXY: "127.0.0.1, ::1" },
+  },
+);
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => {
   void Promise.all([fixture.close(), smtp.close(), stripe.close()]).finally(() => process.exit(code ?? 0));

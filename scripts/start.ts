@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import path from "node:path";
 import { migrateDatabase, openDatabase, pgliteDataDir } from "@/lib/db/client";
 import { DataDirBusyError } from "@/lib/db/data-dir";
+import { serverNodeFlags } from "@/lib/server/node-flags";
 import { ensureDemoWorkspace } from "@/lib/tracking/demo/demo-workspace";
 
 const root = process.cwd();
@@ -106,9 +107,13 @@ Try: curl -s ${base}/api/v1/credits -H "x-api-key: ${demo.apiKey}" -H "x-api-sec
 }
 
 // server.ts owns the socket (client address and scheme per TRUST_PROXY) and hands requests to Next.
-const server = spawn(process.execPath, ["--import", "tsx", path.join(root, "server.ts")], {
-  stdio: "inherit",
-  env: { ...env, NODE_ENV: "production", PORT: port, HOST: host },
-});
+const server = spawn(
+  process.execPath,
+  [...serverNodeFlags(env), "--import", "tsx", path.join(root, "server.ts")],
+  {
+    stdio: "inherit",
+    env: { ...env, NODE_ENV: "production", PORT: port, HOST: host },
+  },
+);
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
