@@ -36,6 +36,8 @@ export interface RunnerOptions {
   workerMemoryMb?: number;
   /** After a tool's time limit, how long it may clean up before its thread is terminated. */
   abortGraceMs?: number;
+  /** How long an idle tool worker thread is kept warm before it ends. */
+  workerIdleMs?: number;
 }
 
 export function runnerOptionsFromEnv(env = process.env): RunnerOptions {
@@ -50,6 +52,7 @@ export function runnerOptionsFromEnv(env = process.env): RunnerOptions {
     pollMs: num("JOB_POLL_MS", 1000),
     workerMemoryMb: num("TOOL_WORKER_MEMORY_MB", 512),
     abortGraceMs: num("TOOL_ABORT_GRACE_MS", 2000),
+    workerIdleMs: num("TOOL_WORKER_IDLE_MS", 30_000),
   };
 }
 
@@ -90,6 +93,7 @@ export class JobRunner {
     this.pool = toolPoolFor({
       memoryMb: options.workerMemoryMb ?? 512,
       graceMs: options.abortGraceMs ?? 2000,
+      idleMs: options.workerIdleMs ?? 30_000,
     });
     this.pool.reserve(options.concurrency);
   }

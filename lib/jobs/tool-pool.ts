@@ -10,6 +10,8 @@ export interface ToolPoolOptions {
   graceMs: number;
   /** How long a worker may take to start a task (thread start, compiling and importing the tool). */
   startupMs?: number;
+  /** How long a warm worker stays idle before it ends (each holds its own heap, 40–60 MB); 0: kept. */
+  idleMs?: number;
 }
 
 export interface ToolTask {
@@ -45,6 +47,7 @@ const threads = process.getBuiltinModule("node:worker_threads");
 interface Slot {
   worker: Worker;
   busy: boolean;
+  idleTimer?: NodeJS.Timeout;
 }
 
 /**
@@ -62,6 +65,11 @@ export class ToolWorkerPool {
   constructor(readonly options: ToolPoolOptions) {}
 
   /** Keeps up to `n` idle workers warm (the largest runner concurrency using this pool). */
+  /** Warm workers waiting for a task. */
+  get idleCount(): number {
+    return this.idle.length;
+  }
+
   reserve(n: number): void {
     this.size = Math.max(this.size, n);
   }
@@ -151,6 +159,7 @@ export class ToolWorkerPool {
 
   private acquire(): Slot {
     const slot = this.idle.pop() ?? this.spawn();
+    clearTimeout(slot.idleTimer);
     slot.busy = true;
     // A running task keeps the process alive; idle workers never do.
     slot.worker.ref();
@@ -160,8 +169,22 @@ export class ToolWorkerPool {
   private putBack(slot: Slot): void {
     slot.busy = false;
     slot.worker.unref();
-    if (this.idle.length >= this.size) void slot.worker.terminate();
-    else this.idle.push(slot);
+    if (this.idle.length >= this.size) {
+      void slot.worker.terminate();
+      return;
+    }
+    this.idle.push(slot);
+    // A warm thread saves the next job its start (about a second); one unused for a while gives its heap back.
+    const idleMs = this.options.idleMs ?? 0;
+    if (idleMs > 0) {
+      slot.idleTimer = setTimeout(() => {
+        const at = this.idle.indexOf(slot);
+        if (at < 0) return;
+        this.idle.splice(at, 1);
+        void slot.worker.terminate();
+      }, idleMs);
+      slot.idleTimer.unref();
+    }
   }
 
   private spawn(): Slot {
@@ -194,7 +217,7 @@ const pools = new Map<string, ToolWorkerPool>();
 
 /** One pool per process and limits, shared by the runners of the process (tests start many). */
 export function toolPoolFor(options: ToolPoolOptions): ToolWorkerPool {
-  const key = `${options.memoryMb}:${options.graceMs}:${options.startupMs ?? ""}`;
+  const key = `${options.memoryMb}:${options.graceMs}:${options.startupMs ?? ""}:${options.idleMs ?? ""}`;
   let pool = pools.get(key);
   if (!pool) {
     pool = new ToolWorkerPool(options);
