@@ -35,7 +35,8 @@ export default defineConfig({
     // Ready once the API answers (401 without a key counts as up).
     url: `${E2E_BASE_URL}/api/v1/credits`,
     reuseExistingServer: false,
-    timeout: 120_000,
+    // PGlite is created and migrated first; a busy machine can take minutes.
+    timeout: 300_000,
     stdout: "pipe",
     env: {
       E2E_PORT: String(port),
