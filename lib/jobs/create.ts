@@ -140,14 +140,28 @@ const chargeLanes = new WeakMap<object, Map<string, ChargeLane>>();
  */
 async function drainCharges(db: Db, lanes: Map<string, ChargeLane>, accountId: string, lane: ChargeLane) {
   lane.busy = true;
+  try {
+    await drainLane(db, accountId, lane);
+  } catch (err) {
+    // Nothing above should throw; if it does, no caller is left waiting for ever.
+    for (const w of lane.waiting.splice(0)) w.reject(err);
+  } finally {
+    lane.busy = false;
+    // A charge that queued while this drain was finishing is not left behind.
+    if (lane.waiting.length > 0) void drainCharges(db, lanes, accountId, lane);
+    else lanes.delete(accountId);
+  }
+}
+
+async function drainLane(db: Db, accountId: string, lane: ChargeLane) {
   while (lane.waiting.length > 0) {
     const batch = lane.waiting.splice(0);
     if (batch.length === 1) {
       await chargeOne(db, batch[0]!.p).then(batch[0]!.resolve, batch[0]!.reject);
       continue;
     }
-    let accepted = new Map<string, { job: Job; balance: number }>();
     const ids = batch.map(() => randomUUID());
+    let accepted: Map<string, { job: Job; balance: number }>;
     try {
       accepted = await chargeMany(
         db,
@@ -155,8 +169,19 @@ async function drainCharges(db: Db, lanes: Map<string, ChargeLane>, accountId: s
         batch.map((w, i) => ({ ...w.p, id: ids[i]! })),
       );
     } catch (err) {
-      // The statement is atomic: nothing of it was written. Each charge is tried alone below.
-      console.error("[jobs] batched charge failed; charging one by one", redactDbError(err));
+      console.error("[jobs] batched charge failed", redactDbError(err));
+      // The statement is atomic, but an error can also come after its commit (the connection lost on the way
+      // back): what it wrote is read back, so a charge is never made twice; the rest are tried alone below.
+      const written = await chargesWritten(db, ids).catch(() => null);
+      if (!written) {
+        for (const w of batch) w.reject(err);
+        continue;
+      }
+      accepted = new Map();
+      for (const row of written) {
+        const w = batch[(ids as string[]).indexOf(row.id)]!;
+        accepted.set(row.id, { job: pendingJob(row.id, w.p, row), balance: Number(row.balance_after) });
+      }
     }
     // What the batch could not cover (a balance running out part-way) is tried alone: charged if it still
     // fits, 402 otherwise, exactly as if it had come by itself.
@@ -168,8 +193,16 @@ async function drainCharges(db: Db, lanes: Map<string, ChargeLane>, accountId: s
       }),
     );
   }
-  lane.busy = false;
-  lanes.delete(accountId);
+}
+
+/** The jobs (and the balance after each charge) a batched charge wrote, by the ids it was given. */
+async function chargesWritten(db: Db, ids: string[]) {
+  return rowsOf<{ id: string; balance_after: number; created_at: Date | string; expires_at: Date | string }>(
+    await db.execute(sql`
+      select j.id, l.balance_after, j.created_at, j.expires_at
+      from jobs j join credit_ledger l on l.job_id = j.id and l.type = 'spend'
+      where j.id in (select unnest(${`{${ids.join(",")}}`}::uuid[]))`),
+  );
 }
 
 function pendingJob(
