@@ -55,14 +55,13 @@ export function JobView({ jobId, initial }: { jobId: string; initial?: Job }) {
     refetchInterval: (q) => (q.state.data && !UNFINISHED.has(q.state.data.status) ? false : 1500),
   });
   const status = job?.status;
-  const seenRunning = useRef(false);
+  // A job that was already finished when the page was drawn moved no credits since; any other that is seen
+  // finished (even at the first poll: a fast runner can fail and refund it before then) refreshes the balance once.
+  const settled = useRef(Boolean(initial && !UNFINISHED.has(initial.status)));
   useEffect(() => {
-    if (!status) return;
-    if (UNFINISHED.has(status)) seenRunning.current = true;
-    else if (seenRunning.current) {
-      seenRunning.current = false;
-      void queryClient.invalidateQueries({ queryKey: CREDITS_KEY });
-    }
+    if (!status || UNFINISHED.has(status) || settled.current) return;
+    settled.current = true;
+    void queryClient.invalidateQueries({ queryKey: CREDITS_KEY });
   }, [status, queryClient]);
   const now = useNow(Boolean(status && UNFINISHED.has(status)));
   if (error && !job)

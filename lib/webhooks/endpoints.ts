@@ -119,7 +119,13 @@ export async function requireEndpoint(db: DbOrTx, accountId: string, id: string)
 
 export async function deleteEndpoint(db: Db, accountId: string, id: string) {
   const row = await requireEndpoint(db, accountId, id);
-  await db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, row.id));
+  // Deliveries first, then the endpoint: the order a delivery's outcome takes its locks in (its delivery row,
+  // then the endpoint's failure clock), so removing an endpoint while a delivery finishes waits instead of
+  // deadlocking.
+  await db.transaction(async (tx) => {
+    await tx.delete(webhookDeliveries).where(eq(webhookDeliveries.endpointId, row.id));
+    await tx.delete(webhookEndpoints).where(eq(webhookEndpoints.id, row.id));
+  });
   return { id: row.id, deleted: true as const };
 }
 
