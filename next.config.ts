@@ -12,6 +12,7 @@ const nextConfig: NextConfig = {
     "chrome-launcher",
   ],
   poweredByHeader: false,
+  experimental: { preloadEntriesOnStart: false, serverSourceMaps: false },
   // /api/v1/credits/ must answer in the API's JSON envelope, not with a bare 308 redirect; the API
   // routes serve the path with or without the trailing slash.
   skipTrailingSlashRedirect: true,
