@@ -54,8 +54,6 @@ export const visits = pgTable(
     index("visits_citations_idx")
       .on(t.domainId, t.occurredAt.desc(), t.id.desc())
       .where(sql`${t.citationEngine} is not null`),
-    // The dashboard's bots page: per-bot verification over a period.
-    index("visits_domain_bot_time_idx").on(t.domainId, t.occurredAt).where(sql`${t.botName} is not null`),
     check("visits_verification_valid", sql`${t.verification} in ('verified', 'unverified', 'unknown')`),
     check("visits_bot_or_citation", sql`${t.botName} is not null or ${t.citationEngine} is not null`),
   ],

@@ -1,0 +1,1 @@
+DROP INDEX "visits_domain_bot_time_idx";
