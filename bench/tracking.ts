@@ -146,60 +146,87 @@ try {
   const pair = await rotateKeyPair(db, account.id, { rateLimitPerMinute: 1_000_000_000 });
   ensureBuild();
   const app = await startServer(url.toString(), { DATABASE_STATEMENT_TIMEOUT_MS: "30000" });
-  const httpBodies = Array.from({ length: HTTP_BATCHES }, (_, b) =>
-    JSON.stringify({
-      events: generateSampleVisits({ count: 1000, days: 80, now, seed: 5000 + b }).map((v, i) => ({
-        id: `http-${run}-${b}-${i}`,
-        domain: DOMAIN,
-        path: v.path,
-        userAgent: v.userAgent,
-        referrer: v.referrer,
-        status: v.status,
-        timestamp: v.timestamp.toISOString(),
-      })),
-    }),
-  );
-  let next = 0;
-  let httpStored = 0;
-  const th = performance.now();
-  await Promise.all(
-    Array.from({ length: 4 }, async () => {
-      while (next < httpBodies.length) {
-        const body = httpBodies[next++]!;
-        const res = await fetch(`${app.origin}/api/v1/tracking/events`, {
-          method: "POST",
-          headers: {
-            "content-type": "application/json",
-            "x-api-key": pair.keyId,
-            "x-api-secret": pair.secret,
-          },
-          body,
-        });
-        const json = (await res.json()) as { data?: { accepted: number } };
-        if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${JSON.stringify(json)}`);
-        httpStored += json.data?.accepted ?? 0;
-      }
-    }),
-  );
-  const httpSeconds = (performance.now() - th) / 1000;
+  const rssAtStart = rssMb(app.pid);
+  // Two shapes of traffic: "live", what a site's tracker sends (each event within the 10 minutes before it
+  // arrives), and "spread", events falling on random days of the last 80 (a backfill of old logs), which
+  // insert into random places of the time-ordered indexes instead of their newest pages.
+  const httpBodies = (shape: "live" | "spread") =>
+    Array.from({ length: HTTP_BATCHES }, (_, b) =>
+      JSON.stringify({
+        events: generateSampleVisits({
+          count: 1000,
+          days: 80,
+          now,
+          seed: (shape === "live" ? 9000 : 5000) + b,
+        }).map((v, i) => ({
+          id: `http-${shape}-${run}-${b}-${i}`,
+          domain: DOMAIN,
+          path: v.path,
+          userAgent: v.userAgent,
+          referrer: v.referrer,
+          status: v.status,
+          timestamp: (shape === "live"
+            ? new Date(now - ((b * 1000 + i) % 600_000))
+            : v.timestamp
+          ).toISOString(),
+        })),
+      }),
+    );
+  const postAll = async (bodies: string[]) => {
+    let next = 0;
+    let stored = 0;
+    const t = performance.now();
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (next < bodies.length) {
+          const body = bodies[next++]!;
+          const res = await fetch(`${app.origin}/api/v1/tracking/events`, {
+            method: "POST",
+            headers: {
+              "content-type": "application/json",
+              "x-api-key": pair.keyId,
+              "x-api-secret": pair.secret,
+            },
+            body,
+          });
+          const json = (await res.json()) as { data?: { accepted: number } };
+          if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${JSON.stringify(json)}`);
+          stored += json.data?.accepted ?? 0;
+        }
+      }),
+    );
+    return { stored, eventsPerSecond: (bodies.length * 1000) / ((performance.now() - t) / 1000) };
+  };
+  const live = await postAll(httpBodies("live"));
+  const spread = await postAll(httpBodies("spread"));
   await new Promise((r) => setTimeout(r, 1000));
   const rss = rssMb(app.pid);
   app.kill();
 
-  // 3. Reads on the loaded table: uncached (the cache cleared before each call) and cached.
-  const uncachedStats = await timeIt(READS, async () => {
-    trackingReadCache.clear();
-    await getBotStats(db, account.id, DOMAIN);
+  // 3. Reads on the loaded table: uncached (the cache cleared before each call) and cached, twice: right after
+  //    the ingest (Postgres still writing out what it stored: the checkpoint, the background writer), then
+  //    after a CHECKPOINT, at rest. The bench's own garbage (240 request bodies) is collected first, so its
+  //    collection does not land in a read's time.
+  (globalThis as { gc?: () => void }).gc?.();
+  const reads = async () => ({
+    stats: await timeIt(READS, async () => {
+      trackingReadCache.clear();
+      await getBotStats(db, account.id, DOMAIN);
+    }),
+    citations: await timeIt(READS, async () => {
+      trackingReadCache.clear();
+      await getCitations(db, account.id, { domain: DOMAIN, days: 30, limit: 50 });
+    }),
+    citationsMax: await timeIt(READS, async () => {
+      trackingReadCache.clear();
+      await getCitations(db, account.id, { domain: DOMAIN, days: 90, limit: 200 });
+    }),
+    cached: await timeIt(READS, () => getBotStats(db, account.id, DOMAIN)),
   });
-  const uncachedCitations = await timeIt(READS, async () => {
-    trackingReadCache.clear();
-    await getCitations(db, account.id, { domain: DOMAIN, days: 30, limit: 50 });
-  });
-  const uncachedCitationsMax = await timeIt(READS, async () => {
-    trackingReadCache.clear();
-    await getCitations(db, account.id, { domain: DOMAIN, days: 90, limit: 200 });
-  });
-  const cachedStats = await timeIt(READS, () => getBotStats(db, account.id, DOMAIN));
+  const afterIngest = await reads();
+  await db.execute(sql`checkpoint`);
+  (globalThis as { gc?: () => void }).gc?.();
+  const atRest = await reads();
   const stats = await getBotStats(db, account.id, DOMAIN);
 
   console.log("\n## Tracking benchmark (Postgres)\n");
@@ -212,23 +239,30 @@ try {
   console.log(
     `ingest: ${INGEST_BATCHES} batches × 1000 events: ${((INGEST_BATCHES * 1000) / ingestSeconds).toFixed(0)} events/s (${stored} stored, ${((ingestSeconds * 1000) / INGEST_BATCHES).toFixed(1)} ms/batch)`,
   );
+  for (const [label, r] of [
+    ["live traffic (each event within 10 minutes of its arrival)", live],
+    ["spread over 80 days (a backfill)", spread],
+  ] as const) {
+    console.log(
+      `ingest over HTTP (production server, 4 concurrent clients), ${label}: ${r.eventsPerSecond.toFixed(0)} events/s (${r.stored} stored; goal >= 60000: ${r.eventsPerSecond >= 60_000 ? "met" : "NOT met"})`,
+    );
+  }
   console.log(
-    `ingest over HTTP (production server, 4 concurrent clients): ${((HTTP_BATCHES * 1000) / httpSeconds).toFixed(0)} events/s (${httpStored} stored; goal >= 60000: ${(HTTP_BATCHES * 1000) / httpSeconds >= 60_000 ? "met" : "NOT met"})`,
-  );
-  console.log(
-    `serving process RSS after the HTTP ingest: ${rss.toFixed(0)} MB (goal < 400 MB: ${rss < 400 ? "met" : "NOT met"})`,
+    `serving process RSS after the HTTP ingest: ${rss.toFixed(0)} MB (at start ${rssAtStart.toFixed(0)} MB; goal < 400 MB: ${rss < 400 ? "met" : "NOT met"})`,
   );
   console.log(
     `ingest retries (all duplicates): ${((retried.length * 1000) / retrySeconds).toFixed(0)} events/s`,
   );
-  console.log("| read | p50 ms | p99 ms | n |\n|---|---|---|---|");
-  for (const [label, r] of [
-    ["GET /tracking/stats (uncached)", uncachedStats],
-    ["GET /citations days=30 limit=50 (uncached)", uncachedCitations],
-    ["GET /citations days=90 limit=200 (uncached)", uncachedCitationsMax],
-    ["GET /tracking/stats (cached)", cachedStats],
+  console.log("| read | right after the ingest: p50 ms | p99 ms | after a checkpoint: p50 ms | p99 ms | n |");
+  console.log("|---|---|---|---|---|---|");
+  for (const [label, key] of [
+    ["GET /tracking/stats (uncached)", "stats"],
+    ["GET /citations days=30 limit=50 (uncached)", "citations"],
+    ["GET /citations days=90 limit=200 (uncached)", "citationsMax"],
+    ["GET /tracking/stats (cached)", "cached"],
   ] as const) {
-    console.log(`| ${label} | ${r.p50} | ${r.p99} | ${r.n} |`);
+    const [x, y] = [afterIngest[key], atRest[key]];
+    console.log(`| ${label} | ${x.p50} | ${x.p99} | ${y.p50} | ${y.p99} | ${x.n} |`);
   }
 } finally {
   await handle.close();
