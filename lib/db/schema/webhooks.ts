@@ -13,15 +13,6 @@ import {
 } from "drizzle-orm/pg-core";
 import { accounts, apiKeys, users } from "./accounts";
 
-export const WEBHOOK_EVENT_TYPES = [
-  "job.completed",
-  "job.failed",
-  "citation.detected",
-  "credits.low",
-  "webhook.test",
-] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
-
 export const DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
@@ -38,6 +29,7 @@ export const webhookEndpoints = pgTable(
       .notNull()
       .references(() => accounts.id, { onDelete: "cascade" }),
     url: text("url").notNull(),
+    /** Names from WEBHOOK_EVENTS (lib/webhooks/events.ts, the one list), checked by the API before storing. */
     events: text("events").array().notNull(),
     description: text("description"),
     secret: text("secret").notNull(),
