@@ -30,6 +30,30 @@ export const hasUnsafeText = (text: string) => text.includes("\u0000") || LONE_S
  * surrogate; null when there is none. Walks with its own stack, so any nesting JSON.parse accepts is fine.
  */
 export function findUnsafeText(value: unknown): string | null {
+  // Nearly every body is clean: check it without building a path per value (a 1000-event tracking batch has
+  // some 9000 of them), and walk again with paths only to name the one that is not.
+  return anyUnsafeText(value) ? unsafeTextPath(value) : null;
+}
+
+function anyUnsafeText(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v === "string") {
+      if (hasUnsafeText(v)) return true;
+    } else if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) stack.push(v[i]);
+    } else if (typeof v === "object" && v !== null) {
+      for (const key of Object.keys(v)) {
+        if (hasUnsafeText(key)) return true;
+        stack.push((v as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return false;
+}
+
+function unsafeTextPath(value: unknown): string | null {
   const stack: { value: unknown; path: string }[] = [{ value, path: "" }];
   while (stack.length) {
     const { value: v, path } = stack.pop()!;

