@@ -13,8 +13,7 @@
 //
 // Either set to 0 leaves V8's default.
 
-function megabytes(env: Record<string, string | undefined>, name: string, fallback: number): number {
-  const raw = env[name];
+function megabytes(name: string, raw: string | undefined, fallback: number): number {
   const mb = raw === undefined || raw === "" ? fallback : Number(raw);
   if (!Number.isFinite(mb) || mb < 0) throw new Error(`${name} must be a number of MB, got "${raw}"`);
   return Math.round(mb);
@@ -22,8 +21,8 @@ function megabytes(env: Record<string, string | undefined>, name: string, fallba
 
 /** The flags to start server.ts with, before `--import tsx`. */
 export function serverNodeFlags(env: Record<string, string | undefined> = process.env): string[] {
-  const semi = megabytes(env, "SERVER_SEMI_SPACE_MB", 4);
-  const old = megabytes(env, "SERVER_MAX_OLD_SPACE_MB", 256);
+  const semi = megabytes("SERVER_SEMI_SPACE_MB", env.SERVER_SEMI_SPACE_MB, 4);
+  const old = megabytes("SERVER_MAX_OLD_SPACE_MB", env.SERVER_MAX_OLD_SPACE_MB, 256);
   if (old > 0 && old < 128)
     throw new Error(`SERVER_MAX_OLD_SPACE_MB must be at least 128 (or 0), got "${old}"`);
   return [
