@@ -3,7 +3,7 @@
 import { describe, expect, test } from "vitest";
 import { ADVERSARIAL_KINDS, cpuTimeMs, repeatTo } from "@/bench/analysis-inputs";
 import { parseLlmsTxt } from "./llms-txt";
-import { matchRobots, parseRobotsTxt, ROBOTS_MAX_BYTES } from "./robots";
+import { matchRobots, parseRobotsTxt, ROBOTS_MAX_BYTES, ROBOTS_MAX_LINE_BYTES } from "./robots";
 
 const ONE_MB = 1024 * 1024;
 const BUDGET_MS = 1000;
@@ -34,10 +34,18 @@ test("a heading of 1 MB of spaces between words keeps its text", () => {
 });
 
 test("matching a URL against a robots.txt of 500 KB of wildcards", () => {
-  const rules = (pattern: string) => parseRobotsTxt(`User-agent: *\nDisallow: ${pattern}\n`);
+  // Lines are read up to ROBOTS_MAX_LINE_BYTES, so 500 KB of wildcards is some thirty rules of full length.
+  const rules = (pattern: string) => {
+    const line = `Disallow: ${pattern}\n`;
+    expect(line.length).toBeLessThanOrEqual(ROBOTS_MAX_LINE_BYTES);
+    return parseRobotsTxt(`User-agent: *\n${line.repeat(Math.floor(ROBOTS_MAX_BYTES / line.length) - 1)}`);
+  };
   const path = `https://example.com/${"a".repeat(2000)}`;
-  const wildcards = rules(`/${"*a".repeat(ROBOTS_MAX_BYTES / 2 - 20)}b`);
-  const stars = rules(`/${"*".repeat(ROBOTS_MAX_BYTES - 40)}x`);
+  const wildcards = rules(`/${"*a".repeat((ROBOTS_MAX_LINE_BYTES - 20) / 2)}b`);
+  const stars = rules(`/${"*".repeat(ROBOTS_MAX_LINE_BYTES - 20)}x`);
+  expect(wildcards.truncated || stars.truncated).toBe(false);
+  const ruleBytes = wildcards.groups[0]!.rules.reduce((n, r) => n + r.pattern.length, 0);
+  expect(ruleBytes).toBeGreaterThan(ROBOTS_MAX_BYTES * 0.9);
   let results: boolean[] = [];
   const ms = elapsed(() => {
     results = [wildcards, stars].map((robots) => matchRobots(robots, "Googlebot", path).allowed);

@@ -48,8 +48,34 @@ export interface RobotsMatch {
   group: "specific" | "wildcard" | "none";
 }
 
-const USER_AGENT_KEYS = new Set(["user-agent", "useragent", "user agent"]);
-const DISALLOW_KEYS = new Set(["disallow", "dissallow", "dissalow", "disalow", "disallaw"]);
+/**
+ * Directive names as Google's parser reads them: a key that starts with one of these names (case-insensitively)
+ * is that directive, so "User-agent", "useragent" and "Disallowed" all count; the misspellings are the ones
+ * Google accepts. Checked in this order, so "disallow" is never read as "allow".
+ */
+const DIRECTIVE_PREFIXES: readonly [Directive, readonly string[]][] = [
+  ["user-agent", ["user-agent", "useragent", "user agent"]],
+  ["allow", ["allow"]],
+  ["disallow", ["disallow", "dissallow", "dissalow", "disalow", "diasllow", "disallaw"]],
+  ["sitemap", ["sitemap", "site-map"]],
+  ["crawl-delay", ["crawl-delay"]],
+];
+type Directive = "user-agent" | "allow" | "disallow" | "sitemap" | "crawl-delay";
+
+/** The directive a key names, and whether it was spelled other than the standard way. */
+function directiveOf(key: string): { directive: Directive; exact: boolean } | null {
+  const lower = key.toLowerCase();
+  for (const [directive, prefixes] of DIRECTIVE_PREFIXES) {
+    if (prefixes.some((prefix) => lower.startsWith(prefix))) return { directive, exact: lower === directive };
+  }
+  return null;
+}
+
+/**
+ * Google ignores the bytes of a line past 8 × 2083 (eight maximal browser URLs) less one for its terminator;
+ * a rule cut there still applies as cut.
+ */
+export const ROBOTS_MAX_LINE_BYTES = 2083 * 8 - 1;
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
 
@@ -86,23 +112,37 @@ export function parseRobotsTxt(input: string | Uint8Array, baseUrl?: string): Ro
   let groupHasRules = false;
   const lines = body.split(/\r\n|\r|\n/);
 
-  lines.forEach((raw, index) => {
+  lines.forEach((whole, index) => {
     const line = index + 1;
+    const raw = cutLine(whole);
+    if (raw !== whole) {
+      robots.issues.push({
+        line,
+        message: `Line longer than ${ROBOTS_MAX_LINE_BYTES} bytes: the rest is ignored`,
+      });
+    }
     // ASCII blanks only: String#trim would also drop a stray U+FEFF, which Google reads as part of the line.
     const content = raw.replace(/#.*$/, "").replace(/^[ \t\v\f]+|[ \t\v\f]+$/g, "");
     if (!content) return;
-    const colon = content.indexOf(":");
-    if (colon < 0) {
+    const pair = splitKeyValue(content);
+    if (!pair) {
       robots.issues.push({ line, message: `No "key: value" on this line: "${content.slice(0, 80)}"` });
       return;
     }
-    const key = content
-      .slice(0, colon)
-      .replace(/[ \t]+$/, "")
-      .toLowerCase();
-    const value = content.slice(colon + 1).trim();
+    const { key, value } = pair;
+    const known = directiveOf(key);
+    if (!known) {
+      robots.issues.push({ line, message: `Unknown directive "${key.toLowerCase()}" is ignored` });
+      return;
+    }
+    const { directive } = known;
+    if (pair.missingColon) {
+      robots.issues.push({ line, message: `Missing ":" after "${key}": read as "${directive}: ${value}"` });
+    } else if (!known.exact) {
+      robots.issues.push({ line, message: `"${key}" is read as "${directive}"` });
+    }
 
-    if (USER_AGENT_KEYS.has(key)) {
+    if (directive === "user-agent") {
       if (!group || groupHasRules) {
         group = { userAgents: [], rules: [] };
         robots.groups.push(group);
@@ -111,35 +151,65 @@ export function parseRobotsTxt(input: string | Uint8Array, baseUrl?: string): Ro
       group.userAgents.push(value);
       return;
     }
-    if (key === "sitemap") {
+    if (directive === "sitemap") {
       addSitemap(robots, value, baseUrl, line);
       return;
     }
-    if (key === "allow" || DISALLOW_KEYS.has(key) || key === "crawl-delay") {
-      if (!group) {
-        robots.issues.push({ line, message: `"${key}" before any user-agent line is ignored` });
-        return;
-      }
-      groupHasRules = true;
-      if (key === "crawl-delay") {
-        const seconds = Number(value);
-        if (Number.isFinite(seconds) && seconds >= 0) group.crawlDelay = seconds;
-        else robots.issues.push({ line, message: `Crawl-delay "${value}" is not a number` });
-        return;
-      }
-      // An empty Disallow means "nothing is disallowed": it adds no rule.
-      if (!value) return;
-      if (!value.startsWith("/") && !value.startsWith("*")) {
-        robots.issues.push({ line, message: `Path "${value}" should start with "/"` });
-      }
-      // Only a final `$` is an anchor; elsewhere it is the character itself.
-      const pattern = normalisePath(value).replace(/\$(?!$)/g, "%24");
-      group.rules.push({ allow: key === "allow", pattern, line });
+    if (!group) {
+      robots.issues.push({ line, message: `"${key.toLowerCase()}" before any user-agent line is ignored` });
       return;
     }
-    robots.issues.push({ line, message: `Unknown directive "${key}" is ignored` });
+    if (directive === "crawl-delay") {
+      // Not a rule of RFC 9309: it belongs to the group but does not end it (a user-agent line after it
+      // still joins the same group, as for any other non-rule line).
+      const seconds = Number(value);
+      if (value && Number.isFinite(seconds) && seconds >= 0) group.crawlDelay = seconds;
+      else robots.issues.push({ line, message: `Crawl-delay "${value}" is not a number` });
+      return;
+    }
+    groupHasRules = true;
+    // An empty Disallow means "nothing is disallowed": it adds no rule.
+    if (!value) return;
+    if (!value.startsWith("/") && !value.startsWith("*")) {
+      robots.issues.push({ line, message: `Path "${value}" should start with "/"` });
+    }
+    // Only a final `$` is an anchor; elsewhere it is the character itself.
+    const pattern = normalisePath(value).replace(/\$(?!$)/g, "%24");
+    const allow = directive === "allow";
+    group.rules.push({ allow, pattern, line });
+    // As Google does: allowing ".../index.htm(l)" also allows the directory itself ("/dir/" exactly).
+    const slash = pattern.lastIndexOf("/");
+    if (allow && slash >= 0 && pattern.startsWith("/index.htm", slash)) {
+      group.rules.push({ allow, pattern: `${pattern.slice(0, slash + 1)}$`, line });
+    }
   });
   return robots;
+}
+
+/** A line cut to ROBOTS_MAX_LINE_BYTES of UTF-8, at a character boundary. */
+function cutLine(line: string): string {
+  if (line.length <= ROBOTS_MAX_LINE_BYTES / 3) return line;
+  const bytes = Buffer.from(line, "utf8");
+  if (bytes.length <= ROBOTS_MAX_LINE_BYTES) return line;
+  let end = ROBOTS_MAX_LINE_BYTES;
+  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
+  return bytes.subarray(0, end).toString("utf8");
+}
+
+/**
+ * `key: value`; as Google reads it, a line without a colon whose two words are separated by blanks
+ * ("Disallow /private") is read as if the colon were there, and one with more words has no directive.
+ */
+function splitKeyValue(content: string): { key: string; value: string; missingColon: boolean } | null {
+  const colon = content.indexOf(":");
+  if (colon >= 0) {
+    const key = content.slice(0, colon).replace(/[ \t]+$/, "");
+    if (!key) return null;
+    return { key, value: content.slice(colon + 1).replace(/^[ \t\v\f]+/, ""), missingColon: false };
+  }
+  const words = content.split(/[ \t]+/);
+  if (words.length !== 2) return null;
+  return { key: words[0]!, value: words[1]!, missingColon: true };
 }
 
 function addSitemap(robots: Robots, value: string, baseUrl: string | undefined, line: number) {
@@ -161,16 +231,38 @@ export function extractProductToken(userAgent: string): string {
   return userAgent.trim().match(/^[A-Za-z_-]+/)?.[0] ?? userAgent.trim();
 }
 
+/** RFC 9309 §2.2.1: a product token is letters, "_" and "-" only, and not empty. */
+export function isValidProductToken(token: string): boolean {
+  return /^[A-Za-z_-]+$/.test(token);
+}
+
+/**
+ * What a user-agent line names, as Google reads it: `*` (alone or followed by a blank) is every crawler;
+ * otherwise the token is the value up to its first character that cannot be in a token, so
+ * "Googlebot/2.1" and "Googlebot Images" both name Googlebot.
+ */
+function groupAgent(value: string): { all: true } | { all: false; token: string } {
+  if (/^\*(?:\s|$)/.test(value)) return { all: true };
+  return { all: false, token: (value.match(/^[A-Za-z_-]*/)?.[0] ?? "").toLowerCase() };
+}
+
+/**
+ * The token a crawler is matched by: a full user-agent of the form "Token/version …" stands for its token;
+ * anything else is compared whole, so "Foo Bar" (not a valid token) names no group, where "Foo" would.
+ */
+function crawlerToken(agent: string): string {
+  return (agent.match(/^([A-Za-z_-]+)\//)?.[1] ?? agent).toLowerCase();
+}
+
 /** Decides whether the crawler with `productToken` may fetch `url` (RFC 9309 §2.2). */
 export function matchRobots(robots: Robots, productToken: string, url: string): RobotsMatch {
   if (robots.mode !== "rules") return { allowed: robots.mode === "allow-all", rule: null, group: "none" };
-  const token = extractProductToken(productToken).toLowerCase();
-  let groups = robots.groups.filter((g) =>
-    g.userAgents.some((ua) => extractProductToken(ua).toLowerCase() === token),
-  );
+  const token = crawlerToken(productToken);
+  const agents = (g: RobotsGroup) => g.userAgents.map(groupAgent);
+  let groups = robots.groups.filter((g) => agents(g).some((a) => !a.all && a.token === token));
   let group: RobotsMatch["group"] = "specific";
   if (groups.length === 0) {
-    groups = robots.groups.filter((g) => g.userAgents.some((ua) => ua.trim() === "*"));
+    groups = robots.groups.filter((g) => agents(g).some((a) => a.all));
     group = groups.length > 0 ? "wildcard" : "none";
   }
   const path = pathOf(url);
@@ -248,14 +340,41 @@ function describeFetchError(err: FetchError) {
   return { code: err.code, message: err.message };
 }
 
-/** Path and query of a URL as robots rules see them. */
+/**
+ * Path and query of a URL as robots rules see them. An http(s) URL is parsed as a crawler would request it
+ * (percent-encoded, dot segments resolved); anything else is read as Google's matcher reads it: an optional
+ * "scheme://" and "//", then the host up to the first "/", "?" or ";", the fragment dropped, "/" when nothing is
+ * left ("example.com/a;b#c" → "/a;b", "a/b" → "/b").
+ */
 function pathOf(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return escapeSpecials(normalisePath(`${parsed.pathname}${parsed.search}`));
-  } catch {
-    return escapeSpecials(normalisePath(url.startsWith("/") ? url : `/${url}`));
+  if (/^https?:\/\//i.test(url)) {
+    try {
+      const parsed = new URL(url);
+      return escapeSpecials(normalisePath(`${parsed.pathname}${parsed.search}`));
+    } catch {
+      // Not a valid URL after all: read it the lenient way below.
+    }
   }
+  return escapeSpecials(normalisePath(lenientPath(url)));
+}
+
+function lenientPath(url: string): string {
+  const searchStart = url.startsWith("//") ? 2 : 0;
+  const earlyPath = indexOfAny(url, "/?;", searchStart);
+  let protocolEnd = url.indexOf("://", searchStart);
+  if (protocolEnd < 0 || (earlyPath >= 0 && earlyPath < protocolEnd)) protocolEnd = searchStart;
+  else protocolEnd += 3;
+  const pathStart = indexOfAny(url, "/?;", protocolEnd);
+  if (pathStart < 0) return "/";
+  const hash = url.indexOf("#", searchStart);
+  if (hash >= 0 && hash < pathStart) return "/";
+  const path = url.slice(pathStart, hash < 0 ? undefined : hash);
+  return path.startsWith("/") ? path : `/${path}`;
+}
+
+function indexOfAny(text: string, chars: string, from: number): number {
+  for (let i = from; i < text.length; i++) if (chars.includes(text[i]!)) return i;
+  return -1;
 }
 
 /** A literal `*` or `$` in a URL can only be matched by a pattern that writes it %2A / %24. */
