@@ -37,6 +37,27 @@ describe("robots.txt", () => {
   });
 });
 
+test("AI usage preferences and other crawler records are shown, not counted as problems", () => {
+  const text = "User-agent: *\nContent-Signal: search=yes, ai-train=no\nAllow: /\nHost: example.com\n";
+  const check = checkRobotsTxt({
+    url: "https://example.com/robots.txt",
+    status: 200,
+    robots: parseRobotsTxt(text),
+  });
+  expect(check.status).toBe("pass");
+  expect(check.evidence.slice(1)).toEqual([
+    "line 2: content-signal: search=yes, ai-train=no (not a crawl rule)",
+    "line 4: host: example.com (not a crawl rule)",
+  ]);
+  const noindex = checkRobotsTxt({
+    url: "https://example.com/robots.txt",
+    status: 200,
+    robots: parseRobotsTxt("User-agent: *\nNoindex: /private\n"),
+  });
+  expect(noindex.status).toBe("warn");
+  expect(noindex.evidence[1]).toMatch(/^line 2: "noindex" is not read in robots.txt/);
+});
+
 describe("bot access", () => {
   const robots = parseRobotsTxt(ROBOTS);
 

@@ -31,6 +31,10 @@ export function checkRobotsTxt(result: RobotsFetchResult): Check {
       evidence,
     );
   }
+  // AI usage preferences and other crawler-specific records: shown, not counted as problems.
+  evidence.push(
+    ...robots.otherRecords.map((r) => `line ${r.line}: ${r.key}: ${clip(r.value, 200)} (not a crawl rule)`),
+  );
   const issues = robots.issues.map((i) => `line ${i.line}: ${i.message}`);
   if (issues.length) {
     return createCheck(

@@ -1,4 +1,5 @@
-// Ported from Google's robots.txt parser and matcher tests: github.com/google/robotstxt, robots_test.cc at commit
+// Ported from Google's robots.txt parser and matcher tests: github.com/google/robotstxt, robots_test.cc and
+// reporting_robots_test.cc at commit
 // 22b355ff855419e6a3ff8ff09c0ad7fdb17116f9. Copyright 2019 Google LLC, Apache License 2.0
 // (https://www.apache.org/licenses/LICENSE-2.0). Each test keeps Google's name and its cases; where this product
 // decides differently on purpose, the case says so and why.
@@ -382,4 +383,54 @@ test("TestMaybeEscapePattern", () => {
   expect(normalisePath("/a/b/c")).toBe("/a/b/c");
   expect(normalisePath("á")).toBe("%C3%A1");
   expect(normalisePath("%aa")).toBe("%AA");
+});
+
+describe("reporting_robots_test: LinesNumbersAreCountedCorrectly, what each line was read as", () => {
+  const file =
+    "User-Agent: foo\n" + // 1
+    "Allow: /some/path\n" + // 2
+    "User-Agent bar # no\n" + // 3: missing colon, still a user-agent line
+    "absolutely random line\n" + // 4: no directive
+    "#so comment, much wow\n" + // 5
+    "\n" + // 6
+    "unicorns: /extinct\n" + // 7: unknown
+    "noarchive: /some\n" + // 8: a page directive, not read here
+    "Disallow: /\n" + // 9
+    "Error #and comment\n" + // 10: no directive
+    "useragent: baz\n" + // 11: accepted misspelling
+    "disallaw: /some\n" + // 12: accepted misspelling
+    "site-map: https://e/s.xml #comment\n" + // 13: accepted misspelling
+    "sitemap: https://e/t.xml\n" + // 14
+    "Noarchive: /someCapital\n"; // 15
+  const robots = parseRobotsTxt(file);
+
+  test("8 valid directives", () => expect(validDirectives(robots)).toBe(8));
+  test("the groups and sitemaps", () => {
+    expect(robots.groups).toEqual([
+      { userAgents: ["foo"], rules: [{ allow: true, pattern: "/some/path", line: 2 }] },
+      { userAgents: ["bar"], rules: [{ allow: false, pattern: "/", line: 9 }] },
+      { userAgents: ["baz"], rules: [{ allow: false, pattern: "/some", line: 12 }] },
+    ]);
+    expect(robots.sitemaps).toEqual(["https://e/s.xml", "https://e/t.xml"]);
+  });
+  test("every line read other than as written is reported, on its line", () => {
+    expect(robots.issues.map((i) => i.line)).toEqual([3, 4, 7, 8, 10, 11, 12, 13, 15]);
+    const message = (line: number) => robots.issues.find((i) => i.line === line)?.message;
+    expect(message(3)).toMatch(/^Missing ":"/);
+    expect(message(4)).toMatch(/^No "key: value"/);
+    expect(message(7)).toMatch(/^Unknown directive "unicorns"/);
+    expect(message(8)).toMatch(/"noarchive" is not read in robots.txt/);
+    expect(message(11)).toBe('"useragent" is read as "user-agent"');
+    expect(message(13)).toBe('"site-map" is read as "sitemap"');
+  });
+  test("LinesTooLongReportedCorrectly", () => {
+    let longline = "/x/";
+    while (longline.length < 2084 * 8) longline += "a";
+    const cut = parseRobotsTxt(`user-agent: foo\ndisallow: ${longline}\nallow: /\n`);
+    expect(validDirectives(cut)).toBe(3);
+    expect(cut.issues).toEqual([
+      { line: 2, message: expect.stringMatching(/^Line longer than 16663 bytes/) },
+    ]);
+    expect(cut.groups[0]!.rules.map((r) => r.line)).toEqual([2, 3]);
+  });
 });

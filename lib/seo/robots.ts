@@ -21,6 +21,12 @@ export interface RobotsGroup {
   crawlDelay?: number;
 }
 
+export interface RobotsRecord {
+  line: number;
+  key: string;
+  value: string;
+}
+
 export interface RobotsIssue {
   line: number;
   message: string;
@@ -36,6 +42,11 @@ export interface Robots {
   /** Absolute URLs from Sitemap lines, in file order, without duplicates. */
   sitemaps: string[];
   issues: RobotsIssue[];
+  /**
+   * Records RFC 9309 leaves to crawlers (§2.2.4) that this parser knows but does not apply: AI usage preferences
+   * (Content-Signal, Content-Usage), Yandex's Host and Clean-param, rate hints. Key lower-cased, value as written.
+   */
+  otherRecords: RobotsRecord[];
   /** The file was longer than ROBOTS_MAX_BYTES and its tail was ignored. */
   truncated: boolean;
 }
@@ -70,6 +81,20 @@ function directiveOf(key: string): { directive: Directive; exact: boolean } | nu
   }
   return null;
 }
+
+/** Records some crawlers read, kept as they are (not problems of the file). */
+const OTHER_RECORDS = new Set([
+  "content-signal",
+  "content-usage",
+  "host",
+  "clean-param",
+  "request-rate",
+  "visit-time",
+  "revisit-after",
+]);
+
+/** Page-level directives written into robots.txt, which no major crawler reads there. */
+const PAGE_DIRECTIVES = new Set(["noindex", "nofollow", "noarchive", "nosnippet", "noimageindex"]);
 
 /**
  * Google ignores the bytes of a line past 8 × 2083 (eight maximal browser URLs) less one for its terminator;
@@ -107,7 +132,7 @@ export function parseRobotsTxt(input: string | Uint8Array, baseUrl?: string): Ro
     const head = bytes.subarray(0, ROBOTS_MAX_BYTES).toString("utf8");
     body = head.slice(0, Math.max(head.lastIndexOf("\n"), 0));
   }
-  const robots: Robots = { mode: "rules", groups: [], sitemaps: [], issues: [], truncated };
+  const robots: Robots = { mode: "rules", groups: [], sitemaps: [], issues: [], otherRecords: [], truncated };
   let group: RobotsGroup | null = null;
   let groupHasRules = false;
   const lines = body.split(/\r\n|\r|\n/);
@@ -132,7 +157,14 @@ export function parseRobotsTxt(input: string | Uint8Array, baseUrl?: string): Ro
     const { key, value } = pair;
     const known = directiveOf(key);
     if (!known) {
-      robots.issues.push({ line, message: `Unknown directive "${key.toLowerCase()}" is ignored` });
+      const name = key.toLowerCase();
+      if (OTHER_RECORDS.has(name)) robots.otherRecords.push({ line, key: name, value });
+      else if (PAGE_DIRECTIVES.has(name)) {
+        robots.issues.push({
+          line,
+          message: `"${name}" is not read in robots.txt (Google stopped in 2019): use a robots meta tag or an X-Robots-Tag header`,
+        });
+      } else robots.issues.push({ line, message: `Unknown directive "${name}" is ignored` });
       return;
     }
     const { directive } = known;
@@ -223,7 +255,7 @@ function addSitemap(robots: Robots, value: string, baseUrl: string | undefined, 
 
 /** Robots for a site without a usable file, per RFC 9309 §2.3.1.3 and §2.3.1.4. */
 export function createRobotsForMode(mode: "allow-all" | "disallow-all"): Robots {
-  return { mode, groups: [], sitemaps: [], issues: [], truncated: false };
+  return { mode, groups: [], sitemaps: [], issues: [], otherRecords: [], truncated: false };
 }
 
 /** The product token of a user-agent string: "SiteAuditBot/1.0 (+…)" → "SiteAuditBot". */
