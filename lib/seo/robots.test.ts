@@ -178,6 +178,15 @@ describe("parsing details", () => {
     expect(robots.issues.map((i) => i.line)).toEqual([6]);
   });
 
+  test("an empty query is part of the path, as the URL requested it", () => {
+    const robots = parseRobotsTxt("User-agent: *\nAllow: /some/path?\nDisallow: /another/path?\n");
+    for (const url of [`${site}/another/path?`, `${site}/another/path?#top`, "/another/path?"]) {
+      expect(isAllowedByRobots(robots, "x", url), url).toBe(false);
+    }
+    expect(isAllowedByRobots(robots, "x", `${site}/another/path`)).toBe(true);
+    expect(matchRobots(robots, "x", `${site}/some/path?`).rule?.pattern).toBe("/some/path?");
+  });
+
   test("rules before any user-agent are reported and ignored", () => {
     const robots = parseRobotsTxt("Disallow: /\nUser-agent: *\nAllow: /\n");
     expect(robots.issues[0]?.line).toBe(1);

@@ -382,7 +382,9 @@ function pathOf(url: string): string {
   if (/^https?:\/\//i.test(url)) {
     try {
       const parsed = new URL(url);
-      return escapeSpecials(normalisePath(`${parsed.pathname}${parsed.search}`));
+      // An empty query ("/path?") is still part of what is requested, though `search` drops it.
+      const query = parsed.search || (parsed.href.split("#")[0]!.endsWith("?") ? "?" : "");
+      return escapeSpecials(normalisePath(`${parsed.pathname}${query}`));
     } catch {
       // Not a valid URL after all: read it the lenient way below.
     }
