@@ -125,11 +125,11 @@ export function checkAiBotAccess(bots: BotAccess[]): Check {
 }
 
 export function checkSitemap(report: SitemapReport, listed: boolean): Check {
-  const readable = report.sources.filter((s) => s.kind === "urlset" || s.kind === "sitemapindex");
+  const readable = report.sources.filter((s) => s.kind !== "invalid" && s.kind !== "unreachable");
   const evidence = [
     ...report.sources.map(
       (s) =>
-        `${s.url} (${s.from}): ${s.kind}${s.kind === "urlset" ? `, ${plural(s.urlCount, "URL")}` : ""}${s.status !== null ? `, HTTP ${s.status}` : ""}`,
+        `${s.url} (${s.from}): ${s.kind}${s.kind !== "sitemapindex" && s.kind !== "invalid" && s.kind !== "unreachable" ? `, ${plural(s.urlCount, "URL")}` : ""}${s.status !== null ? `, HTTP ${s.status}` : ""}`,
     ),
     ...report.issues
       .filter((i) => i.severity === "error")

@@ -26,9 +26,12 @@ export interface SitemapIssue {
   message: string;
 }
 
+/** The formats sitemaps.org accepts: the XML protocol, RSS 2.0 and Atom 1.0 feeds, and a plain text list. */
+export const SITEMAP_KINDS = ["urlset", "sitemapindex", "rss", "atom", "text"] as const;
+
 export interface ParsedSitemap {
-  kind: "urlset" | "sitemapindex" | "invalid";
-  /** Page URLs of a urlset. */
+  kind: (typeof SITEMAP_KINDS)[number] | "invalid";
+  /** Page URLs of a urlset, a feed or a text sitemap. */
   urls: SitemapUrl[];
   /** Child sitemap URLs of a sitemapindex. */
   sitemaps: string[];
@@ -53,16 +56,38 @@ export interface SitemapReport {
   truncated: boolean;
 }
 
-/** Parses one sitemap document (urlset or sitemapindex). `sitemapUrl` resolves nothing; it names issues. */
-export function parseSitemapXml(xml: string, sitemapUrl: string): ParsedSitemap {
+/**
+ * Parses one sitemap in any format sitemaps.org accepts: XML (urlset or sitemapindex), an RSS 2.0 or Atom 1.0 feed
+ * (each item's link; pubDate / updated as lastmod), or a text file of one URL per line. `sitemapUrl` resolves an
+ * Atom feed's relative links and names issues.
+ */
+export function parseSitemap(body: string, sitemapUrl: string): ParsedSitemap {
+  const text = body.replace(/^\uFEFF/, "");
+  if (/^\s*</.test(text)) return parseXmlSitemap(text, sitemapUrl);
+  return parseTextSitemap(text, sitemapUrl);
+}
+
+function newResult(sitemapUrl: string) {
   const result: ParsedSitemap = { kind: "invalid", urls: [], sitemaps: [], issues: [] };
   const issue = (severity: SitemapIssue["severity"], message: string) =>
     result.issues.push({ sitemap: sitemapUrl, severity, message });
+  return { result, issue };
+}
+
+function parseXmlSitemap(xml: string, sitemapUrl: string): ParsedSitemap {
+  const { result, issue } = newResult(sitemapUrl);
   const $ = cheerio.load(xml, { xml: true });
-  const root = $.root().children().get(0);
+  const root = $.root()
+    .children()
+    .filter((_, el) => el.type === "tag")
+    .get(0);
   const rootName = root && "name" in root ? localName(root.name) : undefined;
+  if (rootName === "rss" || rootName === "feed") return parseFeed($, root!, rootName, sitemapUrl);
   if (rootName !== "urlset" && rootName !== "sitemapindex") {
-    issue("error", "Not a sitemap: the root element must be <urlset> or <sitemapindex>.");
+    issue(
+      "error",
+      "Not a sitemap: the root element must be <urlset> or <sitemapindex> (or <rss> or <feed> for a feed).",
+    );
     return result;
   }
   result.kind = rootName;
@@ -104,6 +129,110 @@ export function parseSitemapXml(xml: string, sitemapUrl: string): ParsedSitemap 
     result.urls.push(entry);
   });
   if (entries.length === 0) issue("warning", `The ${rootName} is empty.`);
+  return result;
+}
+
+/**
+ * An RSS 2.0 feed (`<rss><channel><item><link>`, `<pubDate>`) or an Atom 1.0 feed (`<feed><entry><link href>`,
+ * `<updated>`). sitemaps.org reads only these two fields; a feed usually lists only the newest pages.
+ */
+function parseFeed(
+  $: cheerio.CheerioAPI,
+  root: Parameters<cheerio.CheerioAPI>[0],
+  rootName: "rss" | "feed",
+  sitemapUrl: string,
+): ParsedSitemap {
+  const { result, issue } = newResult(sitemapUrl);
+  result.kind = rootName === "rss" ? "rss" : "atom";
+  const host = safeHost(sitemapUrl);
+  const children = (el: Parameters<cheerio.CheerioAPI>[0], name: string) =>
+    $(el)
+      .children()
+      .filter((_, c) => localName(c.name) === name);
+  const items =
+    rootName === "rss" ? children(children(root, "channel").get(0) ?? root, "item") : children(root, "entry");
+  const itemName = rootName === "rss" ? "<item>" : "<entry>";
+  if (items.length > SITEMAP_MAX_URLS_PER_FILE) {
+    issue("error", `${items.length} entries; a sitemap may list at most ${SITEMAP_MAX_URLS_PER_FILE}.`);
+  }
+  items.each((index, el) => {
+    let link: string | undefined;
+    if (rootName === "rss") link = children(el, "link").first().text().trim() || undefined;
+    else {
+      const links = children(el, "link").get();
+      const alternate = links.find((l) => ($(l).attr("rel") ?? "alternate") === "alternate");
+      link = alternate ? $(alternate).attr("href")?.trim() : undefined;
+    }
+    if (!link) return void issue("error", `${itemName} ${index + 1} has no link.`);
+    let resolved: URL | null = null;
+    try {
+      resolved = parseAbsoluteUrl(new URL(link, sitemapUrl).href);
+    } catch {
+      resolved = null;
+    }
+    if (!resolved) return void issue("error", `Link "${link.slice(0, 200)}" is not an http(s) URL.`);
+    if (host && resolved.host !== host) {
+      issue("warning", `${resolved.href} is on another host than the sitemap; crawlers may ignore it.`);
+    }
+    const entry: SitemapUrl = { loc: resolved.href };
+    const modified = children(el, rootName === "rss" ? "pubdate" : "updated")
+      .first()
+      .text()
+      .trim();
+    if (modified) {
+      const date = rootName === "feed" || isW3cDate(modified) ? modified : rfc822ToIso(modified);
+      if (date && isW3cDate(date)) entry.lastmod = date;
+      else issue("warning", `The date "${modified.slice(0, 60)}" of ${resolved.href} could not be read.`);
+    }
+    result.urls.push(entry);
+  });
+  if (items.length === 0) issue("warning", `The feed has no ${itemName}.`);
+  return result;
+}
+
+/** An RFC 822 date as RSS writes it ("Tue, 10 Jun 2025 04:00:00 GMT") as an ISO 8601 UTC date-time. */
+function rfc822ToIso(value: string): string | null {
+  if (!/^(?:[A-Za-z]{3},\s*)?\d{1,2}\s+[A-Za-z]{3}\s+\d{2,4}\s+\d{1,2}:\d{2}/.test(value)) return null;
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? null : new Date(time).toISOString().replace(".000Z", "Z");
+}
+
+/** sitemaps.org's text format: one absolute URL per line, nothing else, UTF-8. */
+function parseTextSitemap(text: string, sitemapUrl: string): ParsedSitemap {
+  const { result, issue } = newResult(sitemapUrl);
+  const host = safeHost(sitemapUrl);
+  const lines = text.split(/\r\n|\r|\n/);
+  const bad: number[] = [];
+  let entries = 0;
+  lines.forEach((raw, index) => {
+    const line = raw.trim();
+    if (!line) return;
+    entries++;
+    const parsed = parseAbsoluteUrl(line);
+    if (!parsed || /\s/.test(line)) {
+      bad.push(index + 1);
+      return;
+    }
+    if (host && parsed.host !== host) {
+      issue("warning", `${parsed.href} is on another host than the sitemap; crawlers may ignore it.`);
+    }
+    result.urls.push({ loc: parsed.href });
+  });
+  if (result.urls.length === 0) {
+    issue("error", "Not a sitemap: neither XML nor a text file of one URL per line.");
+    return result;
+  }
+  result.kind = "text";
+  if (entries > SITEMAP_MAX_URLS_PER_FILE) {
+    issue("error", `${entries} lines; a sitemap may list at most ${SITEMAP_MAX_URLS_PER_FILE}.`);
+  }
+  if (bad.length > 0) {
+    const shown = bad.slice(0, 10).join(", ");
+    issue(
+      "error",
+      `${bad.length === 1 ? "Line" : "Lines"} ${shown}${bad.length > 10 ? ` and ${bad.length - 10} more` : ""} ${bad.length === 1 ? "is" : "are"} not an absolute http(s) URL; a text sitemap holds nothing else.`,
+    );
+  }
   return result;
 }
 
@@ -161,7 +290,7 @@ export async function findSitemaps(
       report.issues.push({ sitemap: next.url, severity: "error", message: loaded.error });
       continue;
     }
-    const parsed = parseSitemapXml(loaded.xml, next.url);
+    const parsed = parseSitemap(loaded.xml, next.url);
     source.kind = parsed.kind;
     report.issues.push(...parsed.issues);
     for (const child of parsed.sitemaps) {

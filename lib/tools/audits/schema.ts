@@ -93,7 +93,7 @@ export const auditResult = z.object({
         url: z.string(),
         from: z.enum(["robots", "default", "index"]),
         status: z.number().int().nullable(),
-        kind: z.enum(["urlset", "sitemapindex", "invalid", "unreachable"]),
+        kind: z.enum(["urlset", "sitemapindex", "rss", "atom", "text", "invalid", "unreachable"]),
         urlCount: z.number().int(),
       }),
     ),
