@@ -283,7 +283,8 @@ function groupAgent(value: string): { all: true } | { all: false; token: string 
  * anything else is compared whole, so "Foo Bar" (not a valid token) names no group, where "Foo" would.
  */
 function crawlerToken(agent: string): string {
-  return (agent.match(/^([A-Za-z_-]+)\//)?.[1] ?? agent).toLowerCase();
+  const head = agent.split("/", 1)[0]!;
+  return (agent.includes("/") && isValidProductToken(head) ? head : agent).toLowerCase();
 }
 
 /** Decides whether the crawler with `productToken` may fetch `url` (RFC 9309 §2.2). */

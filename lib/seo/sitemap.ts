@@ -71,11 +71,24 @@ function newResult(sitemapUrl: string) {
   const result: ParsedSitemap = { kind: "invalid", urls: [], sitemaps: [], issues: [] };
   const issue = (severity: SitemapIssue["severity"], message: string) =>
     result.issues.push({ sitemap: sitemapUrl, severity, message });
-  return { result, issue };
+  const host = safeHost(sitemapUrl);
+  /** Warns of a listed URL on another host than the sitemap's. */
+  const checkHost = (url: URL) => {
+    if (host && url.host !== host) {
+      issue("warning", `${url.href} is on another host than the sitemap; crawlers may ignore it.`);
+    }
+  };
+  /** Reports a file over the protocol's 50,000 entries. */
+  const checkCount = (count: number, what: string) => {
+    if (count > SITEMAP_MAX_URLS_PER_FILE) {
+      issue("error", `${count} ${what}; a sitemap may list at most ${SITEMAP_MAX_URLS_PER_FILE}.`);
+    }
+  };
+  return { result, issue, checkHost, checkCount };
 }
 
 function parseXmlSitemap(xml: string, sitemapUrl: string): ParsedSitemap {
-  const { result, issue } = newResult(sitemapUrl);
+  const { result, issue, checkHost, checkCount } = newResult(sitemapUrl);
   const $ = cheerio.load(xml, { xml: true });
   const root = $.root()
     .children()
@@ -91,13 +104,10 @@ function parseXmlSitemap(xml: string, sitemapUrl: string): ParsedSitemap {
     return result;
   }
   result.kind = rootName;
-  const host = safeHost(sitemapUrl);
   const entries = $(root)
     .children()
     .filter((_, el) => localName(el.name) === (rootName === "urlset" ? "url" : "sitemap"));
-  if (entries.length > SITEMAP_MAX_URLS_PER_FILE) {
-    issue("error", `${entries.length} entries; a sitemap may list at most ${SITEMAP_MAX_URLS_PER_FILE}.`);
-  }
+  checkCount(entries.length, "entries");
   entries.each((index, el) => {
     const fields = new Map<string, string>();
     for (const child of $(el).children().get()) fields.set(localName(child.name), $(child).text().trim());
@@ -105,9 +115,7 @@ function parseXmlSitemap(xml: string, sitemapUrl: string): ParsedSitemap {
     if (!loc) return void issue("error", `Entry ${index + 1} has no <loc>.`);
     const parsed = parseAbsoluteUrl(loc);
     if (!parsed) return void issue("error", `<loc> "${loc.slice(0, 200)}" is not an absolute http(s) URL.`);
-    if (host && parsed.host !== host) {
-      issue("warning", `${parsed.href} is on another host than the sitemap; crawlers may ignore it.`);
-    }
+    checkHost(parsed);
     if (rootName === "sitemapindex") {
       result.sitemaps.push(parsed.href);
       return;
@@ -142,9 +150,8 @@ function parseFeed(
   rootName: "rss" | "feed",
   sitemapUrl: string,
 ): ParsedSitemap {
-  const { result, issue } = newResult(sitemapUrl);
+  const { result, issue, checkHost, checkCount } = newResult(sitemapUrl);
   result.kind = rootName === "rss" ? "rss" : "atom";
-  const host = safeHost(sitemapUrl);
   const children = (el: Parameters<cheerio.CheerioAPI>[0], name: string) =>
     $(el)
       .children()
@@ -152,9 +159,7 @@ function parseFeed(
   const items =
     rootName === "rss" ? children(children(root, "channel").get(0) ?? root, "item") : children(root, "entry");
   const itemName = rootName === "rss" ? "<item>" : "<entry>";
-  if (items.length > SITEMAP_MAX_URLS_PER_FILE) {
-    issue("error", `${items.length} entries; a sitemap may list at most ${SITEMAP_MAX_URLS_PER_FILE}.`);
-  }
+  checkCount(items.length, "entries");
   items.each((index, el) => {
     let link: string | undefined;
     if (rootName === "rss") link = children(el, "link").first().text().trim() || undefined;
@@ -171,9 +176,7 @@ function parseFeed(
       resolved = null;
     }
     if (!resolved) return void issue("error", `Link "${link.slice(0, 200)}" is not an http(s) URL.`);
-    if (host && resolved.host !== host) {
-      issue("warning", `${resolved.href} is on another host than the sitemap; crawlers may ignore it.`);
-    }
+    checkHost(resolved);
     const entry: SitemapUrl = { loc: resolved.href };
     const modified = children(el, rootName === "rss" ? "pubdate" : "updated")
       .first()
@@ -199,8 +202,7 @@ function rfc822ToIso(value: string): string | null {
 
 /** sitemaps.org's text format: one absolute URL per line, nothing else, UTF-8. */
 function parseTextSitemap(text: string, sitemapUrl: string): ParsedSitemap {
-  const { result, issue } = newResult(sitemapUrl);
-  const host = safeHost(sitemapUrl);
+  const { result, issue, checkHost, checkCount } = newResult(sitemapUrl);
   const lines = text.split(/\r\n|\r|\n/);
   const bad: number[] = [];
   let entries = 0;
@@ -213,9 +215,7 @@ function parseTextSitemap(text: string, sitemapUrl: string): ParsedSitemap {
       bad.push(index + 1);
       return;
     }
-    if (host && parsed.host !== host) {
-      issue("warning", `${parsed.href} is on another host than the sitemap; crawlers may ignore it.`);
-    }
+    checkHost(parsed);
     result.urls.push({ loc: parsed.href });
   });
   if (result.urls.length === 0) {
@@ -223,9 +223,7 @@ function parseTextSitemap(text: string, sitemapUrl: string): ParsedSitemap {
     return result;
   }
   result.kind = "text";
-  if (entries > SITEMAP_MAX_URLS_PER_FILE) {
-    issue("error", `${entries} lines; a sitemap may list at most ${SITEMAP_MAX_URLS_PER_FILE}.`);
-  }
+  checkCount(entries, "lines");
   if (bad.length > 0) {
     const shown = bad.slice(0, 10).join(", ");
     issue(
