@@ -1,6 +1,6 @@
 // Shared pieces of the benchmarks: a throwaway Postgres database, child servers, a closed-loop load generator.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import postgres from "postgres";
 import { Pool } from "undici";
@@ -63,6 +63,7 @@ export function startChild(
       stdio: ["ignore", "pipe", "inherit"],
     });
     child.stdout!.on("data", (chunk: Buffer) => {
+      if (process.env.BENCH_TRACE_GC) appendFileSync(process.env.BENCH_TRACE_GC, chunk);
       const m = chunk.toString().match(ready);
       if (m) resolve({ port: Number(m[1] ?? 0), pid: child.pid!, kill: () => child.kill("SIGTERM") });
     });
@@ -82,13 +83,15 @@ export async function startNext(port: number, databaseUrl: string, env: Record<s
 
 /**
  * The production server as `npm start` runs it (server.ts: /api/v1 on the lean mount unless API_MOUNT=next)
- * on a free port against `databaseUrl`. BENCH_CPU_PROF=<folder> writes its CPU profile there when it stops.
+ * on a free port against `databaseUrl`. BENCH_CPU_PROF=<folder> writes its CPU profile there when it stops;
+ * BENCH_TRACE_GC=<file> appends its garbage collections (`--trace-gc`, with the rest of its output) to that file.
  */
 export async function startServer(databaseUrl: string, env: Record<string, string> = {}) {
   const prof = process.env.BENCH_CPU_PROF;
   const child = await startChild(
     [
       ...(prof ? ["--cpu-prof", `--cpu-prof-dir=${prof}`] : []),
+      ...(process.env.BENCH_TRACE_GC ? ["--trace-gc"] : []),
       ...serverNodeFlags({ ...process.env, ...env }),
       "--import",
       "tsx",

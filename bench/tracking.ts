@@ -2,6 +2,8 @@
 // reads with BENCH_VISITS visits (default 10 million) loaded, on a throwaway Postgres database.
 //   BENCH_DATABASE_URL / DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres)
 //   BENCH_VISITS (default 10000000), BENCH_INGEST_BATCHES (default 30), BENCH_READS (default 200)
+
+import { readdirSync, readFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { createAccount } from "@/lib/accounts/accounts";
@@ -26,6 +28,27 @@ const HTTP_BATCHES = Number(process.env.BENCH_HTTP_BATCHES ?? 120);
 const LOAD_CHUNK = 1_000_000;
 const DOMAIN = "bench.example";
 
+/** CPU seconds (user + system) a process has used, from /proc (Linux); 0 once it is gone. */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return 0;
+  }
+}
+/** CPU seconds used by every postgres process on this machine (the database the bench writes to). */
+function postgresCpuSeconds(): number {
+  let total = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").startsWith("postgres"))
+        total += cpuSeconds(Number(entry));
+    } catch {}
+  }
+  return total;
+}
 const log = (msg: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
 const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -175,6 +198,7 @@ try {
   const postAll = async (bodies: string[]) => {
     let next = 0;
     let stored = 0;
+    const cpu0 = { server: cpuSeconds(app.pid), postgres: postgresCpuSeconds(), bench: process.cpuUsage() };
     const t = performance.now();
     await Promise.all(
       Array.from({ length: 4 }, async () => {
@@ -195,7 +219,17 @@ try {
         }
       }),
     );
-    return { stored, eventsPerSecond: (bodies.length * 1000) / ((performance.now() - t) / 1000) };
+    const seconds = (performance.now() - t) / 1000;
+    const bench = process.cpuUsage(cpu0.bench);
+    // CPU milliseconds per batch of 1000 events: where the two cores went.
+    const perBatch = (s: number) => ((s * 1000) / bodies.length).toFixed(1);
+    const cpu = {
+      server: perBatch(cpuSeconds(app.pid) - cpu0.server),
+      postgres: perBatch(postgresCpuSeconds() - cpu0.postgres),
+      client: perBatch((bench.user + bench.system) / 1e6),
+      wall: perBatch(seconds),
+    };
+    return { stored, eventsPerSecond: (bodies.length * 1000) / seconds, cpu };
   };
   const live = await postAll(httpBodies("live"));
   const spread = await postAll(httpBodies("spread"));
@@ -245,6 +279,9 @@ try {
   ] as const) {
     console.log(
       `ingest over HTTP (production server, 4 concurrent clients), ${label}: ${r.eventsPerSecond.toFixed(0)} events/s (${r.stored} stored; goal >= 60000: ${r.eventsPerSecond >= 60_000 ? "met" : "NOT met"})`,
+    );
+    console.log(
+      `  CPU ms per batch of 1000: server ${r.cpu.server}, Postgres ${r.cpu.postgres}, bench client ${r.cpu.client} (wall ${r.cpu.wall} ms per batch, 4 in flight)`,
     );
   }
   console.log(
