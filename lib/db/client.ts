@@ -46,6 +46,12 @@ export function postgresOptions() {
 /** Statements with at most this many parameters (and this long) are prepared once per connection. */
 const PREPARE_MAX_PARAMS = 32;
 const PREPARE_MAX_LENGTH = 4000;
+/**
+ * A statement that starts with this comment is prepared whatever its length: one long statement whose text
+ * never changes (its rows travel as array parameters), run often enough that parsing and planning it each
+ * time shows in a profile (tracking ingest).
+ */
+export const PREPARED_STATEMENT = "/* prepared */";
 
 type PgSql = import("postgres").Sql;
 
@@ -61,7 +67,7 @@ export function preparingClient<T extends PgSql>(client: T): T {
     Array.isArray(args) &&
     args.length > 0 &&
     args.length <= PREPARE_MAX_PARAMS &&
-    query.length <= PREPARE_MAX_LENGTH;
+    (query.length <= PREPARE_MAX_LENGTH || query.startsWith(PREPARED_STATEMENT));
   const wrapCallback = (fn: unknown) =>
     typeof fn === "function" ? (tx: PgSql) => (fn as (tx: PgSql) => unknown)(preparingClient(tx)) : fn;
   return new Proxy(client, {

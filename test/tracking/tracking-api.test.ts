@@ -2,7 +2,7 @@ import { gzipSync } from "node:zlib";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { DbHandle } from "@/lib/db/client";
-import { visits } from "@/lib/db/schema";
+import { domains, visits } from "@/lib/db/schema";
 import { trackingReadCache } from "@/lib/tracking/reports/read-cache";
 import { createTestAccount, type TestAccount } from "../accounts";
 import { startTestApi, type TestApi } from "../api-server";
@@ -296,6 +296,110 @@ describe("POST /tracking/events", () => {
     const { status, body } = await callApi(api, "/api/v1/tracking/events", { headers: alice.headers });
     expect(status).toBe(405);
     expect(body.error?.code).toBe("METHOD_NOT_ALLOWED");
+  });
+
+  test("every field is stored as sent, whatever the visits of the batch share", async () => {
+    // Visits that share a user agent travel as one profile: the domain, referrer, bot and verdicts must still
+    // be each visit's own, and text with quotes, backslashes, commas and braces must survive the array encoding.
+    const acct = await createTestAccount(handle.db, { domains: ["fields.example", "other-fields.example"] });
+    const odd = 'Mozilla/5.0 (compatible; GPTBot/1.2; "odd" \\ {agent}, +https://openai.com/gptbot)';
+    const cases = [
+      [
+        { domain: "fields.example", path: "/a", userAgent: UA.gptbot, ip: "203.0.113.1", status: 200 },
+        "GPTBot",
+        null,
+      ],
+      [
+        { domain: "fields.example", path: "/b", userAgent: UA.gptbot, ip: "203.0.113.2", status: 404 },
+        "GPTBot",
+        null,
+      ],
+      [
+        { domain: "other-fields.example", path: "/a", userAgent: UA.gptbot, ip: "203.0.113.1" },
+        "GPTBot",
+        null,
+      ],
+      [
+        {
+          domain: "fields.example",
+          path: '/q?x="1",{y}\\z&w=NULL',
+          userAgent: UA.chrome,
+          referrer: 'https://chatgpt.com/?q="quoted"\\',
+          status: 200,
+        },
+        null,
+        "ChatGPT",
+      ],
+      [
+        {
+          domain: "fields.example",
+          path: "/r",
+          userAgent: UA.chrome,
+          referrer: "https://www.perplexity.ai/search/x",
+        },
+        null,
+        "Perplexity",
+      ],
+      [
+        { domain: "fields.example", path: "/s?utm_source=chatgpt.com", userAgent: UA.chrome },
+        null,
+        "ChatGPT",
+      ],
+      [{ domain: "fields.example", path: "/é ✓", userAgent: odd, ip: "2001:db8::1" }, "GPTBot", null],
+      [
+        {
+          domain: "fields.example",
+          path: "/u",
+          userAgent: UA.perplexityUser,
+          ip: "198.51.100.3",
+          status: 301,
+        },
+        "Perplexity-User",
+        "Perplexity",
+      ],
+    ] as const;
+    const start = Date.now() - 60_000;
+    const sent = cases.map(([e], i) => ({ ...e, timestamp: new Date(start - i * 1234 - 7).toISOString() }));
+    const res = await post("/api/v1/tracking/events", acct, { events: sent });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ received: 8, accepted: 8, duplicates: 0, skipped: 0 });
+    const stored = await handle.db
+      .select({ v: visits, host: domains.hostname })
+      .from(visits)
+      .innerJoin(domains, eq(domains.id, visits.domainId))
+      .where(eq(domains.accountId, acct.accountId));
+    const byTime = (a: { timestamp: string }, b: { timestamp: string }) =>
+      a.timestamp.localeCompare(b.timestamp);
+    const got = stored
+      .map(({ v, host }) => ({
+        domain: host,
+        path: v.path,
+        userAgent: v.userAgent,
+        ip: v.ip,
+        referrer: v.referrer,
+        status: v.status,
+        timestamp: v.occurredAt.toISOString(),
+        bot: v.botName,
+        citation: v.citationEngine,
+      }))
+      .sort(byTime);
+    const expected = sent
+      .map((e, i) => {
+        const [, bot, citation] = cases[i]!;
+        return {
+          domain: e.domain,
+          path: e.path,
+          userAgent: e.userAgent,
+          ip: bot && "ip" in e ? e.ip : null, // people's addresses are not kept
+          referrer: "referrer" in e ? e.referrer : null,
+          status: "status" in e ? e.status : null,
+          timestamp: e.timestamp,
+          bot,
+          citation,
+        };
+      })
+      .sort(byTime);
+    expect(got).toEqual(expected);
   });
 
   test("stored visits carry classification, verification and citation; humans keep no address", async () => {
