@@ -3,7 +3,7 @@ import { serverNodeFlags } from "./node-flags";
 
 describe("serverNodeFlags", () => {
   it("caps the young and the old generation by default", () => {
-    expect(serverNodeFlags({})).toEqual(["--max-semi-space-size=4", "--max-old-space-size=256"]);
+    expect(serverNodeFlags({})).toEqual(["--max-semi-space-size=16", "--max-old-space-size=256"]);
   });
 
   it("takes each size from the environment, 0 leaving V8's default", () => {

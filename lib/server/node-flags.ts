@@ -1,9 +1,11 @@
 // The Node flags of the serving process (`npm start`, the e2e server and the benchmarks start it alike).
 //
-// SERVER_SEMI_SPACE_MB (default 4): V8 sizes its young generation for the allocation rate: at a few thousand API
-// requests per second it grows it to 16 MB per semi-space and keeps it, most of the serving process's growth
-// under load. Capping it at 4 MB kept RSS under 400 MB in `npm run bench:api` (494 → 372 MB) for about 10% of
-// the throughput.
+// SERVER_SEMI_SPACE_MB (default 16): the young generation's semi-space. Tracking ingest keeps four batches of 1000
+// events in flight, a few MB: at 4 MB per semi-space nearly all of it survived each scavenge into the old generation
+// (3.5 ms of scavenges and 2.9 ms of mark-compacts per batch, 27 Nov 2026; 1,580-1,770 ms of collections in the
+// 240-batch run of `npm run bench:tracking`), at 16 MB 1,020 ms and at 32 MB 730 ms. The size is also memory: after `npm run bench:api` RSS was 248 MB at 4, 268 MB at 16,
+// 300 MB at 32, and after `npm run bench:jobs` once its tool threads idled out 342, 361 and 392 MB (goal < 400 MB).
+// Tool threads keep a 12 MB young generation of their own (lib/jobs/tool-pool.ts).
 //
 // SERVER_MAX_OLD_SPACE_MB (default 256): the main thread's old generation. V8 sizes its growth steps from this
 // limit: with its default (about 2 GB here) the heap grew to 170–210 MB during tracking ingest (batches of 1000
@@ -21,7 +23,7 @@ function megabytes(name: string, raw: string | undefined, fallback: number): num
 
 /** The flags to start server.ts with, before `--import tsx`. */
 export function serverNodeFlags(env: Record<string, string | undefined> = process.env): string[] {
-  const semi = megabytes("SERVER_SEMI_SPACE_MB", env.SERVER_SEMI_SPACE_MB, 4);
+  const semi = megabytes("SERVER_SEMI_SPACE_MB", env.SERVER_SEMI_SPACE_MB, 16);
   const old = megabytes("SERVER_MAX_OLD_SPACE_MB", env.SERVER_MAX_OLD_SPACE_MB, 256);
   if (old > 0 && old < 128)
     throw new Error(`SERVER_MAX_OLD_SPACE_MB must be at least 128 (or 0), got "${old}"`);
