@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { pageOf, prepareVisit } from "./record-visits";
+import { encodeVisitBatch, pageOf, pgArrayLiteral, prepareVisit } from "./record-visits";
 
 const DOMAIN = "00000000-0000-4000-8000-000000000000";
 const at = new Date("2026-11-20T10:00:00Z");
@@ -68,4 +68,48 @@ test("pageOf drops the query string", () => {
   expect(pageOf("/a?b=1")).toBe("/a");
   expect(pageOf("/a")).toBe("/a");
   expect(pageOf("/?")).toBe("/");
+});
+
+describe("encodeVisitBatch", () => {
+  const OTHER = "11111111-1111-4111-8111-111111111111";
+  const visit = (over: Partial<NonNullable<ReturnType<typeof prepareVisit>>>, path = "/") => ({
+    ...prepareVisit(DOMAIN, { occurredAt: at, path, userAgent: GPTBOT, ip: "203.0.113.1" }, `k${path}`)!,
+    verification: "unknown" as const,
+    ...over,
+  });
+
+  test("visits that share every profile field share one profile; each keeps its own time, path and key", () => {
+    const rows = [visit({}, "/a"), visit({ ip: "203.0.113.2", status: 404 }, "/b"), visit({}, "/c")];
+    const { profiles, visits } = encodeVisitBatch(rows);
+    expect(profiles.userAgent).toBe(pgArrayLiteral([GPTBOT]));
+    expect(visits.profile).toBe("{1,1,1}");
+    expect(visits.path).toBe('{"/a","/b","/c"}');
+    expect(visits.ip).toBe('{"203.0.113.1","203.0.113.2","203.0.113.1"}');
+    expect(visits.status).toBe("{NULL,404,NULL}");
+    expect(visits.eventKey).toBe('{"k/a","k/b","k/c"}');
+  });
+
+  test("any profile field that differs makes another profile: domain, referrer null or empty, verdicts", () => {
+    const rows = [
+      visit({}),
+      visit({ domainId: OTHER }),
+      visit({ referrer: "" }),
+      visit({ referrer: null }),
+      visit({ verification: "verified" }),
+      visit({ isDemo: true }),
+      visit({ domainId: OTHER }),
+    ];
+    const { profiles, visits } = encodeVisitBatch(rows);
+    expect(visits.profile).toBe("{1,2,3,1,4,5,2}");
+    expect(profiles.domainId).toBe(pgArrayLiteral([DOMAIN, OTHER, DOMAIN, DOMAIN, DOMAIN]));
+    expect(profiles.referrer).toBe('{NULL,NULL,"",NULL,NULL}');
+    expect(profiles.verification).toBe('{"unknown","unknown","unknown","verified","unknown"}');
+    expect(profiles.isDemo).toBe("{false,false,false,false,true}");
+  });
+});
+
+test("pgArrayLiteral quotes every text and escapes quotes and backslashes; null is NULL", () => {
+  expect(pgArrayLiteral(['a"b', "c\\d", "NULL", "", null, 3, true])).toBe(
+    '{"a\\"b","c\\\\d","NULL","",NULL,3,true}',
+  );
 });
