@@ -26,9 +26,12 @@ export const visits = pgTable(
   "visits",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    domainId: uuid("domain_id")
-      .notNull()
-      .references(() => domains.id, { onDelete: "cascade" }),
+    /**
+     * The domain: no foreign key, whose check cost a lookup per inserted visit (a fifth of the database's CPU
+     * in ingest). The ingest statement locks each domain of its batch once, as the key's check would, and
+     * refuses the batch if one is gone; a trigger on domains deletes a removed domain's visits (migration 0016).
+     */
+    domainId: uuid("domain_id").notNull(),
     occurredAt: timestamp("occurred_at", { withTimezone: true }).notNull(),
     path: text("path").notNull(),
     userAgent: text("user_agent").notNull(),

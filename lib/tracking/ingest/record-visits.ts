@@ -1,6 +1,7 @@
 import { inArray, sql } from "drizzle-orm";
 import { type DbOrTx, PREPARED_STATEMENT, type Tx } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
+import { AppError } from "@/lib/errors";
 import { domains, type NewVisit } from "@/lib/db/schema";
 import { accountsListening, emitWebhookEvent } from "@/lib/webhooks/outbox";
 import { analyzeVisit } from "./analyze-visit";
@@ -225,7 +226,7 @@ async function insertVisits(
   batch: ReturnType<typeof encodeVisitBatch>,
 ): Promise<{ inserted: number; firstCitations: FirstCitation[] }> {
   const { profiles: p, visits: v } = batch;
-  const [result] = rowsOf<{ inserted: number; firsts: FirstCitation[] | string | null }>(
+  const [result] = rowsOf<{ inserted: number; gone: number; firsts: FirstCitation[] | string | null }>(
     // One statement text whatever the batch: prepared once per connection.
     await db.execute(sql`${sql.raw(PREPARED_STATEMENT)}
       with profile as (
@@ -236,6 +237,13 @@ async function insertVisits(
         ) with ordinality as p(domain_id, user_agent, referrer, bot_name, bot_purpose, is_ai_bot, verification,
                                citation_engine, citation_reason, is_demo, n)
       ),
+      -- The batch's domains, each locked as a foreign key's check locks it (a removal waits for this transaction,
+      -- and this statement for a removal in progress): once per domain instead of once per visit. A domain that
+      -- is gone is missing here, and the batch is refused (the caller rolls it back) instead of failing on the
+      -- rollups' keys. A removal also waits on the rollup rows this statement writes (its cascade deletes them).
+      domain as materialized (
+        select id from domains where id in (select domain_id from profile) for key share
+      ),
       input as (
         select p.domain_id, x.occurred_at, x.path, p.user_agent, x.ip, p.referrer, x.status, p.bot_name,
                p.bot_purpose, p.is_ai_bot, p.verification, p.citation_engine, p.citation_reason, x.event_key,
@@ -245,6 +253,7 @@ async function insertVisits(
           ${v.status}::int[], ${v.eventKey}::text[]
         ) as x(profile, occurred_at, path, ip, status, event_key)
         join profile p on p.n = x.profile
+        join domain d on d.id = p.domain_id
       ),
       ins as (
         insert into visits (domain_id, occurred_at, path, user_agent, ip, referrer, status, bot_name, bot_purpose,
@@ -303,8 +312,15 @@ async function insertVisits(
         order by i.domain_id, i.day, i.citation_engine, split_part(i.path, '?', 1), i.occurred_at
       )
       select (select count(*)::int from ins) as inserted,
+             (select count(distinct domain_id)::int from profile) - (select count(*)::int from domain) as gone,
              (select coalesce(json_agg(f), '[]'::json) from firsts f) as firsts`),
   );
+  if (Number(result?.gone ?? 0) > 0) {
+    throw new AppError(
+      "FORBIDDEN_SCOPE",
+      "A domain of this batch was removed while the batch was being stored; nothing was stored.",
+    );
+  }
   const firsts = result?.firsts;
   return {
     inserted: Number(result?.inserted ?? 0),
