@@ -1,8 +1,8 @@
 import { inArray, sql } from "drizzle-orm";
 import { type DbOrTx, PREPARED_STATEMENT, type Tx } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
-import { AppError } from "@/lib/errors";
 import { domains, type NewVisit } from "@/lib/db/schema";
+import { AppError } from "@/lib/errors";
 import { accountsListening, emitWebhookEvent } from "@/lib/webhooks/outbox";
 import { analyzeVisit } from "./analyze-visit";
 
@@ -209,7 +209,8 @@ export function encodeVisitBatch(rows: readonly NewVisit[]): {
       for (let f = 0; f < PROFILE_READ.length; f++) profiles[f]!.push(PROFILE_READ[f]!(r));
     }
     visits[0]![i] = n;
-    visits[1]![i] = (r.occurredAt as Date).toISOString();
+    // Milliseconds since the epoch: shorter than ISO text and far cheaper to write (V8 formats ISO with printf).
+    visits[1]![i] = (r.occurredAt as Date).getTime();
     visits[2]![i] = r.path;
     visits[3]![i] = r.ip;
     visits[4]![i] = r.status;
@@ -245,13 +246,14 @@ async function insertVisits(
         select id from domains where id in (select domain_id from profile) for key share
       ),
       input as (
-        select p.domain_id, x.occurred_at, x.path, p.user_agent, x.ip, p.referrer, x.status, p.bot_name,
+        -- to_timestamp rounds to microseconds: a millisecond count comes back exact.
+        select p.domain_id, to_timestamp(x.occurred_ms / 1000.0) as occurred_at, x.path, p.user_agent, x.ip, p.referrer, x.status, p.bot_name,
                p.bot_purpose, p.is_ai_bot, p.verification, p.citation_engine, p.citation_reason, x.event_key,
                p.is_demo
         from unnest(
-          ${v.profile}::int[], ${v.occurredAt}::timestamptz[], ${v.path}::text[], ${v.ip}::text[],
+          ${v.profile}::int[], ${v.occurredAt}::int8[], ${v.path}::text[], ${v.ip}::text[],
           ${v.status}::int[], ${v.eventKey}::text[]
-        ) as x(profile, occurred_at, path, ip, status, event_key)
+        ) as x(profile, occurred_ms, path, ip, status, event_key)
         join profile p on p.n = x.profile
         join domain d on d.id = p.domain_id
       ),
