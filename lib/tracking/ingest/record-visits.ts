@@ -79,9 +79,10 @@ export function pgArrayLiteral(values: readonly (string | number | boolean | nul
 const ARRAY_QUOTED = /["\\]/g;
 
 /**
- * Stores prepared visits and updates the rollups in ONE statement (so one transaction): the rows travel as one
- * array parameter per column, unnested into a multi-row insert (a 15 000-parameter insert costs more to build
- * than the database work), visits whose event key is already stored are skipped (retries, replays), and the
+ * Stores prepared visits and updates the rollups in ONE statement (so one transaction): the rows travel as array
+ * parameters (encodeVisitBatch), unnested into a multi-row insert (a 15 000-parameter insert costs more to build
+ * than the database work), the batch's domains are locked once each and the batch refused (FORBIDDEN_SCOPE,
+ * nothing stored) if one is gone, visits whose event key is already stored are skipped (retries, replays), and the
  * rollups (daily bots, pages, daily citations, cited pages) are upserted set-wise from the rows actually
  * inserted, grouped so each rollup row is touched once and ordered so concurrent batches lock in the same
  * order. Returns how many visits were new.
