@@ -248,9 +248,9 @@ async function insertVisits(
       ),
       input as (
         -- to_timestamp rounds to microseconds: a millisecond count comes back exact.
-        select p.domain_id, to_timestamp(x.occurred_ms / 1000.0) as occurred_at, x.path, p.user_agent, x.ip, p.referrer, x.status, p.bot_name,
-               p.bot_purpose, p.is_ai_bot, p.verification, p.citation_engine, p.citation_reason, x.event_key,
-               p.is_demo
+        select p.domain_id, to_timestamp(x.occurred_ms / 1000.0) as occurred_at, x.path, p.user_agent, x.ip,
+               p.referrer, x.status, p.bot_name, p.bot_purpose, p.is_ai_bot, p.verification, p.citation_engine,
+               p.citation_reason, x.event_key, p.is_demo
         from unnest(
           ${v.profile}::int[], ${v.occurredAt}::int8[], ${v.path}::text[], ${v.ip}::text[],
           ${v.status}::int[], ${v.eventKey}::text[]
