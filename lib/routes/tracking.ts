@@ -64,7 +64,7 @@ export const ingestTrackingEventsRoute = defineRoute({
   operationId: "ingestTrackingEvents",
   tag: "Tracking",
   summary: "Send bot visits (batched JSON events)",
-  description: `Up to ${MAX_EVENTS_PER_BATCH} visits per request, from a server middleware. Each event is validated on its own: bad events come back in \`rejected\` by index, the rest are recorded; a repeated event (same \`id\`, or same fields) is not counted twice. Every event's domain must be registered on the account.`,
+  description: `Up to ${MAX_EVENTS_PER_BATCH} visits per request, from a server middleware. Each event is validated on its own: bad events come back in \`rejected\` by index, the rest are recorded; a repeated event (same \`id\`, or same fields) is not counted twice. Every event's domain must be registered on the account; a batch one of whose domains is removed while it is being stored is refused whole (403, nothing stored).`,
   body: {
     name: "TrackingEventBatch",
     schema: trackingEventBatch,
