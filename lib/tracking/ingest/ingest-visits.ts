@@ -64,14 +64,11 @@ export async function ingestEvents(
   // Reverse DNS never holds a batch up: cached answers settle visits now, the rest are looked up afterwards.
   const verifier = ingestReverseDnsVerifier();
   const pending = settleFromCache(rows, verifier);
-  rejected.sort((a, b) => a.index - b.index);
-  // Counted before the insert: nothing of the batch but what the answer needs stays referenced while the
-  // statement runs (four batches in flight would otherwise all survive into the old generation).
-  const received = validated.accepted.length + validated.rejected.length;
-  const prepared = rows.length;
   const inserted = await recordVisits(db, rows);
   verifyInBackground(db, pending, verifier);
-  return { received, accepted: inserted, duplicates: prepared - inserted, skipped, rejected };
+  rejected.sort((a, b) => a.index - b.index);
+  const received = validated.accepted.length + validated.rejected.length;
+  return { received, accepted: inserted, duplicates: rows.length - inserted, skipped, rejected };
 }
 
 /**

@@ -89,7 +89,7 @@ const ARRAY_QUOTED = /["\\]/g;
  */
 export async function recordVisits(db: DbOrTx, rows: NewVisit[]): Promise<number> {
   if (rows.length === 0) return 0;
-  // Encoded once: a retry sends the same parameters, and the row objects are free to go while it runs.
+  // Encoded once: a retry sends the same parameters.
   const batch = encodeVisitBatch(rows);
   for (let attempt = 1; ; attempt++) {
     try {
