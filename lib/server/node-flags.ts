@@ -1,10 +1,12 @@
 // The Node flags of the serving process (`npm start`, the e2e server and the benchmarks start it alike).
 //
 // SERVER_SEMI_SPACE_MB (default 16): the young generation's semi-space. Tracking ingest keeps four batches of 1000
-// events in flight, a few MB: at 4 MB per semi-space nearly all of it survived each scavenge into the old generation
-// (3.5 ms of scavenges and 2.9 ms of mark-compacts per batch, 27 Nov 2026; 1,580-1,770 ms of collections in the
-// 240-batch run of `npm run bench:tracking`), at 16 MB 1,020 ms and at 32 MB 730 ms. The size is also memory: after `npm run bench:api` RSS was 248 MB at 4, 268 MB at 16,
-// 300 MB at 32, and after `npm run bench:jobs` once its tool threads idled out 342, 361 and 392 MB (goal < 400 MB).
+// events in flight: at 4 MB per semi-space a scavenge ran about every batch, each copying the batches still in
+// flight (about a quarter of what it collected) and promoting them, which fed the old generation's collections:
+// 1,580-1,770 ms of collections in the 240 HTTP batches of `npm run bench:tracking` (27 Nov 2026), against 1,020 ms
+// at 16 MB and 730 ms at 32 MB. The size is also memory: after `npm run bench:api` RSS was 248 MB at 4, 268 MB at
+// 16, 300 MB at 32, and after `npm run bench:jobs` once its tool threads idled out 342, 361 and 392 MB (goal
+// < 400 MB).
 // Tool threads keep a 12 MB young generation of their own (lib/jobs/tool-pool.ts).
 //
 // SERVER_MAX_OLD_SPACE_MB (default 256): the main thread's old generation. V8 sizes its growth steps from this
