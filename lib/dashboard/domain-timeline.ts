@@ -125,5 +125,9 @@ export async function getDomainTimeline(
       citationRate: rates.get(day) ?? null,
     });
   }
+  // The sources are asked at once, so their failures arrive in any order: the panel lists them in a fixed one.
+  notes.sort((a, b) => NOTE_ORDER.indexOf(a.source) - NOTE_ORDER.indexOf(b.source));
   return { domain: domain.hostname, days: out, notes };
 }
+
+const NOTE_ORDER: DomainTimeline["notes"][number]["source"][] = ["search", "analytics"];
