@@ -2,16 +2,29 @@ import { describe, expect, it } from "vitest";
 import { serverNodeFlags } from "./node-flags";
 
 describe("serverNodeFlags", () => {
-  it("caps the young and the old generation by default", () => {
-    expect(serverNodeFlags({})).toEqual(["--max-semi-space-size=16", "--max-old-space-size=256"]);
+  it("caps the young and the old generation and sets the old generation's growth by default", () => {
+    expect(serverNodeFlags({})).toEqual([
+      "--max-semi-space-size=16",
+      "--max-old-space-size=256",
+      "--heap-growing-percent=75",
+    ]);
   });
 
   it("takes each size from the environment, 0 leaving V8's default", () => {
-    expect(serverNodeFlags({ SERVER_SEMI_SPACE_MB: "16", SERVER_MAX_OLD_SPACE_MB: "512" })).toEqual([
-      "--max-semi-space-size=16",
-      "--max-old-space-size=512",
-    ]);
-    expect(serverNodeFlags({ SERVER_SEMI_SPACE_MB: "0", SERVER_MAX_OLD_SPACE_MB: "0" })).toEqual([]);
+    expect(
+      serverNodeFlags({
+        SERVER_SEMI_SPACE_MB: "8",
+        SERVER_MAX_OLD_SPACE_MB: "512",
+        SERVER_HEAP_GROWING_PERCENT: "50",
+      }),
+    ).toEqual(["--max-semi-space-size=8", "--max-old-space-size=512", "--heap-growing-percent=50"]);
+    expect(
+      serverNodeFlags({
+        SERVER_SEMI_SPACE_MB: "0",
+        SERVER_MAX_OLD_SPACE_MB: "0",
+        SERVER_HEAP_GROWING_PERCENT: "0",
+      }),
+    ).toEqual([]);
   });
 
   it.each([
@@ -19,6 +32,10 @@ describe("serverNodeFlags", () => {
     ["SERVER_SEMI_SPACE_MB", "-1"],
     ["SERVER_MAX_OLD_SPACE_MB", "64"],
     ["SERVER_MAX_OLD_SPACE_MB", "1e999"],
+    ["SERVER_HEAP_GROWING_PERCENT", "1.5"],
+    ["SERVER_HEAP_GROWING_PERCENT", "-10"],
+    ["SERVER_HEAP_GROWING_PERCENT", "5000"],
+    ["SERVER_HEAP_GROWING_PERCENT", "fast"],
   ])("refuses %s=%s", (name, value) => {
     expect(() => serverNodeFlags({ [name]: value })).toThrow(name);
   });
