@@ -6,7 +6,7 @@ import { type EventsIngestResult, LOG_REJECTED_REPORTED, type LogsIngestResult }
 import { eventKey, type RejectedEvent, validateEvents } from "./event-schema";
 import type { LogFormat } from "./log-formats";
 import { type LogSource, parseLogStream } from "./log-parser";
-import { prepareVisit, recordVisits } from "./record-visits";
+import { encodeVisitBatch, prepareVisit, recordVisits, storeVisitBatch } from "./record-visits";
 import { ingestReverseDnsVerifier, settleFromCache, verifyInBackground } from "./reverse-dns-step";
 
 const LOG_BATCH = 1000;
@@ -30,6 +30,22 @@ export async function ingestEvents(
   body: unknown,
   options: { now?: () => number } = {},
 ): Promise<EventsIngestResult> {
+  const batch = await prepareEvents(db, accountId, body, options);
+  // Reverse DNS never holds a batch up: cached answers settled visits in prepareEvents, the rest are looked up
+  // afterwards. Only the encoded batch and its counts wait for the database (the parsed events do not).
+  const inserted = await storeVisitBatch(db, batch.encoded);
+  verifyInBackground(db, batch.pending, batch.verifier);
+  const { received, prepared, skipped, rejected } = batch;
+  return { received, accepted: inserted, duplicates: prepared - inserted, skipped, rejected };
+}
+
+/**
+ * The synchronous part of ingestEvents, with the one query it needs (the account's domains): validates the
+ * batch, prepares the rows to store and encodes them. What it parsed and prepared is garbage once it returns,
+ * before the batch waits for the database: with several batches in flight, keeping it alive through that wait
+ * made the young generation's collections copy it and promote it to the old generation.
+ */
+async function prepareEvents(db: Db, accountId: string, body: unknown, options: { now?: () => number }) {
   const validated = validateEvents(body, options);
   if (!validated.ok) {
     throw validationError(
@@ -61,14 +77,18 @@ export async function ingestEvents(
       domains: [...unregistered].sort(),
     });
   }
-  // Reverse DNS never holds a batch up: cached answers settle visits now, the rest are looked up afterwards.
   const verifier = ingestReverseDnsVerifier();
   const pending = settleFromCache(rows, verifier);
-  const inserted = await recordVisits(db, rows);
-  verifyInBackground(db, pending, verifier);
   rejected.sort((a, b) => a.index - b.index);
-  const received = validated.accepted.length + validated.rejected.length;
-  return { received, accepted: inserted, duplicates: rows.length - inserted, skipped, rejected };
+  return {
+    encoded: rows.length > 0 ? encodeVisitBatch(rows) : null,
+    pending,
+    verifier,
+    prepared: rows.length,
+    received: validated.accepted.length + validated.rejected.length,
+    skipped,
+    rejected,
+  };
 }
 
 /**

@@ -88,9 +88,16 @@ const ARRAY_QUOTED = /["\\]/g;
  * order. Returns how many visits were new.
  */
 export async function recordVisits(db: DbOrTx, rows: NewVisit[]): Promise<number> {
-  if (rows.length === 0) return 0;
+  return storeVisitBatch(db, rows.length === 0 ? null : encodeVisitBatch(rows));
+}
+
+/** recordVisits of a batch encoded beforehand (encodeVisitBatch; null for none), so its rows can be let go. */
+export async function storeVisitBatch(
+  db: DbOrTx,
+  batch: ReturnType<typeof encodeVisitBatch> | null,
+): Promise<number> {
+  if (batch === null) return 0;
   // Encoded once: a retry sends the same parameters.
-  const batch = encodeVisitBatch(rows);
   for (let attempt = 1; ; attempt++) {
     try {
       // The visits and the citation.detected events they cause commit together (the webhook outbox).
