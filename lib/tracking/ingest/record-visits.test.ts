@@ -100,11 +100,30 @@ describe("encodeVisitBatch", () => {
       visit({ domainId: OTHER }),
     ];
     const { profiles, visits } = encodeVisitBatch(rows);
-    expect(visits.profile).toBe("{1,2,3,1,4,5,2}");
-    expect(profiles.domainId).toBe(pgArrayLiteral([DOMAIN, OTHER, DOMAIN, DOMAIN, DOMAIN]));
-    expect(profiles.referrer).toBe('{NULL,NULL,"",NULL,NULL}');
-    expect(profiles.verification).toBe('{"unknown","unknown","unknown","verified","unknown"}');
-    expect(profiles.isDemo).toBe("{false,false,false,false,true}");
+    // Sent by domain (DOMAIN's five visits, then OTHER's two), each domain's in the order they came (same key).
+    expect(visits.profile).toBe("{1,2,1,3,4,5,5}");
+    expect(profiles.domainId).toBe(pgArrayLiteral([DOMAIN, DOMAIN, DOMAIN, DOMAIN, OTHER]));
+    expect(profiles.referrer).toBe('{NULL,"",NULL,NULL,NULL}');
+    expect(profiles.verification).toBe('{"unknown","unknown","verified","unknown","unknown"}');
+    expect(profiles.isDemo).toBe("{false,false,false,true,false}");
+  });
+
+  test("visits are sent in one total order, by domain then event key in UTF-16 code units, whatever order they came in", () => {
+    const keyed = (domainId: string, key: string) => ({
+      ...visit({ domainId }),
+      eventKey: key,
+      path: `/${key}`,
+    });
+    const keys = ["z", "\u{1F600}", "b", "B", "\uFFFD", "a", "é", "a1", ""];
+    const rows = [...keys.map((k) => keyed(OTHER, k)), ...keys.map((k) => keyed(DOMAIN, k))].reverse();
+    const expected = ["", "B", "a", "a1", "b", "z", "é", "\u{1F600}", "\uFFFD"];
+    const { visits } = encodeVisitBatch(rows);
+    expect(visits.eventKey).toBe(pgArrayLiteral([...expected, ...expected]));
+    expect(visits.path).toBe(pgArrayLiteral([...expected, ...expected].map((k) => `/${k}`)));
+    const { profiles } = encodeVisitBatch(rows);
+    expect(profiles.domainId).toBe(pgArrayLiteral([DOMAIN, OTHER]));
+    // The same set in any order encodes the same (so every batch locks its keys in the same order).
+    expect(encodeVisitBatch([...rows].sort(() => 0.5 - Math.random()))).toEqual(encodeVisitBatch(rows));
   });
 });
 
