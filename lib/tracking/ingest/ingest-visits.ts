@@ -65,7 +65,18 @@ async function prepareEvents(db: Db, accountId: string, body: unknown, options: 
       rejected.push({ index, errors: [{ field: "domain", message: "is not registered on this account" }] });
       continue;
     }
-    const row = prepareVisit(domainId, { ...event, occurredAt: event.timestamp }, key);
+    const row = prepareVisit(
+      domainId,
+      {
+        occurredAt: event.timestamp,
+        path: event.path,
+        userAgent: event.userAgent,
+        ip: event.ip,
+        referrer: event.referrer,
+        status: event.status,
+      },
+      key,
+    );
     if (row) rows.push(row);
     else skipped++;
   }

@@ -29,7 +29,6 @@ export function prepareVisit(
   const { classification, verification, citation } = analyzeVisit(visit);
   const bot = classification.kind === "bot" ? classification.bot : null;
   if (!bot && !citation) return null;
-  const clean = (v: string | null | undefined) => (v == null ? null : v.replace(NUL, ""));
   return {
     domainId,
     occurredAt: visit.occurredAt,
@@ -52,6 +51,10 @@ export function prepareVisit(
 // Postgres text cannot hold NUL; a visit is still worth keeping without it.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: that is the point
 const NUL = /\u0000/g;
+function clean(v: string | null | undefined): string | null {
+  if (v == null) return null;
+  return v.indexOf("\u0000") === -1 ? v : v.replace(NUL, "");
+}
 
 /** The path a page is counted under in topPages: the query string (tracking tags, cache busters) dropped. */
 export function pageOf(path: string): string {
