@@ -1,9 +1,10 @@
 // A visit's domain without a foreign key: the ingest statement locks each domain of its batch once and refuses a
 // batch whose domain is gone, and removing domains removes their visits (a trigger), however they are removed.
-import { eq, inArray } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { registerDomain } from "@/lib/accounts/domains";
 import type { DbHandle } from "@/lib/db/client";
+import { rowsOf } from "@/lib/db/rows";
 import { domains, type NewVisit, visits } from "@/lib/db/schema";
 import { prepareVisit, recordVisits } from "@/lib/tracking/ingest/record-visits";
 import { createTestAccount } from "../accounts";
@@ -101,4 +102,21 @@ describe("a visit's domain", () => {
       expect(await countFor([a.id])).toBe(0);
     },
   );
+});
+
+describe("a visit's key", () => {
+  test("visits are keyed by domain and event key, and id has no index of its own", async () => {
+    const indexes = rowsOf<{ indexname: string; indexdef: string }>(
+      await handle.db.execute(
+        sql`select indexname, indexdef from pg_indexes where tablename = 'visits' order by indexname`,
+      ),
+    );
+    const pkey = indexes.find((i) => i.indexname === "visits_pkey");
+    expect(pkey?.indexdef).toMatch(
+      /UNIQUE INDEX visits_pkey ON public\.visits USING btree \(domain_id, event_key\)/,
+    );
+    // Every index leads with the domain: none costs an insert a descent for a lookup by id alone.
+    expect(indexes.length).toBeGreaterThanOrEqual(3);
+    expect(indexes.filter((i) => !/USING btree \(domain_id,/.test(i.indexdef))).toEqual([]);
+  });
 });
