@@ -146,6 +146,16 @@ describe("NUL and unpaired surrogates are refused wherever text comes in", () =>
       field: "tags.1.name",
     },
     { name: "lone low surrogate", run: () => parseJson(json('{"url":"\\udc00x"}'), schema), field: "url" },
+    {
+      name: "lone surrogate escaped in capitals",
+      run: () => readJson(json('{"u":["\\uDBFF"]}')),
+      field: "u.0",
+    },
+    {
+      name: "lone surrogate after an escaped backslash and a pair",
+      run: () => readJson(json('{"a":"\\\\ \\uD83D\\uDE00","b":"\\uDe00"}')),
+      field: "b",
+    },
     { name: "NUL in a key", run: () => readJson(json('{"a":{"b\\u0000":1}}')), field: "a.b\\u0000" },
     { name: "NUL as the whole body", run: () => readJson(json('"\\u0000"')), field: "body" },
     {

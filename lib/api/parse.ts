@@ -37,6 +37,9 @@ export async function parseJson<S extends z.ZodType>(req: Request, schema: S): P
   return parseValue(schema, await readJson(req));
 }
 
+/** A JSON escape of NUL or of a surrogate (paired ones too: the walk then tells them apart). */
+const UNSAFE_ESCAPE = /\\u(?:0000|[dD][89a-fA-F])/;
+
 /** The JSON body as sent (wrong content type, over 1 MB or malformed: 400). */
 export async function readJson(req: Request): Promise<unknown> {
   const type = req.headers.get("content-type") ?? "";
@@ -63,8 +66,10 @@ export async function readJson(req: Request): Promise<unknown> {
       { reason: "malformed_json" },
     );
   }
-  // Every JSON body passes here, including those a service validates piece by piece (tracking events).
-  const unsafe = findUnsafeText(value);
+  // Every JSON body passes here, including those a service validates piece by piece (tracking events). Decoded
+  // UTF-8 holds neither a NUL nor a lone surrogate (invalid bytes become U+FFFD, and JSON refuses raw control
+  // characters), so parsed text can only hold one through a \u escape: a body without such an escape is not walked.
+  const unsafe = UNSAFE_ESCAPE.test(text) ? findUnsafeText(value) : null;
   if (unsafe !== null) throw unsafeTextError(unsafe || "body");
   return value;
 }
