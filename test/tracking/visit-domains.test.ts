@@ -119,4 +119,30 @@ describe("a visit's key", () => {
     expect(indexes.length).toBeGreaterThanOrEqual(3);
     expect(indexes.filter((i) => !/USING btree \(domain_id,/.test(i.indexdef))).toEqual([]);
   });
+
+  test("the keys ingest writes and groups by compare byte by byte (collation C), the other text does not change", async () => {
+    const columns = rowsOf<{ name: string; collation: string | null }>(
+      await handle.db.execute(sql`
+        select table_name || '.' || column_name as name, collation_name as collation
+        from information_schema.columns
+        where table_schema = 'public' and data_type = 'text'
+          and table_name in ('visits', 'tracking_daily_bots', 'tracking_page_counts', 'tracking_daily_citations',
+                             'tracking_cited_pages')
+        order by 1`),
+    );
+    const bytewise = columns.filter((c) => c.collation === "C").map((c) => c.name);
+    expect(bytewise).toEqual([
+      "tracking_cited_pages.engine",
+      "tracking_cited_pages.page",
+      "tracking_daily_bots.bot_name",
+      "tracking_daily_citations.engine",
+      "tracking_page_counts.path",
+      "visits.bot_name",
+      "visits.citation_engine",
+      "visits.event_key",
+      "visits.path",
+    ]);
+    // What is shown and never compared keeps the database's collation.
+    expect(columns.find((c) => c.name === "visits.user_agent")?.collation).toBeNull();
+  });
 });

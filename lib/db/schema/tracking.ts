@@ -4,6 +4,7 @@ import {
   bigserial,
   boolean,
   check,
+  customType,
   date,
   index,
   integer,
@@ -16,6 +17,15 @@ import {
 import { domains } from "./accounts";
 
 export const VISIT_VERIFICATIONS = ["verified", "unverified", "unknown"] as const;
+
+/**
+ * Text that sorts and compares byte by byte (collation "C") whatever the database's default collation. For the
+ * keys ingest writes and groups by: event keys, paths, bot and engine names. Under a language collation (and under
+ * glibc's C.UTF-8, which Postgres does not recognise as C) every comparison in a B-tree descent or a sort copies
+ * both strings and calls strcoll; each inserted visit descends its key twice (the ON CONFLICT check, then the
+ * insert). Equality is the same under both; the reads that order by these columns already order by "C".
+ */
+const keyText = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"' });
 
 /**
  * One recorded visit: a bot's request, or a person's visit that an AI engine referred (a citation). Other human
@@ -36,19 +46,19 @@ export const visits = pgTable(
      */
     domainId: uuid("domain_id").notNull(),
     occurredAt: timestamp("occurred_at", { withTimezone: true }).notNull(),
-    path: text("path").notNull(),
+    path: keyText("path").notNull(),
     userAgent: text("user_agent").notNull(),
     ip: text("ip"),
     referrer: text("referrer"),
     status: integer("status"),
     /** Null for a human visit. */
-    botName: text("bot_name"),
+    botName: keyText("bot_name"),
     botPurpose: text("bot_purpose"),
     isAiBot: boolean("is_ai_bot").notNull().default(false),
     verification: text("verification", { enum: VISIT_VERIFICATIONS }).notNull(),
-    citationEngine: text("citation_engine"),
+    citationEngine: keyText("citation_engine"),
     citationReason: text("citation_reason"),
-    eventKey: text("event_key").notNull(),
+    eventKey: keyText("event_key").notNull(),
     isDemo: boolean("is_demo").notNull().default(false),
     receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -74,7 +84,7 @@ export const trackingDailyBots = pgTable(
       .notNull()
       .references(() => domains.id, { onDelete: "cascade" }),
     day: date("day", { mode: "string" }).notNull(),
-    botName: text("bot_name").notNull(),
+    botName: keyText("bot_name").notNull(),
     botPurpose: text("bot_purpose").notNull(),
     isAiBot: boolean("is_ai_bot").notNull(),
     visits: bigint("visits", { mode: "number" }).notNull(),
@@ -96,7 +106,7 @@ export const trackingPageCounts = pgTable(
     domainId: uuid("domain_id")
       .notNull()
       .references(() => domains.id, { onDelete: "cascade" }),
-    path: text("path").notNull(),
+    path: keyText("path").notNull(),
     visits: bigint("visits", { mode: "number" }).notNull(),
   },
   (t) => [
@@ -114,7 +124,7 @@ export const trackingDailyCitations = pgTable(
       .notNull()
       .references(() => domains.id, { onDelete: "cascade" }),
     day: date("day", { mode: "string" }).notNull(),
-    engine: text("engine").notNull(),
+    engine: keyText("engine").notNull(),
     citations: bigint("citations", { mode: "number" }).notNull(),
   },
   (t) => [
@@ -135,8 +145,8 @@ export const trackingCitedPages = pgTable(
       .notNull()
       .references(() => domains.id, { onDelete: "cascade" }),
     day: date("day", { mode: "string" }).notNull(),
-    engine: text("engine").notNull(),
-    page: text("page").notNull(),
+    engine: keyText("engine").notNull(),
+    page: keyText("page").notNull(),
   },
   (t) => [primaryKey({ columns: [t.domainId, t.day, t.engine, t.page] })],
 );
