@@ -1,11 +1,16 @@
 // A visit's domain without a foreign key: the ingest statement locks each domain of its batch once and refuses a
 // batch whose domain is gone, and removing domains removes their visits (a trigger), however they are removed.
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { registerDomain } from "@/lib/accounts/domains";
 import type { DbHandle } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
 import { domains, type NewVisit, visits } from "@/lib/db/schema";
+import { eventKey, type TrackingEvent, validateEvents } from "@/lib/tracking/ingest/event-schema";
+import { ingestEvents } from "@/lib/tracking/ingest/ingest-visits";
 import { prepareVisit, recordVisits } from "@/lib/tracking/ingest/record-visits";
 import { createTestAccount } from "../accounts";
 import { createTestDb, isPostgres } from "../db";
@@ -144,5 +149,88 @@ describe("a visit's key", () => {
     ]);
     // What is shown and never compared keeps the database's collation.
     expect(columns.find((c) => c.name === "visits.user_agent")?.collation).toBeNull();
+  });
+
+  test("keys stored before migration 0019 become what ingest computes now: the same events sent again are duplicates", async () => {
+    const acct = await createTestAccount(handle.db);
+    const domain = await registerDomain(handle.db, acct.accountId, `keys${++n}.example`);
+    // The computed key as it was stored before: "sha256:" and the whole hash of the same fields in hexadecimal.
+    const oldKey = (e: TrackingEvent) =>
+      `sha256:${createHash("sha256")
+        .update(
+          JSON.stringify([
+            e.domain,
+            e.path,
+            e.userAgent,
+            e.ip ?? "",
+            e.referrer ?? "",
+            e.status ?? "",
+            e.timestamp.toISOString(),
+          ]),
+        )
+        .digest("hex")}`;
+    const at = Date.now() - 3_600_000;
+    const body = {
+      events: [
+        { domain: domain.hostname, path: "/a", userAgent: UA.gptbot, timestamp: new Date(at).toISOString() },
+        {
+          domain: domain.hostname,
+          path: "/b?x=1",
+          userAgent: UA.gptbot,
+          ip: "20.171.206.10",
+          status: 404,
+          timestamp: new Date(at + 1).toISOString(),
+        },
+        {
+          domain: domain.hostname,
+          path: "/c",
+          userAgent: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/131.0.0.0 Safari/537.36",
+          referrer: "https://chatgpt.com/",
+          timestamp: new Date(at - 86_399_999).toISOString(),
+        },
+      ],
+    };
+    const validated = validateEvents(body);
+    if (!validated.ok) throw new Error("the batch should be valid");
+    const events = validated.accepted.map((a) => a.event);
+    // Log lines can be years old (or older than 1970), and the n-th identical line of an upload has "#n".
+    const logLine = (path: string, at: string): TrackingEvent => ({
+      domain: domain.hostname,
+      path,
+      userAgent: UA.gptbot,
+      ip: "66.249.66.1",
+      referrer: undefined,
+      status: 200,
+      timestamp: new Date(at),
+    });
+    const logEvents = [
+      logLine("/old", "1999-12-31T23:59:59.123Z"),
+      logLine("/older", "1969-07-20T20:17:40.5Z"),
+    ];
+    const stored = [
+      ...events.map((e) => ({ e, suffix: "" })),
+      ...logEvents.map((e) => ({ e, suffix: "" })),
+      { e: logEvents[0]!, suffix: "#2" },
+    ];
+    const rows = stored.map(({ e, suffix }) =>
+      prepareVisit(domain.id, { ...e, occurredAt: e.timestamp }, `${oldKey(e)}${suffix}`),
+    );
+    expect(await recordVisits(handle.db, rows as NewVisit[])).toBe(stored.length);
+
+    const migration = readFileSync(
+      path.join(process.cwd(), "drizzle/0019_event_keys_ordered_by_time.sql"),
+      "utf8",
+    );
+    await handle.db.execute(sql.raw(migration));
+
+    const keys = rowsOf<{ event_key: string }>(
+      await handle.db.execute(
+        sql`select event_key from visits where domain_id = ${domain.id} order by event_key`,
+      ),
+    ).map((r) => r.event_key);
+    expect(keys).toEqual(stored.map(({ e, suffix }) => `${eventKey(e)}${suffix}`).sort());
+    expect(keys.every((k) => k.startsWith("t:"))).toBe(true);
+    const again = await ingestEvents(handle.db, acct.accountId, body);
+    expect(again).toMatchObject({ accepted: 0, duplicates: 3 });
   });
 });

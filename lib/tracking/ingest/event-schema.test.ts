@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import { eventKey, makeTrackingEventSchema, validateEvents } from "./event-schema";
 
@@ -129,7 +130,7 @@ describe("validateEvents", () => {
       },
       { index: 3, errors: [{ field: "(event)", message: expect.any(String) }] },
     ]);
-    expect(result.accepted[0]?.key).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(result.accepted[0]?.key).toMatch(/^t:[0-9a-f]{12}:[A-Za-z0-9_-]{22}$/);
   });
 
   test.each([
@@ -187,7 +188,64 @@ describe("eventKey", () => {
 
   test("a client id that looks like a hash cannot collide with a computed key", () => {
     const computed = eventKey(parse(VALID));
-    expect(eventKey(parse({ ...VALID, id: computed.slice("sha256:".length) }))).not.toBe(computed);
+    expect(eventKey(parse({ ...VALID, id: computed }))).not.toBe(computed);
+    expect(eventKey(parse({ ...VALID, id: computed.slice("t:".length) }))).not.toBe(computed);
+  });
+
+  test("is the event's time in hexadecimal milliseconds, then the first 16 bytes of the SHA-256 of its fields", () => {
+    const event = parse(VALID);
+    const fields = [
+      VALID.domain,
+      "/pricing?utm_source=chatgpt.com",
+      VALID.userAgent,
+      VALID.ip,
+      VALID.referrer,
+      200,
+    ];
+    const digest = createHash("sha256")
+      .update(JSON.stringify([...fields, "2026-11-22T11:59:00.000Z"]))
+      .digest();
+    expect(eventKey(event)).toBe(
+      `t:${Date.parse("2026-11-22T11:59:00Z").toString(16).padStart(12, "0")}:${digest.subarray(0, 16).toString("base64url")}`,
+    );
+    expect(eventKey(event).slice(0, 15)).toBe("t:01a2031fb7a0:");
+  });
+
+  test("computed keys sort by the event's time, byte by byte, whatever their hashes (1970 to 10889)", () => {
+    const keyAt = (ms: number) =>
+      eventKey({
+        domain: "example.com",
+        path: `/p${ms % 7}`,
+        userAgent: "GPTBot",
+        ip: undefined,
+        referrer: undefined,
+        status: undefined,
+        timestamp: new Date(ms),
+      });
+    // Around a change in the number of significant hexadecimal digits and across the whole range events come from.
+    const times = [
+      0,
+      1,
+      15,
+      16,
+      0xfffffffff,
+      0x1000000000,
+      Date.parse("1999-12-31T23:59:59.999Z"),
+      Date.parse("2026-11-22T11:59:00Z"),
+      Date.parse("2026-11-22T11:59:00.001Z"),
+      0xffffffffff,
+      0x10000000000,
+      Date.parse("2100-01-01T00:00:00Z"),
+      0xffffffffffff,
+    ];
+    for (let i = 0; i < 200; i++) times.push(Math.floor(Math.random() * 4_102_444_800_000));
+    const byTime = [...times].sort((a, b) => a - b).map(keyAt);
+    const byKey = [...byTime].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    expect(byKey).toEqual(byTime);
+    // Past twelve digits (the year 10889) a key is only longer; before 1970 it has a sign: unique either way.
+    expect(keyAt(0x1000000000000)).toMatch(/^t:1000000000000:/);
+    expect(keyAt(-1)).toMatch(/^t:-000000000001:/);
+    expect(keyAt(-1)).not.toBe(keyAt(1));
   });
 });
 

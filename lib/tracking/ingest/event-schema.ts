@@ -231,8 +231,13 @@ function acceptPlainEvent(raw: unknown, t: number, hosts: Map<string, string | n
 
 /**
  * The idempotency key of an event, so a retried batch never counts twice: the client's id when it sent one,
- * otherwise a SHA-256 over the normalised fields. The two kinds are prefixed so they can never collide.
- * Store it unique per domain: client ids are only unique within one client.
+ * otherwise a SHA-256 over the normalised fields (its first 16 bytes, base64url) after the event's time in
+ * milliseconds as hexadecimal: "t:<time>:<hash>". The same event always gets the same key, and keys sort by time,
+ * so a batch of live events inserts into the newest pages of the visits' primary key instead of random pages all
+ * over it (with random keys, 10 million visits made each batch dirty some 700 pages, each written whole to the
+ * write-ahead log after a checkpoint). The two kinds are prefixed so they can never collide. Store it unique per
+ * domain: client ids are only unique within one client. Migration 0019 rewrote the keys stored before
+ * ("sha256:" + the whole hash in hexadecimal) into this form.
  */
 export function eventKey(event: TrackingEvent): string {
   if (event.id !== undefined) return `id:${event.id}`;
@@ -245,5 +250,12 @@ export function eventKey(event: TrackingEvent): string {
     event.status ?? "",
     event.timestamp.toISOString(),
   ];
-  return `sha256:${createHash("sha256").update(JSON.stringify(fields)).digest("hex")}`;
+  const digest = createHash("sha256").update(JSON.stringify(fields)).digest();
+  return `t:${timePrefix(event.timestamp.getTime())}:${digest.toString("base64url", 0, 16)}`;
+}
+
+/** Milliseconds since the epoch as hexadecimal, at least 12 digits (so keys of the same sign sort by time). */
+function timePrefix(ms: number): string {
+  const hex = Math.abs(ms).toString(16).padStart(12, "0");
+  return ms < 0 ? `-${hex}` : hex;
 }
