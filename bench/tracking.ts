@@ -126,7 +126,7 @@ try {
              case when g % 100 >= 85 then 'referral' end,
              -- A computed event key, as ingest makes for an event sent without an id: its time, then a hash.
              't:' || lpad(to_hex(floor(extract(epoch from now() - (g % 7776000) * interval '1 second') * 1000)::bigint), 12, '0')
-               || ':' || translate(rtrim(encode(substring(sha256(('bench:' || g)::bytea) from 1 for 16), 'base64'), '='), '+/', '-_'),
+               || ':' || substr(translate(encode(sha256(('bench:' || g)::bytea), 'base64'), '+/', '-_'), 1, 22),
              false
       from generate_series(${start}::bigint, ${end}::bigint) g`);
       log(`loaded ${end.toLocaleString("en")} visits`);
