@@ -221,7 +221,10 @@ describe("a visit's key", () => {
       path.join(process.cwd(), "drizzle/0019_event_keys_ordered_by_time.sql"),
       "utf8",
     );
-    await handle.db.execute(sql.raw(migration));
+    // As the migrator runs it: statement by statement, in one transaction.
+    await handle.db.transaction(async (tx) => {
+      for (const statement of migration.split("--> statement-breakpoint")) await tx.execute(sql.raw(statement));
+    });
 
     const keys = rowsOf<{ event_key: string }>(
       await handle.db.execute(
