@@ -223,7 +223,8 @@ describe("a visit's key", () => {
     );
     // As the migrator runs it: statement by statement, in one transaction.
     await handle.db.transaction(async (tx) => {
-      for (const statement of migration.split("--> statement-breakpoint")) await tx.execute(sql.raw(statement));
+      for (const statement of migration.split("--> statement-breakpoint"))
+        await tx.execute(sql.raw(statement));
     });
 
     const keys = rowsOf<{ event_key: string }>(
