@@ -216,6 +216,76 @@ describe("POST /tracking/events", () => {
     expect(stats.data.totalVisits).toBe(3);
   });
 
+  test("a batch mixing stored events, new ones and repeats of its own stores each new event once, as first sent", async () => {
+    // The first attempt of a batch inserts without skipping duplicates; a stored event aborts it and the batch is
+    // stored again skipping them. Nothing of the aborted attempt may remain, in the visits or in the rollups.
+    const acct = await createTestAccount(handle.db, { domains: ["mixed.example"] });
+    const event = (id: string, path: string, status = 200) => ({
+      id,
+      domain: "mixed.example",
+      path,
+      userAgent: UA.gptbot,
+      status,
+      timestamp: minutesAgo(4),
+    });
+    const first = await post("/api/v1/tracking/events", acct, {
+      events: [event("a", "/a"), event("b", "/b")],
+    });
+    expect(first.data).toMatchObject({ received: 2, accepted: 2, duplicates: 0 });
+    // Only repeats of its own: nothing stored conflicts, so its plain insert must not fail on itself.
+    const own = await post("/api/v1/tracking/events", acct, {
+      events: [event("c", "/c"), event("c", "/c-again", 404), event("c", "/c-third", 500)],
+    });
+    expect(own.data).toMatchObject({ received: 3, accepted: 1, duplicates: 2 });
+    const mixed = await post("/api/v1/tracking/events", acct, {
+      events: [
+        event("d", "/d"),
+        event("b", "/b-changed", 404),
+        event("e", "/e"),
+        event("d", "/d-again", 500),
+      ],
+    });
+    expect(mixed.data).toMatchObject({ received: 4, accepted: 2, duplicates: 2 });
+    // The domain's last batch held duplicates: this one is stored skipping them from the start, and the next one
+    // without any goes back to the plain insert. Either way each event is stored once.
+    const again = await post("/api/v1/tracking/events", acct, {
+      events: [event("e", "/e-changed"), event("f", "/f")],
+    });
+    expect(again.data).toMatchObject({ received: 2, accepted: 1, duplicates: 1 });
+    const clean = await post("/api/v1/tracking/events", acct, { events: [event("g", "/g")] });
+    expect(clean.data).toMatchObject({ received: 1, accepted: 1, duplicates: 0 });
+    const last = await post("/api/v1/tracking/events", acct, {
+      events: [event("g", "/g-changed"), event("h", "/h")],
+    });
+    expect(last.data).toMatchObject({ received: 2, accepted: 1, duplicates: 1 });
+
+    const [domain] = await handle.db.select().from(domains).where(eq(domains.hostname, "mixed.example"));
+    const stored = await handle.db
+      .select({ key: visits.eventKey, path: visits.path, status: visits.status })
+      .from(visits)
+      .where(eq(visits.domainId, domain!.id));
+    expect(stored.sort((x, y) => x.key.localeCompare(y.key))).toEqual([
+      { key: "id:a", path: "/a", status: 200 },
+      { key: "id:b", path: "/b", status: 200 },
+      { key: "id:c", path: "/c", status: 200 },
+      { key: "id:d", path: "/d", status: 200 },
+      { key: "id:e", path: "/e", status: 200 },
+      { key: "id:f", path: "/f", status: 200 },
+      { key: "id:g", path: "/g", status: 200 },
+      { key: "id:h", path: "/h", status: 200 },
+    ]);
+    trackingReadCache.clear();
+    const stats = await callApi<{ totalVisits: number; topPages: { url: string; count: number }[] }>(
+      api,
+      "/api/v1/tracking/stats?domain=mixed.example",
+      { headers: acct.headers },
+    );
+    expect(stats.data.totalVisits).toBe(8);
+    expect(stats.data.topPages.map((p) => [p.url, p.count]).sort()).toEqual(
+      ["/a", "/b", "/c", "/d", "/e", "/f", "/g", "/h"].map((path) => [path, 1]),
+    );
+  });
+
   test("concurrent identical batches store each visit once; overlapping rollups never deadlock", async () => {
     const acct = await createTestAccount(handle.db, { domains: ["race.example"] });
     const events = Array.from({ length: 300 }, (_, i) => ({

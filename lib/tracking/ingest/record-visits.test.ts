@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { encodeVisitBatch, pageOf, pgArrayLiteral, prepareVisit } from "./record-visits";
+import { DuplicateMemory, encodeVisitBatch, pageOf, pgArrayLiteral, prepareVisit } from "./record-visits";
 
 const DOMAIN = "00000000-0000-4000-8000-000000000000";
 const at = new Date("2026-11-20T10:00:00Z");
@@ -98,9 +98,9 @@ describe("encodeVisitBatch", () => {
       visit({ verification: "verified" }),
       visit({ isDemo: true }),
       visit({ domainId: OTHER }),
-    ];
+    ].map((r, i) => ({ ...r, eventKey: `k${i}` }));
     const { profiles, visits } = encodeVisitBatch(rows);
-    // Sent by domain (DOMAIN's five visits, then OTHER's two), each domain's in the order they came (same key).
+    // Sent by domain (DOMAIN's five visits, then OTHER's two), each domain's in the order of their keys.
     expect(visits.profile).toBe("{1,2,1,3,4,5,5}");
     expect(profiles.domainId).toBe(pgArrayLiteral([DOMAIN, DOMAIN, DOMAIN, DOMAIN, OTHER]));
     expect(profiles.referrer).toBe('{NULL,"",NULL,NULL,NULL}');
@@ -125,10 +125,51 @@ describe("encodeVisitBatch", () => {
     // The same set in any order encodes the same (so every batch locks its keys in the same order).
     expect(encodeVisitBatch([...rows].sort(() => 0.5 - Math.random()))).toEqual(encodeVisitBatch(rows));
   });
+
+  test("an event repeated in the batch is sent once, as it came first; the same key on another domain is another event", () => {
+    const rows = [
+      { ...visit({}, "/first"), eventKey: "dup" },
+      { ...visit({}, "/only"), eventKey: "solo" },
+      { ...visit({ status: 500 }, "/second"), eventKey: "dup" },
+      { ...visit({ domainId: OTHER }, "/elsewhere"), eventKey: "dup" },
+      { ...visit({}, "/third"), eventKey: "dup" },
+    ];
+    const { visits } = encodeVisitBatch(rows);
+    expect(visits.eventKey).toBe(pgArrayLiteral(["dup", "solo", "dup"]));
+    expect(visits.path).toBe(pgArrayLiteral(["/first", "/only", "/elsewhere"]));
+    expect(visits.status).toBe("{NULL,NULL,NULL}");
+    expect(visits.profile.split(",")).toHaveLength(3);
+  });
 });
 
 test("pgArrayLiteral quotes every text and escapes quotes and backslashes; null is NULL", () => {
   expect(pgArrayLiteral(['a"b', "c\\d", "NULL", "", null, 3, true])).toBe(
     '{"a\\"b","c\\\\d","NULL","",NULL,3,true}',
   );
+});
+
+describe("DuplicateMemory: which form a batch's first attempt uses", () => {
+  test("plain until a batch of the same domains holds duplicates; plain again after a batch without", () => {
+    const memory = new DuplicateMemory();
+    expect(memory.skipsFirst("{a}")).toBe(false);
+    memory.record("{a}", false);
+    expect(memory.skipsFirst("{a}")).toBe(false);
+    memory.record("{a}", true);
+    expect(memory.skipsFirst("{a}")).toBe(true);
+    // Other domains, or the same with another, are batches of their own.
+    expect(memory.skipsFirst("{b}")).toBe(false);
+    expect(memory.skipsFirst("{a,b}")).toBe(false);
+    memory.record("{a}", true);
+    expect(memory.skipsFirst("{a}")).toBe(true);
+    memory.record("{a}", false);
+    expect(memory.skipsFirst("{a}")).toBe(false);
+  });
+
+  test("holds at most its capacity, forgetting the domains that held duplicates longest ago", () => {
+    const memory = new DuplicateMemory(3);
+    for (const key of ["1", "2", "3"]) memory.record(key, true);
+    memory.record("1", true); // seen again: now the newest
+    memory.record("4", true);
+    expect(["1", "2", "3", "4"].map((k) => memory.skipsFirst(k))).toEqual([true, false, true, true]);
+  });
 });
