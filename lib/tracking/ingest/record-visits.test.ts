@@ -120,8 +120,9 @@ describe("encodeVisitBatch", () => {
     const { visits } = encodeVisitBatch(rows);
     expect(visits.eventKey).toBe(pgArrayLiteral([...expected, ...expected]));
     expect(visits.path).toBe(pgArrayLiteral([...expected, ...expected].map((k) => `/${k}`)));
-    const { profiles } = encodeVisitBatch(rows);
+    const { profiles, domains } = encodeVisitBatch(rows);
     expect(profiles.domainId).toBe(pgArrayLiteral([DOMAIN, OTHER]));
+    expect(domains).toBe(`${DOMAIN},${OTHER}`);
     // The same set in any order encodes the same (so every batch locks its keys in the same order).
     expect(encodeVisitBatch([...rows].sort(() => 0.5 - Math.random()))).toEqual(encodeVisitBatch(rows));
   });

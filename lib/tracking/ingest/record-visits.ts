@@ -132,7 +132,7 @@ export async function storeVisitBatch(
 ): Promise<number> {
   if (batch === null) return 0;
   // Encoded once: a retry sends the same parameters.
-  const key = batch.profiles.domainId;
+  const key = batch.domains;
   let skipDuplicates = duplicateMemory.skipsFirst(key);
   for (let attempt = 1; ; attempt++) {
     try {
@@ -249,6 +249,8 @@ export function encodeVisitBatch(rows: readonly NewVisit[]): {
   visits: Record<(typeof ROW_FIELDS)[number], string>;
   /** How many visits the batch sends (an event repeated in it is sent once). */
   count: number;
+  /** The batch's domains, sorted and comma-separated. */
+  domains: string;
 } {
   // Profiles by user agent (a string's hash is computed once per string), then the first visit of each profile
   // compared field by field: nothing is built per visit.
@@ -259,10 +261,13 @@ export function encodeVisitBatch(rows: readonly NewVisit[]): {
   // An event sent twice in one batch is stored once, as its first occurrence (the sort is stable): sorted by
   // key, repeats are neighbours. Dropping them here keeps the batch's plain insert from failing on itself.
   let i = 0;
+  let domains = "";
   for (let s = 0; s < sorted.length; s++) {
     const r = sorted[s]!;
     const prev = s > 0 ? sorted[s - 1]! : undefined;
     if (prev !== undefined && prev.eventKey === r.eventKey && prev.domainId === r.domainId) continue;
+    if (prev === undefined || prev.domainId !== r.domainId)
+      domains += prev === undefined ? r.domainId : `,${r.domainId}`;
     let same = byAgent.get(r.userAgent);
     if (same === undefined) {
       same = [];
@@ -294,6 +299,7 @@ export function encodeVisitBatch(rows: readonly NewVisit[]): {
     profiles: Object.fromEntries(PROFILE_FIELDS.map((f, i) => [f, pgArrayLiteral(profiles[i]!)])) as never,
     visits: Object.fromEntries(ROW_FIELDS.map((f, i) => [f, pgArrayLiteral(visits[i]!)])) as never,
     count: i,
+    domains,
   };
 }
 
