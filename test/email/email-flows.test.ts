@@ -118,7 +118,10 @@ describe("sign-up verification", () => {
     const address = email();
     const { user, account } = await signUp(db, { email: address, password: PASSWORD }, ctx());
     await sendVerificationEmail(db, user, ctx());
-    await vi.waitFor(() => expect(smtp.mails.filter((m) => m.to.includes(address))).toHaveLength(2));
+    // Mail goes out in the background: as long as smtp.waitFor allows, not vi.waitFor's one second.
+    await vi.waitFor(() => expect(smtp.mails.filter((m) => m.to.includes(address))).toHaveLength(2), {
+      timeout: 5000,
+    });
     const links = smtp.mails.filter((m) => m.to.includes(address)).map((m) => tokenOf(m.links[0]!));
     const results = await Promise.allSettled(links.map((t) => verifyEmailToken(db, t)));
     const granted = results.map((r) => (r.status === "fulfilled" ? r.value.granted : 0));
@@ -230,8 +233,10 @@ describe("password reset", () => {
     await signUp(db, { email: address, password: PASSWORD }, ctx());
     await requestPasswordReset(db, address, ctx());
     await requestPasswordReset(db, address, ctx());
-    await vi.waitFor(() =>
-      expect(smtp.mails.filter((m) => m.to.includes(address) && /Reset/.test(m.subject))).toHaveLength(2),
+    await vi.waitFor(
+      () =>
+        expect(smtp.mails.filter((m) => m.to.includes(address) && /Reset/.test(m.subject))).toHaveLength(2),
+      { timeout: 5000 },
     );
     const [first, second] = smtp.mails
       .filter((m) => m.to.includes(address) && /Reset/.test(m.subject))
