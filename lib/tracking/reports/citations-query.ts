@@ -1,4 +1,4 @@
-import { and, eq, gte, isNotNull, sql } from "drizzle-orm";
+import { and, desc, eq, gte, isNotNull, sql } from "drizzle-orm";
 import { requireRegisteredDomain } from "@/lib/accounts/domains";
 import type { Db } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
@@ -44,7 +44,8 @@ async function readCitations(db: Db, domainId: string, hostname: string, q: Cita
         gte(visits.occurredAt, new Date(`${firstDay}T00:00:00Z`)),
       ),
     )
-    .orderBy(sql`${visits.occurredAt} desc nulls last`, sql`${visits.id} desc nulls last`)
+    // Plain "desc" (nulls first, and the columns are not null): visits_citations_idx read backward, no sort.
+    .orderBy(desc(visits.occurredAt), desc(visits.id))
     .limit(q.limit);
   return {
     domain: hostname,

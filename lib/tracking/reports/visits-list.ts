@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, isNotNull, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, gte, isNotNull, lt, sql } from "drizzle-orm";
 import { requireRegisteredDomain } from "@/lib/accounts/domains";
 import type { Db } from "@/lib/db/client";
 import { visits } from "@/lib/db/schema";
@@ -55,11 +55,13 @@ export async function listBotVisits(db: Db, accountId: string, q: VisitsQuery) {
         q.to ? lt(visits.occurredAt, q.to) : undefined,
         q.bot ? sql`lower(${visits.botName}) = ${q.bot.toLowerCase()}` : undefined,
         q.aiOnly ? eq(visits.isAiBot, true) : undefined,
+        // A row comparison: the index's bound, where "earlier, or as early with a smaller id" was a filter.
         after
-          ? or(lt(visits.occurredAt, after.at), and(eq(visits.occurredAt, after.at), lt(visits.id, after.id)))
+          ? sql`(${visits.occurredAt}, ${visits.id}) < (${after.at.toISOString()}::timestamptz, ${after.id}::bigint)`
           : undefined,
       ),
     )
+    // visits_domain_time_idx read backward, no sort (plain "desc": the index is ascending, nulls last).
     .orderBy(desc(visits.occurredAt), desc(visits.id))
     .limit(q.limit + 1);
   const page = rows.slice(0, q.limit);

@@ -1,0 +1,140 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import type { Db, DbHandle } from "@/lib/db/client";
+import { rowsOf } from "@/lib/db/rows";
+import * as schema from "@/lib/db/schema";
+import { prepareVisit, recordVisits } from "@/lib/tracking/ingest/record-visits";
+import { getCitations } from "@/lib/tracking/reports/citations-query";
+import { trackingReadCache } from "@/lib/tracking/reports/read-cache";
+import { listBotVisits } from "@/lib/tracking/reports/visits-list";
+import { createTestAccount } from "../accounts";
+import { createTestDb } from "../db";
+import { UA } from "./helpers";
+
+// The reads that list a domain's newest visits and citations must walk a time index in its order: a sort there reads
+// every visit of the domain (millions) to answer a page of 50. The statements are the ones the functions send,
+// captured through a query logger, then explained with sequential and bitmap scans ruled out.
+let handle: DbHandle;
+let captured: { query: string; params: unknown[] }[] = [];
+let logged: Db;
+
+beforeAll(async () => {
+  handle = await createTestDb();
+  const client = (handle.db as unknown as { $client: unknown }).$client;
+  const logger = { logQuery: (query: string, params: unknown[]) => captured.push({ query, params }) };
+  if (handle.driver === "postgres") {
+    const { drizzle } = await import("drizzle-orm/postgres-js");
+    logged = drizzle(client as never, { schema, logger }) as unknown as Db;
+  } else {
+    const { drizzle } = await import("drizzle-orm/pglite");
+    logged = drizzle(client as never, { schema, logger }) as unknown as Db;
+  }
+});
+afterAll(async () => handle?.close());
+
+/** The statement with its parameters written in as literals (text quoted, numbers as they are). */
+function inline(query: string, params: unknown[]): string {
+  return query.replace(/\$(\d+)/g, (_, n: string) => {
+    const v = params[Number(n) - 1];
+    if (v === null || v === undefined) return "null";
+    if (typeof v === "number" || typeof v === "boolean") return String(v);
+    const text = v instanceof Date ? v.toISOString() : String(v);
+    return `'${text.replaceAll("'", "''")}'`;
+  });
+}
+
+async function planOf(query: string, params: unknown[]): Promise<string> {
+  return handle.db.transaction(async (tx) => {
+    await tx.execute(sql`set local enable_seqscan = off`);
+    await tx.execute(sql`set local enable_bitmapscan = off`);
+    const rows = rowsOf<{ "QUERY PLAN": string }>(
+      await tx.execute(sql.raw(`explain (costs off) ${inline(query, params)}`)),
+    );
+    return rows.map((r) => r["QUERY PLAN"]).join("\n");
+  });
+}
+
+/** The plan of the one statement on the visits table that `read` sends. */
+async function visitsPlan(read: () => Promise<unknown>): Promise<string> {
+  captured = [];
+  trackingReadCache.clear();
+  await read();
+  const onVisits = captured.filter((c) => /from "visits"/.test(c.query));
+  expect(onVisits).toHaveLength(1);
+  return planOf(onVisits[0]!.query, onVisits[0]!.params);
+}
+
+test("the visits list and the citations list walk their time index backward, without sorting", async () => {
+  const acct = await createTestAccount(handle.db, { domains: ["plans.example"] });
+  const [domain] = await handle.db.select().from(schema.domains);
+  const now = Date.now();
+  const rows = Array.from({ length: 60 }, (_, i) =>
+    prepareVisit(
+      domain!.id,
+      {
+        occurredAt: new Date(now - i * 60_000),
+        path: `/p${i}`,
+        userAgent: i % 2 ? UA.gptbot : UA.chrome,
+        referrer: i % 2 ? undefined : "https://chatgpt.com/",
+      },
+      `id:plan-${i}`,
+    ),
+  ).filter((r) => r !== null);
+  await recordVisits(handle.db, rows);
+
+  const first = await listBotVisits(logged, acct.accountId, { domain: "plans.example", limit: 5 });
+  expect(first.nextCursor).not.toBeNull();
+  for (const q of [
+    { domain: "plans.example", limit: 5 },
+    // The next page: the cursor bounds the scan (an index condition), it does not filter it.
+    { domain: "plans.example", limit: 5, cursor: first.nextCursor! },
+  ]) {
+    const plan = await visitsPlan(() => listBotVisits(logged, acct.accountId, q));
+    expect(plan).toMatch(/Index Scan Backward using visits_domain_time_idx/);
+    expect(plan).not.toMatch(/Sort/);
+    if (q.cursor) expect(plan).toMatch(/Index Cond: .*occurred_at, id\) < /);
+  }
+
+  const citations = await visitsPlan(() =>
+    getCitations(logged, acct.accountId, { domain: "plans.example", days: 30, limit: 50 }),
+  );
+  expect(citations).toMatch(/Index Scan Backward using visits_citations_idx/);
+  expect(citations).not.toMatch(/Sort/);
+});
+
+test("a page after the first continues exactly where the cursor points, ties on the time broken by id", async () => {
+  const acct = await createTestAccount(handle.db, { domains: ["ties.example"] });
+  const [domain] = await handle.db
+    .select()
+    .from(schema.domains)
+    .where(sql`${schema.domains.hostname} = 'ties.example'`);
+  // Twelve visits at three instants (four each): pages of five cross the ties.
+  const at = [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2].map((m) => new Date(Date.UTC(2026, 10, 20, 12, m)));
+  await recordVisits(
+    handle.db,
+    at.map(
+      (occurredAt, i) =>
+        prepareVisit(domain!.id, { occurredAt, path: `/t${i}`, userAgent: UA.gptbot }, `id:tie-${i}`)!,
+    ),
+  );
+  const seen: string[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 5; page++) {
+    const res = await listBotVisits(handle.db, acct.accountId, {
+      domain: "ties.example",
+      limit: 5,
+      from: new Date(Date.UTC(2026, 10, 20)),
+      ...(cursor ? { cursor } : {}),
+    });
+    seen.push(...res.visits.map((v) => v.path));
+    if (!res.nextCursor) break;
+    cursor = res.nextCursor;
+  }
+  const stored = rowsOf<{ path: string }>(
+    await handle.db.execute(
+      sql`select path from visits where domain_id = ${domain!.id} order by occurred_at desc, id desc`,
+    ),
+  ).map((r) => r.path);
+  expect(stored).toHaveLength(12);
+  expect(seen).toEqual(stored);
+});
