@@ -18,6 +18,7 @@ import { ingestEvents } from "@/lib/tracking/ingest/ingest-visits";
 import { getCitations } from "@/lib/tracking/reports/citations-query";
 import { trackingReadCache } from "@/lib/tracking/reports/read-cache";
 import { getBotStats } from "@/lib/tracking/reports/stats";
+import { listBotVisits } from "@/lib/tracking/reports/visits-list";
 import { ensureBuild, rssMb, startServer } from "./lib";
 
 const BASE =
@@ -108,13 +109,15 @@ try {
   const nb = bots.length;
   const t0 = performance.now();
   if (!existing) {
+    // Oldest first within each sweep of the 90 days, as visits arrive: the time indexes take them as they would
+    // have taken live traffic (packed leaf pages), not in the reverse order no site sends.
     for (let start = 1; start <= VISITS; start += LOAD_CHUNK) {
       const end = Math.min(VISITS, start + LOAD_CHUNK - 1);
       await db.execute(sql`
       insert into visits (domain_id, occurred_at, path, user_agent, ip, referrer, status, bot_name, bot_purpose,
                           is_ai_bot, verification, citation_engine, citation_reason, event_key, is_demo)
       select ${domain.id}::uuid,
-             now() - (g % 7776000) * interval '1 second',
+             now() - ((${VISITS}::bigint - g) % 7776000) * interval '1 second',
              '/page/' || (g * 7919 % 5000),
              case when g % 100 < 85 then (${botUa}::text[])[1 + g % ${nb}] else 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/131.0.0.0 Safari/537.36' end,
              null, case when g % 100 < 85 then null else 'https://chatgpt.com/' end, 200,
@@ -125,7 +128,7 @@ try {
              case when g % 100 >= 85 then (${engines}::text[])[1 + g % 5] end,
              case when g % 100 >= 85 then 'referral' end,
              -- A computed event key, as ingest makes for an event sent without an id: its time, then a hash.
-             't:' || lpad(to_hex(floor(extract(epoch from now() - (g % 7776000) * interval '1 second') * 1000)::bigint), 12, '0')
+             't:' || lpad(to_hex(floor(extract(epoch from now() - ((${VISITS}::bigint - g) % 7776000) * interval '1 second') * 1000)::bigint), 12, '0')
                || ':' || substr(translate(encode(sha256(('bench:' || g)::bytea), 'base64'), '+/', '-_'), 1, 22),
              false
       from generate_series(${start}::bigint, ${end}::bigint) g`);
@@ -197,9 +200,11 @@ try {
           userAgent: v.userAgent,
           referrer: v.referrer,
           status: v.status,
+          // Live traffic moves forward in time, batch after batch and within a batch, as a tracker sends it: the
+          // events of a run span the 10 minutes before the bench began, oldest first.
           timestamp: (shape === "spread"
             ? v.timestamp
-            : new Date(now - ((b * 1000 + i) % 600_000))
+            : new Date(now - 600_000 + ((b * 1000 + i) % 600_000))
           ).toISOString(),
         })),
       }),
@@ -277,6 +282,7 @@ try {
       trackingReadCache.clear();
       await getCitations(db, account.id, { domain: DOMAIN, days: 90, limit: 200 });
     }),
+    visits: await timeIt(READS, () => listBotVisits(db, account.id, { domain: DOMAIN, limit: 100 })),
     cached: await timeIt(READS, () => getBotStats(db, account.id, DOMAIN)),
   });
   const afterIngest = await reads();
@@ -323,6 +329,7 @@ try {
     ["GET /tracking/stats (uncached)", "stats"],
     ["GET /citations days=30 limit=50 (uncached)", "citations"],
     ["GET /citations days=90 limit=200 (uncached)", "citationsMax"],
+    ["GET /api/tracking/visits limit=100 (first page)", "visits"],
     ["GET /tracking/stats (cached)", "cached"],
   ] as const) {
     const [x, y] = [afterIngest[key], atRest[key]];
