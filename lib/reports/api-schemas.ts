@@ -11,12 +11,18 @@ const hostname = z
   .refine((v) => normalizeHostname(v) !== null, "Not a valid hostname (like example.com).")
   .describe("A domain registered on the account");
 
+/** Years 1-9999 in UTC: Postgres refuses year 0 and five-digit years (an offset can push 9999-12-31 into 10000). */
+function inTimestampRange(v: string): boolean {
+  const year = new Date(v).getUTCFullYear();
+  return year >= 1 && year <= 9999;
+}
+
 const instant = z
   .string()
   .max(40)
   .refine(
-    (v) => /^\d{4}-\d{2}-\d{2}/.test(v) && !Number.isNaN(Date.parse(v)),
-    "An ISO 8601 date or date-time.",
+    (v) => /^\d{4}-\d{2}-\d{2}/.test(v) && !Number.isNaN(Date.parse(v)) && inTimestampRange(v),
+    "An ISO 8601 date or date-time, years 0001 to 9999.",
   )
   .transform((v) => new Date(v));
 

@@ -148,6 +148,11 @@ describe("bad parameters are 400 VALIDATION_ERROR", () => {
     `/api/tracking/visits?domain=${DOMAIN}&aiOnly=maybe`,
     `/api/tracking/visits?domain=${DOMAIN}&cursor=${encodeURIComponent("not a cursor!")}`,
     `/api/tracking/visits?domain=${DOMAIN}&cursor=${Buffer.from("garbage|x").toString("base64url")}`,
+    // Times Postgres cannot hold (year 0, a five-digit year after the offset): a 400, not the database's error.
+    `/api/tracking/visits?domain=${DOMAIN}&from=0000-01-01`,
+    `/api/tracking/visits?domain=${DOMAIN}&to=${encodeURIComponent("9999-12-31T23:59:59-14:00")}`,
+    `/api/tracking/visits?domain=${DOMAIN}&cursor=${Buffer.from("-000001-01-01T00:00:00.000Z|5").toString("base64url")}`,
+    `/api/tracking/visits?domain=${DOMAIN}&cursor=${Buffer.from("0000-01-01T00:00:00.000Z|5").toString("base64url")}`,
     `/api/tracking/visits?domain=${DOMAIN}&unknown=1`,
     `/api/tracking/citations?domain=${DOMAIN}&days=91`,
     `/api/tracking/citations?domain=${DOMAIN}&limit=201`,

@@ -138,3 +138,17 @@ test("a page after the first continues exactly where the cursor points, ties on 
   expect(stored).toHaveLength(12);
   expect(seen).toEqual(stored);
 });
+
+test("a cursor holding a time Postgres cannot store is refused as a bad cursor, before any query", async () => {
+  const acct = await createTestAccount(handle.db, { domains: ["cursors.example"] });
+  for (const at of [
+    "-271821-04-20T00:00:00.000Z",
+    "+275760-09-13T00:00:00.000Z",
+    "-000001-01-01T00:00:00.000Z",
+  ]) {
+    const cursor = Buffer.from(`${at}|5`).toString("base64url");
+    await expect(
+      listBotVisits(handle.db, acct.accountId, { domain: "cursors.example", limit: 5, cursor }),
+    ).rejects.toMatchObject({ code: "VALIDATION_ERROR" });
+  }
+});

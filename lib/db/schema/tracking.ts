@@ -68,7 +68,8 @@ export const visits = pgTable(
     // GET /api/tracking/visits: a domain's visits, newest first (keyset pages on occurred_at, id), read by scanning
     // this index backward. Ascending on purpose: visits arrive in time order, and Postgres packs a leaf page that
     // receives its group's newest entries when it splits (about 90% full); in descending order every new entry
-    // lands at the front of its group and each split left two half-full pages (twice the index, twice the splits).
+    // lands at the front of its group and each split left two half-full pages (time-ordered batches in a scratch
+    // table: 14 MB against 25 MB; in the tracking bench, whose batches are only partly in time order, 34 against 37).
     index("visits_domain_time_idx").on(t.domainId, t.occurredAt, t.id),
     // GET /citations: the newest citations of a domain (scanned backward as well).
     index("visits_citations_idx")

@@ -20,7 +20,9 @@ function decodeCursor(cursor: string): { at: Date; id: number } {
   const [at, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
   const date = new Date(at ?? "");
   const n = Number(id);
-  if (Number.isNaN(date.getTime()) || !Number.isSafeInteger(n) || n <= 0) {
+  // A time outside years 1-9999 is none this endpoint wrote (and Postgres refuses some of them: a 500, not a 400).
+  const year = date.getUTCFullYear();
+  if (Number.isNaN(year) || year < 1 || year > 9999 || !Number.isSafeInteger(n) || n <= 0) {
     throw validationError("The cursor is not one this endpoint returned.", [
       { field: "cursor", message: "Not a cursor from a previous page." },
     ]);
