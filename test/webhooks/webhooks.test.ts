@@ -391,4 +391,57 @@ describe("events and delivery", () => {
       new Set(receiver.received.map((r) => `${r.payload.data.engine}|${r.payload.data.path}`)).size,
     ).toBe(3);
   });
+
+  test("citation.detected: one event per page a batch cites first, at the earliest of its visits", async () => {
+    await createEndpoint(["citation.detected"]);
+    // 40 pages, each cited twice in one batch: the later visit first, and with a query string; the events must
+    // carry each page's earlier visit, whatever the batch's order.
+    // Within one clock hour of the last two (one UTC day).
+    const base = Math.floor((Date.now() - 3_600_000) / 3_600_000) * 3_600_000 + 600_000;
+    const events = Array.from({ length: 40 }, (_, p) => [
+      {
+        id: `late-${p}`,
+        domain: "hooks.example",
+        path: `/guide/${p}?utm_source=chatgpt.com`,
+        userAgent: UA.chatgptUser,
+        timestamp: new Date(base + p * 1000 + 500).toISOString(),
+      },
+      {
+        id: `early-${p}`,
+        domain: "hooks.example",
+        path: `/guide/${p}`,
+        userAgent: UA.chatgptUser,
+        timestamp: new Date(base + p * 1000).toISOString(),
+      },
+    ]).flat();
+    const res = await callApi(api, "/api/v1/tracking/events", {
+      method: "POST",
+      headers: acct.headers,
+      json: { events },
+    });
+    expect(res.status).toBe(200);
+    await deliverDueWebhooks(handle.db, { limit: 100 });
+    const got = receiver.received
+      .map((r) => ({
+        path: r.payload.data.path as string,
+        at: r.payload.data.occurredAt as string,
+        engine: r.payload.data.engine as string,
+      }))
+      .sort((a, b) => a.at.localeCompare(b.at));
+    expect(got).toEqual(
+      Array.from({ length: 40 }, (_, p) => ({
+        path: `/guide/${p}`,
+        at: new Date(base + p * 1000).toISOString(),
+        engine: got[0]!.engine,
+      })),
+    );
+    // Sent again, the batch cites no page for the first time that day.
+    await callApi(api, "/api/v1/tracking/events", {
+      method: "POST",
+      headers: acct.headers,
+      json: { events: events.map((e) => ({ ...e, id: `again-${e.id}` })) },
+    });
+    await deliverDueWebhooks(handle.db, { limit: 100 });
+    expect(receiver.received).toHaveLength(40);
+  });
 });

@@ -151,6 +151,12 @@ export const trackingCitedPages = pgTable(
     day: date("day", { mode: "string" }).notNull(),
     engine: keyText("engine").notNull(),
     page: keyText("page").notNull(),
+    /**
+     * The earliest of the visits that cited the page first that day: the citation.detected event's time, which the
+     * ingest statement reads back from the row it inserts (returning) instead of joining the batch's visits to the
+     * new rows. Null for rows stored before migration 0021.
+     */
+    firstCitedAt: timestamp("first_cited_at", { withTimezone: true }),
   },
   (t) => [primaryKey({ columns: [t.domainId, t.day, t.engine, t.page] })],
 );

@@ -378,29 +378,22 @@ async function insertVisits(
         where citation_engine is not null group by 1, 2, 3 order by 1, 2, 3
         on conflict (domain_id, day, engine) do update set citations = t.citations + excluded.citations
       ),
-      -- The pages cited by this batch that no stored citation had cited that day: the rows new here. A
-      -- concurrent batch citing the same page waits on the key, then finds it taken (one event, not two).
-      cited as (
-        insert into tracking_cited_pages (domain_id, day, engine, page)
-        select domain_id, day, citation_engine, split_part(path, '?', 1) from ins
+      -- The pages cited by this batch that no stored citation had cited that day: the rows new here, each the
+      -- first citation of its page by its engine that UTC day (a citation.detected event), returned with the earliest
+      -- of the batch's visits that made it. A concurrent batch citing the same page waits on the key, then finds it
+      -- taken (one event, not two). The time travels in the row: joining the new rows back to the batch's visits
+      -- was planned as a nested loop (Postgres cannot count a statement's own inserts), which grew with the square
+      -- of the batch (migration 0021).
+      firsts as (
+        insert into tracking_cited_pages (domain_id, day, engine, page, first_cited_at)
+        select domain_id, day, citation_engine, split_part(path, '?', 1), min(occurred_at) from ins
         where citation_engine is not null group by 1, 2, 3, 4 order by 1, 2, 3, 4
         on conflict do nothing
-        returning domain_id, day, engine, page
-      ),
-      -- The first citation of a page by an engine on a UTC day (none stored before this statement): a
-      -- citation.detected event, with the earliest of the batch's visits that made it.
-      firsts as (
-        select distinct on (i.domain_id, i.day, i.citation_engine, split_part(i.path, '?', 1))
-          i.domain_id, i.day::text as day, i.citation_engine as engine, split_part(i.path, '?', 1) as page,
-          i.occurred_at
-        from ins i
-        join cited c on c.domain_id = i.domain_id and c.day = i.day and c.engine = i.citation_engine
-          and c.page = split_part(i.path, '?', 1)
-        order by i.domain_id, i.day, i.citation_engine, split_part(i.path, '?', 1), i.occurred_at
+        returning domain_id, day::text as day, engine, page, first_cited_at as occurred_at
       )
       select (select count(*)::int from ins) as inserted,
              (select count(distinct domain_id)::int from profile) - (select count(*)::int from domain) as gone,
-             (select coalesce(json_agg(f), '[]'::json) from firsts f) as firsts`),
+             (select coalesce(json_agg(f order by f.domain_id, f.day, f.engine, f.page), '[]'::json) from firsts f) as firsts`),
   );
   if (Number(result?.gone ?? 0) > 0) {
     throw new AppError(
