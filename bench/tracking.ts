@@ -184,19 +184,21 @@ try {
   // minutes before it arrives); "computed", the same kind of traffic without ids, so each event's key is computed
   // from its time and fields and lands among the computed keys loaded above; and "spread", events falling on random
   // days of the last 80 (a backfill of old logs), which insert into random places of the time-ordered indexes
-  // instead of their newest pages.
-  const httpBodies = (shape: "live" | "computed" | "spread" | "warmup", batches = HTTP_BATCHES) =>
+  // instead of their newest pages; and "wide", live traffic over a large site: each event on one of 50,000 pages,
+  // so a batch upserts some 800 page counts and its citations are mostly first citations of their page that day
+  // (the demo traffic the other shapes send visits a dozen pages).
+  const httpBodies = (shape: "live" | "computed" | "spread" | "wide" | "warmup", batches = HTTP_BATCHES) =>
     Array.from({ length: batches }, (_, b) =>
       JSON.stringify({
         events: generateSampleVisits({
           count: 1000,
           days: 80,
           now,
-          seed: { spread: 5000, live: 9000, computed: 17000, warmup: 13000 }[shape] + b,
+          seed: { spread: 5000, live: 9000, computed: 17000, wide: 21000, warmup: 13000 }[shape] + b,
         }).map((v, i) => ({
           ...(shape === "computed" ? {} : { id: `http-${shape}-${run}-${b}-${i}` }),
           domain: DOMAIN,
-          path: v.path,
+          path: shape === "wide" ? `/articles/${(b * 7919 + i * 104729) % 50000}` : v.path,
           userAgent: v.userAgent,
           referrer: v.referrer,
           status: v.status,
@@ -258,6 +260,7 @@ try {
   const live = await postAll(httpBodies("live"));
   const computed = await postAll(httpBodies("computed"));
   const spread = await postAll(httpBodies("spread"));
+  const wide = await postAll(httpBodies("wide"));
   await pool.close();
   await new Promise((r) => setTimeout(r, 1000));
   const rss = rssMb(app.pid);
@@ -307,6 +310,7 @@ try {
     ["live traffic (each event within 10 minutes of its arrival)", live],
     ["live traffic without ids (keys computed from each event's time and fields)", computed],
     ["spread over 80 days (a backfill)", spread],
+    ["live traffic over 50,000 pages (a large site)", wide],
   ] as const) {
     console.log(
       `ingest over HTTP (production server, 4 concurrent clients), ${label}: ${r.eventsPerSecond.toFixed(0)} events/s (${r.stored} stored; goal >= 60000: ${r.eventsPerSecond >= 60_000 ? "met" : "NOT met"})`,
