@@ -6,6 +6,7 @@ import * as schema from "@/lib/db/schema";
 import { prepareVisit, recordVisits } from "@/lib/tracking/ingest/record-visits";
 import { getCitations } from "@/lib/tracking/reports/citations-query";
 import { trackingReadCache } from "@/lib/tracking/reports/read-cache";
+import { getBotStats } from "@/lib/tracking/reports/stats";
 import { listBotVisits } from "@/lib/tracking/reports/visits-list";
 import { createTestAccount } from "../accounts";
 import { createTestDb } from "../db";
@@ -100,6 +101,43 @@ test("the visits list and the citations list walk their time index backward, wit
   );
   expect(citations).toMatch(/Index Scan Backward using visits_citations_idx/);
   expect(citations).not.toMatch(/Sort/);
+});
+
+test("the stats read takes a domain's top pages off the top of the page counts' index, without sorting them", async () => {
+  const acct = await createTestAccount(handle.db, { domains: ["pages.example"] });
+  const [domain] = await handle.db
+    .select()
+    .from(schema.domains)
+    .where(sql`${schema.domains.hostname} = 'pages.example'`);
+  // 30 pages, page i visited i + 1 times, and page 19 once more: it ties with page 20 at the top's edge (21 visits),
+  // and the tie goes by path.
+  const rows = Array.from({ length: 30 }, (_, i) => Array.from({ length: i + 1 }, (_, n) => ({ i, n })))
+    .flat()
+    .concat([{ i: 19, n: 100 }])
+    .map(({ i, n }) =>
+      prepareVisit(
+        domain!.id,
+        { occurredAt: new Date(Date.now() - 60_000), path: `/page-${i}`, userAgent: UA.gptbot },
+        `id:top-${i}-${n}`,
+      ),
+    )
+    .filter((r) => r !== null);
+  await recordVisits(handle.db, rows);
+
+  captured = [];
+  trackingReadCache.clear();
+  const stats = await getBotStats(logged, acct.accountId, "pages.example");
+  expect(stats.topPages.map((p) => `${p.url} ${p.count}`)).toEqual([
+    ...[29, 28, 27, 26, 25, 24, 23, 22, 21].map((i) => `/page-${i} ${i + 1}`),
+    "/page-19 21",
+  ]);
+  const statement = captured.filter((c) => /tracking_page_counts/.test(c.query));
+  expect(statement).toHaveLength(1);
+  const plan = await planOf(statement[0]!.query, statement[0]!.params);
+  // The ten rows come straight off the index under the limit: no sort of the domain's page counts.
+  expect(plan).toMatch(
+    /Limit\n\s*->\s+Index (Only )?Scan using tracking_page_counts_top_idx on tracking_page_counts/,
+  );
 });
 
 test("a page after the first continues exactly where the cursor points, ties on the time broken by id", async () => {
