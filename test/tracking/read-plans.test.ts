@@ -10,6 +10,7 @@ import { getBotStats } from "@/lib/tracking/reports/stats";
 import { listBotVisits } from "@/lib/tracking/reports/visits-list";
 import { createTestAccount } from "../accounts";
 import { createTestDb } from "../db";
+import { capturingDb, planOf } from "../support/query-plans";
 import { UA } from "./helpers";
 
 // The reads that list a domain's newest visits and citations must walk a time index in its order: a sort there reads
@@ -21,48 +22,18 @@ let logged: Db;
 
 beforeAll(async () => {
   handle = await createTestDb();
-  const client = (handle.db as unknown as { $client: unknown }).$client;
-  const logger = { logQuery: (query: string, params: unknown[]) => captured.push({ query, params }) };
-  if (handle.driver === "postgres") {
-    const { drizzle } = await import("drizzle-orm/postgres-js");
-    logged = drizzle(client as never, { schema, logger }) as unknown as Db;
-  } else {
-    const { drizzle } = await import("drizzle-orm/pglite");
-    logged = drizzle(client as never, { schema, logger }) as unknown as Db;
-  }
+  ({ db: logged, captured } = await capturingDb(handle));
 });
 afterAll(async () => handle?.close());
 
-/** The statement with its parameters written in as literals (text quoted, numbers as they are). */
-function inline(query: string, params: unknown[]): string {
-  return query.replace(/\$(\d+)/g, (_, n: string) => {
-    const v = params[Number(n) - 1];
-    if (v === null || v === undefined) return "null";
-    if (typeof v === "number" || typeof v === "boolean") return String(v);
-    const text = v instanceof Date ? v.toISOString() : String(v);
-    return `'${text.replaceAll("'", "''")}'`;
-  });
-}
-
-async function planOf(query: string, params: unknown[]): Promise<string> {
-  return handle.db.transaction(async (tx) => {
-    await tx.execute(sql`set local enable_seqscan = off`);
-    await tx.execute(sql`set local enable_bitmapscan = off`);
-    const rows = rowsOf<{ "QUERY PLAN": string }>(
-      await tx.execute(sql.raw(`explain (costs off) ${inline(query, params)}`)),
-    );
-    return rows.map((r) => r["QUERY PLAN"]).join("\n");
-  });
-}
-
 /** The plan of the one statement on the visits table that `read` sends. */
 async function visitsPlan(read: () => Promise<unknown>): Promise<string> {
-  captured = [];
+  captured.length = 0;
   trackingReadCache.clear();
   await read();
   const onVisits = captured.filter((c) => /from "visits"/.test(c.query));
   expect(onVisits).toHaveLength(1);
-  return planOf(onVisits[0]!.query, onVisits[0]!.params);
+  return planOf(handle, onVisits[0]!.query, onVisits[0]!.params);
 }
 
 test("the visits list and the citations list walk their time index backward, without sorting", async () => {
@@ -124,7 +95,7 @@ test("the stats read takes a domain's top pages off the top of the page counts' 
     .filter((r) => r !== null);
   await recordVisits(handle.db, rows);
 
-  captured = [];
+  captured.length = 0;
   trackingReadCache.clear();
   const stats = await getBotStats(logged, acct.accountId, "pages.example");
   expect(stats.topPages.map((p) => `${p.url} ${p.count}`)).toEqual([
@@ -133,7 +104,7 @@ test("the stats read takes a domain's top pages off the top of the page counts' 
   ]);
   const statement = captured.filter((c) => /tracking_page_counts/.test(c.query));
   expect(statement).toHaveLength(1);
-  const plan = await planOf(statement[0]!.query, statement[0]!.params);
+  const plan = await planOf(handle, statement[0]!.query, statement[0]!.params);
   // The ten rows come straight off the index under the limit: no sort of the domain's page counts.
   expect(plan).toMatch(
     /Limit\n\s*->\s+Index (Only )?Scan using tracking_page_counts_top_idx on tracking_page_counts/,

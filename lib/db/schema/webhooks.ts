@@ -87,7 +87,10 @@ export const webhookDeliveries = pgTable(
   },
   (t) => [
     index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
-    index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt.desc()),
+    // An endpoint's delivery log, newest first (created_at desc, id desc), read by scanning this index backward
+    // (migration 0023: it was (endpoint_id, created_at desc nulls last), which that order cannot use, so each page
+    // of the log sorted all of the endpoint's deliveries).
+    index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt, t.id),
     check("webhook_deliveries_status_valid", sql`${t.status} in ('pending', 'succeeded', 'failed')`),
   ],
 );
