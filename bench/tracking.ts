@@ -296,7 +296,16 @@ try {
   stopServer = undefined;
   const stats = await getBotStats(db, account.id, DOMAIN);
 
+  // The server's settings that move these figures: what the machine's Postgres runs with, not what the bench chose.
+  const settings = rowsOf<{ name: string; setting: string; unit: string | null }>(
+    await db.execute(sql`select name, setting, unit from pg_settings
+      where name in ('server_version', 'shared_buffers', 'autovacuum', 'synchronous_commit', 'max_wal_size')
+      order by name`),
+  );
   console.log("\n## Tracking benchmark (Postgres)\n");
+  console.log(
+    `Postgres: ${settings.map((r) => `${r.name} ${r.setting}${r.unit ? ` (${r.unit})` : ""}`).join(", ")}`,
+  );
   console.log(
     existing
       ? `visits: ${VISITS.toLocaleString("en")} loaded by an earlier run (${name} kept)`
