@@ -74,7 +74,7 @@ test("the visits list and the citations list walk their time index backward, wit
   expect(citations).not.toMatch(/Sort/);
 });
 
-test("the stats read takes a domain's top pages off the top of the page counts' index, without sorting them", async () => {
+test("the stats read takes a domain's top pages off the top of the page counts' index, without sorting them all", async () => {
   const acct = await createTestAccount(handle.db, { domains: ["pages.example"] });
   const [domain] = await handle.db
     .select()
@@ -105,7 +105,8 @@ test("the stats read takes a domain's top pages off the top of the page counts' 
   const statement = captured.filter((c) => /tracking_page_counts/.test(c.query));
   expect(statement).toHaveLength(1);
   const plan = await planOf(handle, statement[0]!.query, statement[0]!.params);
-  // The ten rows come straight off the index under the limit: no sort of the domain's page counts.
+  // The top ten and their ties come straight off the index under the limit: only those few are sorted by path,
+  // never the domain's page counts.
   expect(plan).toMatch(
     /Limit\n\s*->\s+Index (Only )?Scan using tracking_page_counts_top_idx on tracking_page_counts/,
   );

@@ -115,11 +115,13 @@ export const trackingPageCounts = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.domainId, t.path] }),
-    // topPages of GET /tracking/stats: a domain's ten most visited pages, ties by path, read off the top of this
-    // index. It holds the read's whole order (visits desc, nulls first as plain "desc" means, then path): the
-    // index it replaced (migration 0022) was (domain_id, visits desc nulls last), which that order cannot use, so
-    // every stats read sorted all of a domain's page counts (100-170 ms at 54,000 pages).
-    index("tracking_page_counts_top_idx").on(t.domainId, t.visits.desc().nullsFirst(), t.path),
+    // topPages of GET /tracking/stats: the first ten entries of a domain and those tying with the tenth, read off
+    // the top of this index ("fetch first 10 rows with ties"), then ordered by path. In plain "desc" order (nulls
+    // first): the index it replaced (migration 0022) was "desc nulls last", which the read cannot use, so every
+    // stats read sorted all of a domain's page counts (100-170 ms at 54,000 pages). The path stays out of it: with
+    // it, each page count's update (never HOT, the visits column is indexed) wrote a wider entry, 10% more of
+    // Postgres's CPU for batches over many pages.
+    index("tracking_page_counts_top_idx").on(t.domainId, t.visits.desc().nullsFirst()),
     check("tracking_page_counts_visits_positive", sql`${t.visits} > 0`),
   ],
 );

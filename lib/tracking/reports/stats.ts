@@ -26,7 +26,8 @@ function json<T>(value: unknown): T {
 
 /**
  * The three figures in ONE statement (one round trip, one snapshot): totals and top bots from the daily
- * rollup, top pages from the page counts (their index gives the top ten without sorting every page).
+ * rollup, top pages from the page counts (their index gives the top ten and the pages tying with the tenth,
+ * which alone are sorted by path).
  */
 async function readBotStats(db: Db, domainId: string, hostname: string, now: number) {
   const since30 = utcDay(now, 29);
@@ -45,7 +46,9 @@ async function readBotStats(db: Db, domainId: string, hostname: string, now: num
            from tracking_daily_bots where domain_id = ${domainId}
            group by bot_name order by sum(visits) desc, bot_name collate "C" asc limit ${TOP}) b) as bots,
         (select coalesce(json_agg(p), '[]'::json) from (
-           select path, visits::text as count from tracking_page_counts where domain_id = ${domainId}
+           select path, visits::text as count from (
+             select path, visits from tracking_page_counts where domain_id = ${domainId}
+             order by visits desc fetch first ${TOP} rows with ties) top
            order by visits desc, path collate "C" asc limit ${TOP}) p) as pages`),
   );
   const totals = json<{ total: string; ai: string; last30: string; bots: string } | null>(row?.totals);
