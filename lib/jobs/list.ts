@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, lt, or, type SQL } from "drizzle-orm";
+import { and, desc, eq, gt, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { queryInt } from "@/lib/contract/query";
 import type { DbOrTx } from "@/lib/db/client";
@@ -32,21 +32,30 @@ export const jobList = z.object({
 });
 export type JobList = z.infer<typeof jobList>;
 
-// The cursor is the last item's (createdAt, id): stable under inserts, no offset scans.
-function encodeCursor(createdAt: Date, id: string) {
-  return Buffer.from(`${createdAt.toISOString()}|${id}`).toString("base64url");
+// The cursor is the last item's (created_at, id): stable under inserts, no offset scans. The time travels as Postgres
+// stores it, to the microsecond: jobs created within one millisecond are ordered by their microseconds, and a cursor
+// cut to milliseconds skipped those created in the same millisecond before the last one listed.
+function encodeCursor(createdAt: string, id: string) {
+  return Buffer.from(`${createdAt}|${id}`).toString("base64url");
 }
 
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+/** created_at as UTC ISO 8601 text with microseconds (a Date holds milliseconds). */
+const CURSOR_TIME = sql<string>`to_char(${jobs.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+const CURSOR_ISO =
+  /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,6})?Z$/;
+
+function decodeCursor(cursor: string): { createdAt: string; id: string } {
   const [iso, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
-  const createdAt = new Date(iso ?? "");
-  if (!id || Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/.test(id)) {
+  const m = CURSOR_ISO.exec(iso ?? "");
+  // Years 1-9999 (Postgres refuses year 0: a 500, not a 400); cursors written before microseconds (milliseconds,
+  // as Date.toISOString writes them) still read.
+  if (!m || Number(m[1]) < 1 || Number.isNaN(Date.parse(iso!)) || !id || !/^[0-9a-f-]{36}$/.test(id)) {
     throw new AppError("VALIDATION_ERROR", "cursor is not a cursor this API returned.", {
       field: "cursor",
       issues: [{ field: "cursor", message: "Not a cursor this API returned." }],
     });
   }
-  return { createdAt, id };
+  return { createdAt: iso!, id };
 }
 
 /** The account's jobs, newest first, without results (fetch one job for its result). */
@@ -56,10 +65,11 @@ export async function listJobs(db: DbOrTx, accountId: string, query: ListJobsQue
   if (query.tool) where.push(eq(jobs.tool, query.tool));
   if (query.cursor) {
     const c = decodeCursor(query.cursor);
-    where.push(or(lt(jobs.createdAt, c.createdAt), and(eq(jobs.createdAt, c.createdAt), lt(jobs.id, c.id))));
+    // A row comparison: it bounds the scan of (account_id, created_at, id) where an "or" only filtered it.
+    where.push(sql`(${jobs.createdAt}, ${jobs.id}) < (${c.createdAt}::timestamptz, ${c.id}::uuid)`);
   }
   const rows = await db
-    .select()
+    .select({ job: jobs, cursorTime: CURSOR_TIME })
     .from(jobs)
     .where(and(...where))
     .orderBy(desc(jobs.createdAt), desc(jobs.id))
@@ -67,10 +77,10 @@ export async function listJobs(db: DbOrTx, accountId: string, query: ListJobsQue
   const page = rows.slice(0, query.limit);
   const last = page[page.length - 1];
   return {
-    jobs: page.map((j) => {
-      const { result: _omit, ...view } = toJobView(j);
+    jobs: page.map(({ job }) => {
+      const { result: _omit, ...view } = toJobView(job);
       return view;
     }),
-    nextCursor: rows.length > query.limit && last ? encodeCursor(last.createdAt, last.id) : null,
+    nextCursor: rows.length > query.limit && last ? encodeCursor(last.cursorTime, last.job.id) : null,
   };
 }

@@ -324,6 +324,56 @@ describe("GET /jobs", () => {
   });
 });
 
+describe("GET /jobs pages", () => {
+  test("jobs created within one millisecond are each listed once, in order, across pages", async () => {
+    const other = await createTestAccount(handle.db, { credits: 1000 });
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const { job } = await createJob(handle.db, {
+        accountId: other.accountId,
+        tool: sleepTool as never,
+        input: { ms: 0 },
+      });
+      ids.push(job.id);
+    }
+    // Postgres keeps microseconds: six jobs 100 µs apart, all in the same millisecond.
+    for (const [i, id] of ids.entries()) {
+      await handle.db
+        .update(jobs)
+        .set({
+          createdAt: sql`timestamptz '2026-11-28 03:00:00.123+00' + ${i * 100} * interval '1 microsecond'`,
+        })
+        .where(eq(jobs.id, id));
+    }
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    for (let page = 0; page < 10; page++) {
+      const res = await fetch(`${api.url}/api/v1/jobs?limit=1${cursor ? `&cursor=${cursor}` : ""}`, {
+        headers: other.headers,
+      });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { data: { jobs: { jobId: string }[]; nextCursor: string | null } };
+      seen.push(...body.data.jobs.map((j) => j.jobId));
+      cursor = body.data.nextCursor;
+      if (!cursor) break;
+    }
+    expect(seen).toEqual([...ids].reverse());
+  });
+
+  test("a cursor holding a time Postgres cannot store is a 400, not a 500", async () => {
+    for (const at of [
+      "0000-06-01T00:00:00.000Z",
+      "+275760-09-13T00:00:00.000Z",
+      "10000-01-01T00:00:00.000Z",
+    ]) {
+      const cursor = Buffer.from(`${at}|00000000-0000-4000-8000-000000000000`).toString("base64url");
+      const res = await fetch(`${api.url}/api/v1/jobs?cursor=${cursor}`, { headers: acct.headers });
+      expect(res.status, at).toBe(400);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe("VALIDATION_ERROR");
+    }
+  });
+});
+
 describe("GET /api/cron/jobs", () => {
   test("401 without the secret; with it, one pass that runs the claimed jobs", async () => {
     process.env.CRON_SECRET = "cron-secret-for-tests-0123456789";
