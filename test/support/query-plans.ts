@@ -1,17 +1,21 @@
 import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, expect } from "vitest";
 import type { Db, DbHandle } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
 import * as schema from "@/lib/db/schema";
+import { createTestDb } from "../db";
+
+interface Captured {
+  query: string;
+  params: unknown[];
+}
 
 /**
  * A second Db over the same connection whose statements are captured as sent, so a test can explain exactly what
  * a read function asks Postgres (or PGlite) for.
  */
-export async function capturingDb(handle: DbHandle): Promise<{
-  db: Db;
-  captured: { query: string; params: unknown[] }[];
-}> {
-  const captured: { query: string; params: unknown[] }[] = [];
+async function capturingDb(handle: DbHandle): Promise<{ db: Db; captured: Captured[] }> {
+  const captured: Captured[] = [];
   const client = (handle.db as unknown as { $client: unknown }).$client;
   const logger = { logQuery: (query: string, params: unknown[]) => captured.push({ query, params }) };
   if (handle.driver === "postgres") {
@@ -34,16 +38,41 @@ function inline(query: string, params: unknown[]): string {
 }
 
 /**
- * The plan of a captured statement, with sequential and bitmap scans ruled out: on a test's small tables Postgres
- * rightly prefers them, and the question is whether an index can give the read its order at all.
+ * A test file's database (a clone of the template, closed after the file) and the means to explain what a read
+ * sends: `logged` is a Db whose statements are captured; `planOf(read, pattern)` runs `read` against it and returns
+ * the plan of the one statement matching `pattern`, explained with sequential and bitmap scans ruled out (on a
+ * test's small tables Postgres rightly prefers them, and the question is whether an index can give the read its
+ * order at all).
  */
-export async function planOf(handle: DbHandle, query: string, params: unknown[]): Promise<string> {
-  return handle.db.transaction(async (tx) => {
-    await tx.execute(sql`set local enable_seqscan = off`);
-    await tx.execute(sql`set local enable_bitmapscan = off`);
-    const rows = rowsOf<{ "QUERY PLAN": string }>(
-      await tx.execute(sql.raw(`explain (costs off) ${inline(query, params)}`)),
-    );
-    return rows.map((r) => r["QUERY PLAN"]).join("\n");
+export function setUpPlanDb() {
+  let handle: DbHandle | undefined;
+  let logged: Db | undefined;
+  let captured: Captured[] = [];
+  beforeAll(async () => {
+    handle = await createTestDb();
+    ({ db: logged, captured } = await capturingDb(handle));
   });
+  afterAll(async () => handle?.close());
+  return {
+    get db(): Db {
+      return handle!.db;
+    },
+    get logged(): Db {
+      return logged!;
+    },
+    async planOf(read: (db: Db) => Promise<unknown>, pattern: RegExp): Promise<string> {
+      captured.length = 0;
+      await read(logged!);
+      const sent = captured.filter((c) => pattern.test(c.query));
+      expect(sent).toHaveLength(1);
+      return handle!.db.transaction(async (tx) => {
+        await tx.execute(sql`set local enable_seqscan = off`);
+        await tx.execute(sql`set local enable_bitmapscan = off`);
+        const rows = rowsOf<{ "QUERY PLAN": string }>(
+          await tx.execute(sql.raw(`explain (costs off) ${inline(sent[0]!.query, sent[0]!.params)}`)),
+        );
+        return rows.map((r) => r["QUERY PLAN"]).join("\n");
+      });
+    },
+  };
 }

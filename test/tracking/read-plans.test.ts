@@ -1,6 +1,6 @@
-import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, expect, test } from "vitest";
-import type { Db, DbHandle } from "@/lib/db/client";
+import { eq, sql } from "drizzle-orm";
+import { expect, test } from "vitest";
+import type { Db } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
 import * as schema from "@/lib/db/schema";
 import { prepareVisit, recordVisits } from "@/lib/tracking/ingest/record-visits";
@@ -9,40 +9,33 @@ import { trackingReadCache } from "@/lib/tracking/reports/read-cache";
 import { getBotStats } from "@/lib/tracking/reports/stats";
 import { listBotVisits } from "@/lib/tracking/reports/visits-list";
 import { createTestAccount } from "../accounts";
-import { createTestDb } from "../db";
-import { capturingDb, planOf } from "../support/query-plans";
+import { setUpPlanDb } from "../support/query-plans";
 import { UA } from "./helpers";
 
 // The reads that list a domain's newest visits and citations must walk a time index in its order: a sort there reads
 // every visit of the domain (millions) to answer a page of 50. The statements are the ones the functions send,
 // captured through a query logger, then explained with sequential and bitmap scans ruled out.
-let handle: DbHandle;
-let captured: { query: string; params: unknown[] }[] = [];
-let logged: Db;
+const plans = setUpPlanDb();
 
-beforeAll(async () => {
-  handle = await createTestDb();
-  ({ db: logged, captured } = await capturingDb(handle));
-});
-afterAll(async () => handle?.close());
-
-/** The plan of the one statement on the visits table that `read` sends. */
-async function visitsPlan(read: () => Promise<unknown>): Promise<string> {
-  captured.length = 0;
+/** The plan of the one statement on the visits table that `read` sends (the read cache cleared first). */
+function visitsPlan(read: (db: Db) => Promise<unknown>): Promise<string> {
   trackingReadCache.clear();
-  await read();
-  const onVisits = captured.filter((c) => /from "visits"/.test(c.query));
-  expect(onVisits).toHaveLength(1);
-  return planOf(handle, onVisits[0]!.query, onVisits[0]!.params);
+  return plans.planOf(read, /from "visits"/);
+}
+
+/** The id of a registered domain. */
+async function domainId(hostname: string): Promise<string> {
+  const [row] = await plans.db.select().from(schema.domains).where(eq(schema.domains.hostname, hostname));
+  return row!.id;
 }
 
 test("the visits list and the citations list walk their time index backward, without sorting", async () => {
-  const acct = await createTestAccount(handle.db, { domains: ["plans.example"] });
-  const [domain] = await handle.db.select().from(schema.domains);
+  const acct = await createTestAccount(plans.db, { domains: ["plans.example"] });
+  const domain = { id: await domainId("plans.example") };
   const now = Date.now();
   const rows = Array.from({ length: 60 }, (_, i) =>
     prepareVisit(
-      domain!.id,
+      domain.id,
       {
         occurredAt: new Date(now - i * 60_000),
         path: `/p${i}`,
@@ -52,34 +45,31 @@ test("the visits list and the citations list walk their time index backward, wit
       `id:plan-${i}`,
     ),
   ).filter((r) => r !== null);
-  await recordVisits(handle.db, rows);
+  await recordVisits(plans.db, rows);
 
-  const first = await listBotVisits(logged, acct.accountId, { domain: "plans.example", limit: 5 });
+  const first = await listBotVisits(plans.db, acct.accountId, { domain: "plans.example", limit: 5 });
   expect(first.nextCursor).not.toBeNull();
   for (const q of [
     { domain: "plans.example", limit: 5 },
     // The next page: the cursor bounds the scan (an index condition), it does not filter it.
     { domain: "plans.example", limit: 5, cursor: first.nextCursor! },
   ]) {
-    const plan = await visitsPlan(() => listBotVisits(logged, acct.accountId, q));
+    const plan = await visitsPlan((db) => listBotVisits(db, acct.accountId, q));
     expect(plan).toMatch(/Index Scan Backward using visits_domain_time_idx/);
     expect(plan).not.toMatch(/Sort/);
     if (q.cursor) expect(plan).toMatch(/Index Cond: .*occurred_at, id\) < /);
   }
 
-  const citations = await visitsPlan(() =>
-    getCitations(logged, acct.accountId, { domain: "plans.example", days: 30, limit: 50 }),
+  const citations = await visitsPlan((db) =>
+    getCitations(db, acct.accountId, { domain: "plans.example", days: 30, limit: 50 }),
   );
   expect(citations).toMatch(/Index Scan Backward using visits_citations_idx/);
   expect(citations).not.toMatch(/Sort/);
 });
 
 test("the stats read takes a domain's top pages off the top of the page counts' index, without sorting them all", async () => {
-  const acct = await createTestAccount(handle.db, { domains: ["pages.example"] });
-  const [domain] = await handle.db
-    .select()
-    .from(schema.domains)
-    .where(sql`${schema.domains.hostname} = 'pages.example'`);
+  const acct = await createTestAccount(plans.db, { domains: ["pages.example"] });
+  const domain = { id: await domainId("pages.example") };
   // 30 pages, page i visited i + 1 times, and page 19 once more: it ties with page 20 at the top's edge (21 visits),
   // and the tie goes by path.
   const rows = Array.from({ length: 30 }, (_, i) => Array.from({ length: i + 1 }, (_, n) => ({ i, n })))
@@ -87,24 +77,24 @@ test("the stats read takes a domain's top pages off the top of the page counts' 
     .concat([{ i: 19, n: 100 }])
     .map(({ i, n }) =>
       prepareVisit(
-        domain!.id,
+        domain.id,
         { occurredAt: new Date(Date.now() - 60_000), path: `/page-${i}`, userAgent: UA.gptbot },
         `id:top-${i}-${n}`,
       ),
     )
     .filter((r) => r !== null);
-  await recordVisits(handle.db, rows);
+  await recordVisits(plans.db, rows);
 
-  captured.length = 0;
   trackingReadCache.clear();
-  const stats = await getBotStats(logged, acct.accountId, "pages.example");
-  expect(stats.topPages.map((p) => `${p.url} ${p.count}`)).toEqual([
+  let topPages: string[] = [];
+  const plan = await plans.planOf(async (db) => {
+    const stats = await getBotStats(db, acct.accountId, "pages.example");
+    topPages = stats.topPages.map((p) => `${p.url} ${p.count}`);
+  }, /tracking_page_counts/);
+  expect(topPages).toEqual([
     ...[29, 28, 27, 26, 25, 24, 23, 22, 21].map((i) => `/page-${i} ${i + 1}`),
     "/page-19 21",
   ]);
-  const statement = captured.filter((c) => /tracking_page_counts/.test(c.query));
-  expect(statement).toHaveLength(1);
-  const plan = await planOf(handle, statement[0]!.query, statement[0]!.params);
   // The top ten and their ties come straight off the index under the limit: only those few are sorted by path,
   // never the domain's page counts.
   expect(plan).toMatch(
@@ -113,24 +103,21 @@ test("the stats read takes a domain's top pages off the top of the page counts' 
 });
 
 test("a page after the first continues exactly where the cursor points, ties on the time broken by id", async () => {
-  const acct = await createTestAccount(handle.db, { domains: ["ties.example"] });
-  const [domain] = await handle.db
-    .select()
-    .from(schema.domains)
-    .where(sql`${schema.domains.hostname} = 'ties.example'`);
+  const acct = await createTestAccount(plans.db, { domains: ["ties.example"] });
+  const domain = { id: await domainId("ties.example") };
   // Twelve visits at three instants (four each): pages of five cross the ties.
   const at = [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2].map((m) => new Date(Date.UTC(2026, 10, 20, 12, m)));
   await recordVisits(
-    handle.db,
+    plans.db,
     at.map(
       (occurredAt, i) =>
-        prepareVisit(domain!.id, { occurredAt, path: `/t${i}`, userAgent: UA.gptbot }, `id:tie-${i}`)!,
+        prepareVisit(domain.id, { occurredAt, path: `/t${i}`, userAgent: UA.gptbot }, `id:tie-${i}`)!,
     ),
   );
   const seen: string[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < 5; page++) {
-    const res = await listBotVisits(handle.db, acct.accountId, {
+    const res = await listBotVisits(plans.db, acct.accountId, {
       domain: "ties.example",
       limit: 5,
       from: new Date(Date.UTC(2026, 10, 20)),
@@ -141,8 +128,8 @@ test("a page after the first continues exactly where the cursor points, ties on 
     cursor = res.nextCursor;
   }
   const stored = rowsOf<{ path: string }>(
-    await handle.db.execute(
-      sql`select path from visits where domain_id = ${domain!.id} order by occurred_at desc, id desc`,
+    await plans.db.execute(
+      sql`select path from visits where domain_id = ${domain.id} order by occurred_at desc, id desc`,
     ),
   ).map((r) => r.path);
   expect(stored).toHaveLength(12);
@@ -150,7 +137,7 @@ test("a page after the first continues exactly where the cursor points, ties on 
 });
 
 test("a cursor holding a time Postgres cannot store is refused as a bad cursor, before any query", async () => {
-  const acct = await createTestAccount(handle.db, { domains: ["cursors.example"] });
+  const acct = await createTestAccount(plans.db, { domains: ["cursors.example"] });
   for (const at of [
     "-271821-04-20T00:00:00.000Z",
     "+275760-09-13T00:00:00.000Z",
@@ -158,7 +145,7 @@ test("a cursor holding a time Postgres cannot store is refused as a bad cursor, 
   ]) {
     const cursor = Buffer.from(`${at}|5`).toString("base64url");
     await expect(
-      listBotVisits(handle.db, acct.accountId, { domain: "cursors.example", limit: 5, cursor }),
+      listBotVisits(plans.db, acct.accountId, { domain: "cursors.example", limit: 5, cursor }),
     ).rejects.toMatchObject({ code: "VALIDATION_ERROR" });
   }
 });
