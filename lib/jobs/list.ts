@@ -42,20 +42,24 @@ function encodeCursor(createdAt: string, id: string) {
 /** created_at as UTC ISO 8601 text with microseconds (a Date holds milliseconds). */
 const CURSOR_TIME = sql<string>`to_char(${jobs.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 const CURSOR_ISO =
-  /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,6})?Z$/;
+  /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,6})?Z$/;
 
 function decodeCursor(cursor: string): { createdAt: string; id: string } {
   const [iso, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
-  const m = CURSOR_ISO.exec(iso ?? "");
-  // Years 1-9999 (Postgres refuses year 0: a 500, not a 400); cursors written before microseconds (milliseconds,
-  // as Date.toISOString writes them) still read.
-  if (!m || Number(m[1]) < 1 || Number.isNaN(Date.parse(iso!)) || !id || !/^[0-9a-f-]{36}$/.test(id)) {
+  // Years 1-9999 and days their month has: Postgres refuses year 0 and 31 February, where Date rolls them over (a
+  // 500, not a 400). Cursors written before microseconds (milliseconds, as Date.toISOString writes them) still read.
+  const valid =
+    iso !== undefined &&
+    CURSOR_ISO.test(iso) &&
+    !iso.startsWith("0000") &&
+    new Date(Date.parse(iso)).toISOString().slice(0, 19) === iso.slice(0, 19);
+  if (!valid || !id || !/^[0-9a-f-]{36}$/.test(id)) {
     throw new AppError("VALIDATION_ERROR", "cursor is not a cursor this API returned.", {
       field: "cursor",
       issues: [{ field: "cursor", message: "Not a cursor this API returned." }],
     });
   }
-  return { createdAt: iso!, id };
+  return { createdAt: iso, id };
 }
 
 /** The account's jobs, newest first, without results (fetch one job for its result). */

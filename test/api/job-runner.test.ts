@@ -365,6 +365,7 @@ describe("GET /jobs pages", () => {
       "0000-06-01T00:00:00.000Z",
       "+275760-09-13T00:00:00.000Z",
       "10000-01-01T00:00:00.000Z",
+      "2026-02-31T00:00:00.000Z",
     ]) {
       const cursor = Buffer.from(`${at}|00000000-0000-4000-8000-000000000000`).toString("base64url");
       const res = await fetch(`${api.url}/api/v1/jobs?cursor=${cursor}`, { headers: acct.headers });
