@@ -17,12 +17,20 @@ function inTimestampRange(v: string): boolean {
   return year >= 1 && year <= 9999;
 }
 
+/** The calendar day a value begins with exists (Date.parse takes 2026-02-31 and rolls it over to 3 March). */
+function isCalendarDay(v: string): boolean {
+  const [y, m, d] = [Number(v.slice(0, 4)), Number(v.slice(5, 7)), Number(v.slice(8, 10))];
+  const day = new Date(Date.UTC(y, m - 1, d));
+  return day.getUTCMonth() === m - 1 && day.getUTCDate() === d;
+}
+
 const instant = z
   .string()
   .max(40)
   .refine(
-    (v) => /^\d{4}-\d{2}-\d{2}/.test(v) && !Number.isNaN(Date.parse(v)) && inTimestampRange(v),
-    "An ISO 8601 date or date-time, years 0001 to 9999.",
+    (v) =>
+      /^\d{4}-\d{2}-\d{2}/.test(v) && !Number.isNaN(Date.parse(v)) && isCalendarDay(v) && inTimestampRange(v),
+    "An ISO 8601 date or date-time of a day that exists, years 0001 to 9999.",
   )
   .transform((v) => new Date(v));
 

@@ -153,6 +153,9 @@ describe("bad parameters are 400 VALIDATION_ERROR", () => {
     `/api/tracking/visits?domain=${DOMAIN}&to=${encodeURIComponent("9999-12-31T23:59:59-14:00")}`,
     `/api/tracking/visits?domain=${DOMAIN}&cursor=${Buffer.from("-000001-01-01T00:00:00.000Z|5").toString("base64url")}`,
     `/api/tracking/visits?domain=${DOMAIN}&cursor=${Buffer.from("0000-01-01T00:00:00.000Z|5").toString("base64url")}`,
+    // Days their month does not have, which Date rolls over into the next month.
+    `/api/tracking/visits?domain=${DOMAIN}&from=2026-02-31`,
+    `/api/tracking/visits?domain=${DOMAIN}&to=${encodeURIComponent("2026-04-31T00:00:00+02:00")}`,
     `/api/tracking/visits?domain=${DOMAIN}&unknown=1`,
     `/api/tracking/citations?domain=${DOMAIN}&days=91`,
     `/api/tracking/citations?domain=${DOMAIN}&limit=201`,
