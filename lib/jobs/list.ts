@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
+import { inPostgresYears, isCalendarDay } from "@/lib/calendar";
 import { queryInt } from "@/lib/contract/query";
 import type { DbOrTx } from "@/lib/db/client";
 import { JOB_STATUSES, jobs } from "@/lib/db/schema";
@@ -46,13 +47,9 @@ const CURSOR_ISO =
 
 function decodeCursor(cursor: string): { createdAt: string; id: string } {
   const [iso, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
-  // Years 1-9999 and days their month has: Postgres refuses year 0 and 31 February, where Date rolls them over (a
-  // 500, not a 400). Cursors written before microseconds (milliseconds, as Date.toISOString writes them) still read.
+  // Cursors written before microseconds (milliseconds, as Date.toISOString writes them) still read.
   const valid =
-    iso !== undefined &&
-    CURSOR_ISO.test(iso) &&
-    !iso.startsWith("0000") &&
-    new Date(Date.parse(iso)).toISOString().slice(0, 19) === iso.slice(0, 19);
+    iso !== undefined && CURSOR_ISO.test(iso) && isCalendarDay(iso) && inPostgresYears(new Date(iso));
   if (!valid || !id || !/^[0-9a-f-]{36}$/.test(id)) {
     throw new AppError("VALIDATION_ERROR", "cursor is not a cursor this API returned.", {
       field: "cursor",

@@ -1,5 +1,6 @@
 // Shapes of the older interface's reads (client-safe: zod only): /api/tracking/visits, /api/analytics/*.
 import { z } from "zod";
+import { inPostgresYears, isCalendarDay } from "@/lib/calendar";
 import { queryInt } from "@/lib/contract/query";
 import { normalizeHostname } from "@/lib/hostname";
 import { ENGINE_NAMES } from "@/lib/providers/engine-types";
@@ -11,25 +12,11 @@ const hostname = z
   .refine((v) => normalizeHostname(v) !== null, "Not a valid hostname (like example.com).")
   .describe("A domain registered on the account");
 
-/** Years 1-9999 in UTC: Postgres refuses year 0 and five-digit years (an offset can push 9999-12-31 into 10000). */
-function inTimestampRange(v: string): boolean {
-  const year = new Date(v).getUTCFullYear();
-  return year >= 1 && year <= 9999;
-}
-
-/** The calendar day a value begins with exists (Date.parse takes 2026-02-31 and rolls it over to 3 March). */
-function isCalendarDay(v: string): boolean {
-  const [y, m, d] = [Number(v.slice(0, 4)), Number(v.slice(5, 7)), Number(v.slice(8, 10))];
-  const day = new Date(Date.UTC(y, m - 1, d));
-  return day.getUTCMonth() === m - 1 && day.getUTCDate() === d;
-}
-
 const instant = z
   .string()
   .max(40)
   .refine(
-    (v) =>
-      /^\d{4}-\d{2}-\d{2}/.test(v) && !Number.isNaN(Date.parse(v)) && isCalendarDay(v) && inTimestampRange(v),
+    (v) => isCalendarDay(v) && inPostgresYears(new Date(v)),
     "An ISO 8601 date or date-time of a day that exists, years 0001 to 9999.",
   )
   .transform((v) => new Date(v));

@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { inPostgresYears, isCalendarDay } from "@/lib/calendar";
 import type { Db } from "@/lib/db/client";
 import { WEBGRAPH_LEVELS, type WebgraphLevel } from "@/lib/db/schema";
 import { importWebgraph } from "./import-webgraph";
@@ -30,7 +31,7 @@ export async function runImportWebgraphCommand(
   if (!(WEBGRAPH_LEVELS as readonly string[]).includes(level))
     throw usageError("--level must be host or domain");
   const date = need("date");
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(date))) {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || !isCalendarDay(date) || !inPostgresYears(new Date(date))) {
     throw usageError("--date must be a date, YYYY-MM-DD");
   }
   const files = { verticesFile: need("vertices"), edgesFile: need("edges"), ranksFile: need("ranks") };

@@ -5,6 +5,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { DbHandle } from "@/lib/db/client";
 import { createTestDb } from "@/test/db";
+import { runImportWebgraphCommand } from "./import-command";
 import { edgePartition, importWebgraph, rowsOf } from "./import-webgraph";
 import { WebgraphFormatError } from "./parse";
 import { backlinksOverview, domainAuthority } from "./queries";
@@ -254,4 +255,20 @@ describe("importWebgraph without COPY", () => {
     );
     expect(staged?.ok).toBe(true);
   });
+});
+
+describe("the import command's --date", () => {
+  const usage = (message: string) => new Error(`usage: ${message}`);
+  test.each(["2025-02-31", "2025-02-29", "0000-01-01", "2025-2-28", "28.02.2025"])(
+    "%s is refused",
+    async (date) => {
+      await expect(
+        runImportWebgraphCommand(
+          handle.db,
+          { ...D1, release: D1.name, date, level: "host", ...files(D1.name, "host") },
+          usage,
+        ),
+      ).rejects.toThrow("usage: --date must be a date, YYYY-MM-DD");
+    },
+  );
 });

@@ -1,5 +1,6 @@
 import { and, desc, eq, gte, isNotNull, lt, sql } from "drizzle-orm";
 import { requireRegisteredDomain } from "@/lib/accounts/domains";
+import { inPostgresYears } from "@/lib/calendar";
 import type { Db } from "@/lib/db/client";
 import { visits } from "@/lib/db/schema";
 import { validationError } from "@/lib/errors";
@@ -21,8 +22,7 @@ function decodeCursor(cursor: string): { at: Date; id: number } {
   const date = new Date(at ?? "");
   const n = Number(id);
   // A time outside years 1-9999 is none this endpoint wrote (and Postgres refuses some of them: a 500, not a 400).
-  const year = date.getUTCFullYear();
-  if (Number.isNaN(year) || year < 1 || year > 9999 || !Number.isSafeInteger(n) || n <= 0) {
+  if (!inPostgresYears(date) || !Number.isSafeInteger(n) || n <= 0) {
     throw validationError("The cursor is not one this endpoint returned.", [
       { field: "cursor", message: "Not a cursor from a previous page." },
     ]);
