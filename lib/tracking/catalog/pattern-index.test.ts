@@ -1,6 +1,5 @@
 import crawlerUserAgents from "crawler-user-agents";
 import { describe, expect, test } from "vitest";
-import { LruCache } from "../lru-cache";
 import { BOT_DEFINITIONS } from "./bots";
 import { createAnchoredMatcher, extractAnchors } from "./pattern-index";
 
@@ -58,23 +57,5 @@ describe("createAnchoredMatcher", () => {
     expect(matcher.findFirst("Googlebot-Image/1.0")?.index).toBe(0);
     expect(matcher.findFirst("Googlebot/2.1")?.index).toBe(1);
     expect(matcher.findFirst("Bingbot/2.0")).toBeNull();
-  });
-});
-
-describe("LruCache", () => {
-  test("evicts the least recently used entry when full", () => {
-    const cache = new LruCache<string, number>(2);
-    cache.set("a", 1);
-    cache.set("b", 2);
-    expect(cache.get("a")).toBe(1); // "b" is now the eldest
-    cache.set("c", 3);
-    expect(cache.get("b")).toBeUndefined();
-    expect(cache.get("a")).toBe(1);
-    expect(cache.get("c")).toBe(3);
-    expect(cache.size).toBe(2);
-  });
-
-  test("rejects a capacity below one", () => {
-    expect(() => new LruCache(0)).toThrow(RangeError);
   });
 });
