@@ -2,7 +2,7 @@ import { hash as hashOf } from "node:crypto";
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
 import { normalizeHostname } from "@/lib/hostname";
-import { DateFromValue, hex12, isoText } from "./time-text";
+import { DateFromValue, hex12, isoDateTimeMs, isoText } from "./time-text";
 
 export const MAX_EVENTS_PER_BATCH = 1000;
 const MAX_FUTURE_MS = 5 * 60 * 1000;
@@ -216,7 +216,7 @@ function acceptPlainEvent(raw: unknown, t: number, hosts: Map<string, string | n
   )
     return null;
   if (typeof timestamp !== "string" || !ISO_DATETIME.test(timestamp)) return null;
-  const at = new DateFromValue(timestamp);
+  const at = new DateFromValue(isoDateTimeMs(timestamp));
   if (at.getTime() > t + MAX_FUTURE_MS || at.getTime() < t - MAX_AGE_MS) return null;
   const event: TrackingEvent = {
     domain: host,

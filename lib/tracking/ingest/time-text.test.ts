@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { DateFromValue, hex12, isoText } from "./time-text";
+import { z } from "zod";
+import { DateFromValue, hex12, isoDateTimeMs, isoText } from "./time-text";
 
 /** A deterministic stream of numbers in [0, 1) (mulberry32), so a failure names an instant that reproduces. */
 function random(seed: number) {
@@ -109,5 +110,42 @@ describe("DateFromValue", () => {
         configurable: true,
       });
     }
+  });
+});
+
+describe("isoDateTimeMs", () => {
+  const ISO_DATETIME: RegExp = z.iso.datetime({ offset: true })._zod.def.pattern!;
+  const two = (n: number) => String(n).padStart(2, "0");
+
+  test("reads what Date.parse reads, over 300,000 date-times of every form the pattern takes", () => {
+    const next = random(7);
+    const wrong: string[] = [];
+    for (let i = 0; i < 300_000; i++) {
+      const base = new Date(YEAR_0 + Math.floor(next() * (YEAR_10000 - YEAR_0))).toISOString().slice(0, 19);
+      const digits = Math.floor(next() * 10); // 0: no fraction
+      const fraction = digits === 0 ? "" : `.${String(Math.floor(next() * 10 ** digits)).padStart(digits, "0")}`;
+      const zone =
+        next() < 0.4
+          ? "Z"
+          : `${next() < 0.5 ? "+" : "-"}${two(Math.floor(next() * 24))}:${two(Math.floor(next() * 60))}`;
+      const text = `${base}${fraction}${zone}`;
+      if (!ISO_DATETIME.test(text)) throw new Error(`the pattern refuses ${text}`);
+      if (isoDateTimeMs(text) !== Date.parse(text)) wrong.push(text);
+    }
+    expect(wrong.slice(0, 5)).toEqual([]);
+  });
+
+  test.each([
+    "2026-11-28T06:00:00Z",
+    "2026-11-28T06:00:00.5Z",
+    "2026-11-28T06:00:00.123456789+05:30",
+    "2026-11-28T06:00:00.9999999999999999999999-23:59",
+    "2024-02-29T23:59:59.999+00:00",
+    "0050-06-15T12:00:00.250Z",
+    "0000-01-01T00:00:00.000+01:00",
+    "9999-12-31T23:59:59.999-01:00",
+  ])("%s", (text) => {
+    expect(ISO_DATETIME.test(text)).toBe(true);
+    expect(isoDateTimeMs(text)).toBe(Date.parse(text));
   });
 });

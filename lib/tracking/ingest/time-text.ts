@@ -70,3 +70,47 @@ export function hex12(ms: number): string {
     HEX2[low & 255]!
   );
 }
+
+/**
+ * The time of a date-time that `z.iso.datetime({ offset: true })`'s pattern accepted (YYYY-MM-DDTHH:MM:SS, any
+ * number of fraction digits, then Z or ±HH:MM), in milliseconds, as `Date.parse` reads it: the fraction cut to
+ * milliseconds, the offset subtracted. 0.25 µs where Date's own parser takes 0.46 µs on Node 24. Years 0000-0099
+ * go to Date.parse (Date.UTC reads them as 1900-1999). Only for text that pattern accepted: nothing is checked here.
+ */
+export function isoDateTimeMs(text: string): number {
+  // Helpers at module level, not closures: the server's TypeScript loader names every closure it creates (a
+  // defineProperty per call), which cost more than the parse saved.
+  const year = twoDigits(text, 0) * 100 + twoDigits(text, 2);
+  if (year < 100) return Date.parse(text);
+  let i = 19;
+  let ms = 0;
+  if (text.charCodeAt(19) === 46 /* . */) {
+    i = 20;
+    for (let place = 100; ; place /= 10) {
+      const d = text.charCodeAt(i) - 48;
+      if (d < 0 || d > 9) break;
+      if (place >= 1) ms += d * place;
+      i++;
+    }
+  }
+  const sign = text.charCodeAt(i); // "Z", "+" or "-"
+  const offset =
+    sign === 43 || sign === 45
+      ? (sign === 43 ? 1 : -1) * (twoDigits(text, i + 1) * 60 + twoDigits(text, i + 4)) * 60_000
+      : 0;
+  return (
+    Date.UTC(
+      year,
+      twoDigits(text, 5) - 1,
+      twoDigits(text, 8),
+      twoDigits(text, 11),
+      twoDigits(text, 14),
+      twoDigits(text, 17),
+      ms,
+    ) - offset
+  );
+}
+
+function twoDigits(text: string, at: number): number {
+  return (text.charCodeAt(at) - 48) * 10 + text.charCodeAt(at + 1) - 48;
+}
