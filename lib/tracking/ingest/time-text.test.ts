@@ -123,7 +123,8 @@ describe("isoDateTimeMs", () => {
     for (let i = 0; i < 300_000; i++) {
       const base = new Date(YEAR_0 + Math.floor(next() * (YEAR_10000 - YEAR_0))).toISOString().slice(0, 19);
       const digits = Math.floor(next() * 10); // 0: no fraction
-      const fraction = digits === 0 ? "" : `.${String(Math.floor(next() * 10 ** digits)).padStart(digits, "0")}`;
+      const fraction =
+        digits === 0 ? "" : `.${String(Math.floor(next() * 10 ** digits)).padStart(digits, "0")}`;
       const zone =
         next() < 0.4
           ? "Z"
