@@ -1,4 +1,4 @@
-import { inArray, sql } from "drizzle-orm";
+import { inArray, type SQL, sql } from "drizzle-orm";
 import { type DbOrTx, PREPARED_STATEMENT, type Tx } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
 import { domains, type NewVisit } from "@/lib/db/schema";
@@ -448,11 +448,8 @@ async function insertVisits(
   skipDuplicates: boolean,
 ): Promise<{ inserted: number; firstCitations: FirstCitation[] }> {
   const { profiles: p, visits: v, rollups: r } = batch;
-  // Where the rollups' rows come from: what the insert returns when it may skip stored events, or the batch's own
-  // counts (encodeVisitBatch) when it stores every visit or fails. Both give each source the same columns, types
-  // and collations, so the upserts below group, order and lock alike in either form.
-  const sources = skipDuplicates
-    ? sql`
+  // The visits' insert, the same in both forms but for what it does with a stored event and what it returns.
+  const insert = (tail: SQL) => sql`
       ins as (
         insert into visits (domain_id, occurred_at, path, user_agent, ip, referrer, status, bot_name, bot_purpose,
                             is_ai_bot, verification, citation_engine, citation_reason, event_key, is_demo)
@@ -463,10 +460,15 @@ async function insertVisits(
         -- event key: encodeVisitBatch sends them sorted), so two batches sharing events wait for each other
         -- instead of deadlocking.
         order by ord
-        on conflict (domain_id, event_key) do nothing
+        ${tail}
+      ),`;
+  // Where the rollups' rows come from: what the insert returns when it may skip stored events, or the batch's own
+  // counts (encodeVisitBatch) when it stores every visit or fails. Both give each source the same columns, types
+  // and collations, so the upserts below group, order and lock alike in either form.
+  const sources = skipDuplicates
+    ? sql`${insert(sql`on conflict (domain_id, event_key) do nothing
         returning domain_id, (occurred_at at time zone 'UTC')::date as day, path, bot_name, bot_purpose, is_ai_bot,
-                  citation_engine, verification, occurred_at
-      ),
+                  citation_engine, verification, occurred_at`)}
       bot_days as (
         select domain_id, day, bot_name, bot_purpose, is_ai_bot, verification, 1 as visits
         from ins where bot_name is not null
@@ -481,16 +483,7 @@ async function insertVisits(
         select domain_id, day, citation_engine as engine, split_part(path, '?', 1) as page, occurred_at as first_at
         from ins where citation_engine is not null
       ),`
-    : sql`
-      ins as (
-        insert into visits (domain_id, occurred_at, path, user_agent, ip, referrer, status, bot_name, bot_purpose,
-                            is_ai_bot, verification, citation_engine, citation_reason, event_key, is_demo)
-        select domain_id, occurred_at, path, user_agent, ip, referrer, status, bot_name, bot_purpose, is_ai_bot,
-               verification, citation_engine, citation_reason, event_key, is_demo
-        from input
-        order by ord
-        returning 1
-      ),
+    : sql`${insert(sql`returning 1`)}
       profile_days as (
         select p.domain_id, date '1970-01-01' + x.day as day, p.bot_name collate "C" as bot_name, p.bot_purpose,
                p.is_ai_bot, p.verification, p.citation_engine collate "C" as engine, x.visits
