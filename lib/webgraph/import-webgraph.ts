@@ -1,7 +1,6 @@
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
+import { type CopyQuery, copyIn } from "@/lib/db/copy-in";
 import { type WebgraphLevel, type WebgraphProgress, webgraphSnapshots } from "@/lib/db/schema";
 import { WebgraphFormatError } from "./parse";
 import { type GraphFile, InDegreeCounter, type ScanBatch, scanGraphFile } from "./scan";
@@ -246,7 +245,7 @@ interface PostgresJs {
   unsafe(text: string): Promise<Record<string, unknown>[]>;
 }
 interface PostgresJsTx {
-  unsafe(text: string): Promise<Record<string, unknown>[]> & { writable(): Promise<NodeJS.WritableStream> };
+  unsafe(text: string): Promise<Record<string, unknown>[]> & CopyQuery;
 }
 
 /** COPY: over postgres.js to Postgres, from a blob to PGlite in this process; batched INSERTs to PGlite served over a socket. */
@@ -307,10 +306,7 @@ function postgresStore(client: PostgresJs): Store {
         return fn(
           (text) => tx.unsafe(text),
           async (target, chunks) => {
-            const copy = await tx
-              .unsafe(`copy ${target.table} (${target.columns.join(", ")}) from stdin`)
-              .writable();
-            await pipeline(Readable.from(chunks), copy);
+            await copyIn(tx, `copy ${target.table} (${target.columns.join(", ")}) from stdin`, chunks);
           },
         );
       }),
