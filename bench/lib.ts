@@ -8,7 +8,7 @@ import { createAccount } from "@/lib/accounts/accounts";
 import { grantCredits } from "@/lib/credits/credits";
 import { migrateDatabase, openDatabase } from "@/lib/db/client";
 import { rotateKeyPair } from "@/lib/keys/keys";
-import { serverNodeFlags } from "@/lib/server/node-flags";
+import { serverNodeFlags, serverProcessEnv } from "@/lib/server/node-flags";
 
 export const BASE_URL =
   process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -98,6 +98,7 @@ export async function startServer(databaseUrl: string, env: Record<string, strin
       "server.ts",
     ],
     {
+      ...serverProcessEnv({ ...process.env, ...env }),
       DATABASE_URL: databaseUrl,
       NEXT_TELEMETRY_DISABLED: "1",
       NODE_ENV: "production",

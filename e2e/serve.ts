@@ -9,7 +9,7 @@ import { createAccount } from "@/lib/accounts/accounts";
 import { registerDomain } from "@/lib/accounts/domains";
 import { migrateDatabase, openDatabase } from "@/lib/db/client";
 import { rotateKeyPair } from "@/lib/keys/keys";
-import { serverNodeFlags } from "@/lib/server/node-flags";
+import { serverNodeFlags, serverProcessEnv } from "@/lib/server/node-flags";
 import { startFakeSmtp } from "@/test/fakes/smtp";
 import { startFakeStripe } from "@/test/fakes/stripe";
 import { startSiteFixture } from "@/test/fixtures/site/server";
@@ -97,7 +97,14 @@ const server = spawn(
     stdio: "inherit",
     // The specs run in one browser on 127.0.0.1; trusting it as a proxy lets a spec that signs up more people
     // than one address may per hour say which client it plays (X-Forwarded-For), as a real proxy would.
-    env: { ...env, NODE_ENV: "production", PORT: port, HOST: "127.0.0.1", TRUST_PROXY: "127.0.0.1, ::1" },
+    env: {
+      ...env,
+      ...serverProcessEnv(env),
+      NODE_ENV: "production",
+      PORT: port,
+      HOST: "127.0.0.1",
+      TRUST_PROXY: "127.0.0.1, ::1",
+    },
   },
 );
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));

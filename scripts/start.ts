@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import path from "node:path";
 import { migrateDatabase, openDatabase, pgliteDataDir } from "@/lib/db/client";
 import { DataDirBusyError } from "@/lib/db/data-dir";
-import { serverNodeFlags } from "@/lib/server/node-flags";
+import { serverNodeFlags, serverProcessEnv } from "@/lib/server/node-flags";
 import { ensureDemoWorkspace } from "@/lib/tracking/demo/demo-workspace";
 
 const root = process.cwd();
@@ -112,7 +112,7 @@ const server = spawn(
   [...serverNodeFlags(env), "--import", "tsx", path.join(root, "server.ts")],
   {
     stdio: "inherit",
-    env: { ...env, NODE_ENV: "production", PORT: port, HOST: host },
+    env: { ...env, ...serverProcessEnv(env), NODE_ENV: "production", PORT: port, HOST: host },
   },
 );
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));

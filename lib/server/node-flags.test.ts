@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { serverNodeFlags } from "./node-flags";
+import { serverNodeFlags, serverProcessEnv } from "./node-flags";
 
 describe("serverNodeFlags", () => {
   it("caps the young and the old generation and sets the old generation's growth by default", () => {
@@ -38,5 +38,13 @@ describe("serverNodeFlags", () => {
     ["SERVER_HEAP_GROWING_PERCENT", "fast"],
   ])("refuses %s=%s", (name, value) => {
     expect(() => serverNodeFlags({ [name]: value })).toThrow(name);
+  });
+});
+
+describe("serverProcessEnv", () => {
+  it("keeps glibc to two malloc arenas unless the environment says otherwise", () => {
+    expect(serverProcessEnv({})).toEqual({ MALLOC_ARENA_MAX: "2" });
+    expect(serverProcessEnv({ MALLOC_ARENA_MAX: "" })).toEqual({ MALLOC_ARENA_MAX: "2" });
+    expect(serverProcessEnv({ MALLOC_ARENA_MAX: "8" })).toEqual({});
   });
 });
