@@ -20,8 +20,12 @@ export interface EngineAnswer {
   engine: EngineName;
   model: string;
   answer: string;
-  /** The URLs the engine attached to its answer, in the order it gave them, without duplicates. */
+  /** The URLs the engine attached to its answer (cited), in the order it gave them, without duplicates. */
   sources: EngineSource[];
+  /** The search results the engine pulled in (retrieved), whether or not the answer cites them. */
+  retrieved?: EngineSource[];
+  /** The searches the engine ran (its fan-out queries), where the provider's API reports them. */
+  queries?: string[];
   usage: EngineUsage;
   /** HTTP attempts made, retries included (for operators). */
   attempts: number;
