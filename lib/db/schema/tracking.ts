@@ -36,13 +36,13 @@ export const visits = pgTable(
   {
     /**
      * Unique by its sequence, and not indexed: nothing reads a visit by id alone; it orders visits of the same
-     * instant in the time indexes (keyset pages). An index of its own cost every insert a B-tree descent.
+     * instant in the time indexes (keyset pages). An index of its own would cost every insert a B-tree descent.
      */
     id: bigserial("id", { mode: "number" }).notNull(),
     /**
-     * The domain: no foreign key, whose check cost a lookup per inserted visit (a fifth of the database's CPU
-     * in ingest). The ingest statement locks each domain of its batch once, as the key's check would, and
-     * refuses the batch if one is gone; a trigger on domains deletes a removed domain's visits (migration 0016).
+     * The domain: no foreign key, whose check would cost a lookup per inserted visit, a large share of ingest's
+     * work. The ingest statement locks each domain of its batch once, as the key's check would, and refuses the
+     * batch if one is gone; a trigger on domains deletes a removed domain's visits.
      */
     domainId: uuid("domain_id").notNull(),
     occurredAt: timestamp("occurred_at", { withTimezone: true }).notNull(),
@@ -68,8 +68,7 @@ export const visits = pgTable(
     // GET /api/tracking/visits: a domain's visits, newest first (keyset pages on occurred_at, id), read by scanning
     // this index backward. Ascending on purpose: visits arrive in time order, and Postgres packs a leaf page that
     // receives its group's newest entries when it splits (about 90% full); in descending order every new entry
-    // lands at the front of its group and each split left two half-full pages (time-ordered batches in a scratch
-    // table: 14 MB against 25 MB; in the tracking bench, whose batches are only partly in time order, 34 against 37).
+    // lands at the front of its group and each split leaves two half-full pages, so the index grows faster.
     index("visits_domain_time_idx").on(t.domainId, t.occurredAt, t.id),
     // GET /citations: the newest citations of a domain (scanned backward as well).
     index("visits_citations_idx")
@@ -117,10 +116,10 @@ export const trackingPageCounts = pgTable(
     primaryKey({ columns: [t.domainId, t.path] }),
     // topPages of GET /tracking/stats: the first ten entries of a domain and those tying with the tenth, read off
     // the top of this index ("fetch first 10 rows with ties"), then ordered by path. In plain "desc" order (nulls
-    // first): the index it replaced (migration 0022) was "desc nulls last", which the read cannot use, so every
-    // stats read sorted all of a domain's page counts (100-170 ms at 54,000 pages). The path stays out of it: with
-    // it, each page count's update (never HOT, the visits column is indexed) wrote a wider entry, 10% more of
-    // Postgres's CPU for batches over many pages.
+    // first), the order the read asks for: "desc nulls last" could not serve it, and every stats read would sort
+    // all of a domain's page counts. The path stays out of it: with it, each page count's update (never HOT, the
+    // visits column is indexed) would write a wider entry, which costs batches over many pages more than the
+    // small sort of the ties it would spare.
     index("tracking_page_counts_top_idx").on(t.domainId, t.visits.desc().nullsFirst()),
     check("tracking_page_counts_visits_positive", sql`${t.visits} > 0`),
   ],
@@ -160,7 +159,7 @@ export const trackingCitedPages = pgTable(
     /**
      * The earliest of the visits that cited the page first that day: the citation.detected event's time, which the
      * ingest statement reads back from the row it inserts (returning) instead of joining the batch's visits to the
-     * new rows. Null for rows stored before migration 0021.
+     * new rows. Null for rows stored before the column existed.
      */
     firstCitedAt: timestamp("first_cited_at", { withTimezone: true }),
   },

@@ -97,8 +97,8 @@ export async function recordVisits(db: DbOrTx, rows: NewVisit[]): Promise<number
 /**
  * Which form of the insert a batch's first attempt uses. The plain insert (no ON CONFLICT) is cheaper: an
  * arbiter index costs each row a second search of the primary key (a B-tree scan before the insert, then the
- * insert's own uniqueness check), 15% of the database's CPU in live ingest, where a batch holds no stored
- * event. A stored event aborts it (unique violation, nothing kept) and the batch is stored again skipping
+ * insert's own uniqueness check), a cost every row pays for nothing in live ingest, where a batch holds no
+ * stored event. A stored event aborts it (unique violation, nothing kept) and the batch is stored again skipping
  * duplicates. The domains whose last batch held duplicates (a retry storm, a log uploaded again) start with
  * the skipping form, so a run of such batches pays for one aborted statement, not one each; their first batch
  * with nothing stored twice returns them to the plain insert.
@@ -241,9 +241,8 @@ const DAY_MS = 86_400_000;
 /**
  * What a batch adds to the rollups when every visit it sends is stored, counted while it is encoded: the plain
  * insert (storeVisitBatch) stores all of them or none, so its statement upserts the rollups from these rows (a few
- * dozen for a site's usual traffic) instead of grouping its thousand inserted visits four times: Postgres's CPU per
- * live batch of the tracking bench 17.2 -> 14.7 and 18.6 -> 14.9 ms, for 0.3-0.6 ms more of the server's. Days
- * are counted from 1970-01-01 (UTC), as `(occurred_at at time zone 'UTC')::date` gives them.
+ * dozen for a site's usual traffic) instead of grouping its thousand inserted visits four times: the database does
+ * less work, for a little more of the server's, and the database is what ingest waits on. Days are counted from 1970-01-01 (UTC), as `(occurred_at at time zone 'UTC')::date` gives them.
  */
 export interface BatchRollups {
   /** Visits per profile and day (bots and citations: a profile holds the bot and the engine). */
@@ -373,9 +372,9 @@ class RollupCounter {
 /**
  * A batch of visits as the `unnest` parameters of the insert. A batch repeats a few dozen "profiles" (the same
  * domain, user agent, referrer, bot and verdicts), so those fields travel once per distinct profile and each
- * visit carries the number of its profile besides its own time, path, address, status and key: a batch of the
- * tracking bench is 79 KB of parameters instead of 250 KB as one array per column, and each user agent is escaped
- * once instead of once per visit.
+ * visit carries the number of its profile besides its own time, path, address, status and key: a batch sends a
+ * fraction of the bytes one array per column would, and each user agent is escaped once instead of once per
+ * visit.
  */
 export function encodeVisitBatch(rows: readonly NewVisit[]): {
   profiles: Record<(typeof PROFILE_FIELDS)[number], string>;
@@ -571,9 +570,9 @@ async function insertVisits(
       -- The pages cited by this batch that no stored citation had cited that day: the rows new here, each the
       -- first citation of its page by its engine that UTC day (a citation.detected event), returned with the earliest
       -- of the batch's visits that made it. A concurrent batch citing the same page waits on the key, then finds it
-      -- taken (one event, not two). The time travels in the row: joining the new rows back to the batch's visits
-      -- was planned as a nested loop (Postgres cannot count a statement's own inserts), which grew with the square
-      -- of the batch (migration 0021).
+      -- taken (one event, not two). The time travels in the row: a join of the new rows back to the batch's visits
+      -- is planned as a nested loop (Postgres cannot count a statement's own inserts), which grows with the square
+      -- of the batch.
       firsts as (
         insert into tracking_cited_pages (domain_id, day, engine, page, first_cited_at)
         select domain_id, day, engine, page, min(first_at) from cited_pages group by 1, 2, 3, 4 order by 1, 2, 3, 4
