@@ -8,7 +8,7 @@ import { startTestApi, type TestApi } from "../api-server";
 import { createTestDb } from "../db";
 import { UA } from "./helpers";
 
-// The requests the integration snippets of the README send, built the way each snippet builds them.
+// The requests the integration snippets of docs/tracking.md send, built the way each snippet builds them.
 let handle: DbHandle;
 let api: TestApi;
 let acct: TestAccount;
