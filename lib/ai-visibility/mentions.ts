@@ -82,10 +82,18 @@ export function findMentions(answer: string, entities: readonly BrandEntity[]): 
 
 /**
  * The sentences of `answer` that contain a match of `key`, with every entity name in them replaced by a neutral
- * word, so that a brand called "Best Buy" or "Happy Labs" does not colour its own sentiment. Sentences end at
+ * word, so that a brand called "Best Buy" or "Happy Labs" does not colour its own sentiment: `it` for every
+ * name (`mask: "same"`, the default), or `it` for `key` and `they` for the others (`"distinct"`, so that a
+ * comparison still tells them apart); `"none"` keeps the names as written (for a model judge). Sentences end at
  * . ! ? followed by white space, or at a line break; the scan is linear.
  */
-export function extractMentionSentences(answer: string, analysis: MentionAnalysis, key: string): string[] {
+export function extractMentionSentences(
+  answer: string,
+  analysis: MentionAnalysis,
+  key: string,
+  options: { mask?: "same" | "distinct" | "none" } = {},
+): string[] {
+  const mask = options.mask ?? "same";
   const text = analysis.lower.length === answer.length ? answer : analysis.lower;
   const bounds = splitSentences(text);
   const sentences: string[] = [];
@@ -105,7 +113,8 @@ export function extractMentionSentences(answer: string, analysis: MentionAnalysi
     let at = start;
     for (let k = first; k < analysis.matches.length && analysis.matches[k]!.start < end; k++) {
       const m = analysis.matches[k]!;
-      out += `${text.slice(at, Math.max(at, m.start))}it`;
+      if (mask === "none") break;
+      out += `${text.slice(at, Math.max(at, m.start))}${m.key === key || mask === "same" ? "it" : "they"}`;
       at = Math.max(at, m.end);
     }
     out += text.slice(Math.min(at, end), end);
