@@ -50,10 +50,10 @@ export const engineResult = z.object({
   answer: z.string(),
   /** Cited: the sources the answer attaches to its text. */
   sources: z.array(engineSource),
-  /** Retrieved: the search results the engine read, cited or not. */
-  retrieved: z.array(engineSource),
+  /** Retrieved: the search results the engine read, cited or not (empty in results stored before it existed). */
+  retrieved: z.array(engineSource).default([]),
   /** The searches the engine reports running (Perplexity reports none). */
-  queries: z.array(z.string()),
+  queries: z.array(z.string()).default([]),
   model: z.string(),
   error: engineFailure.optional(),
 });

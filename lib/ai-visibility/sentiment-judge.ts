@@ -87,7 +87,12 @@ export async function judgeSentences(
     const label = input.lexiconSentences
       ? classifyBrandSentiment(input.lexiconSentences)
       : classifyBrandSentiment(input.sentences, input.brand);
-    return { sentiment: label, label, method: "lexicon", ...(fallbackReason ? { fallbackReason } : {}) };
+    return {
+      sentiment: toSentiment(label),
+      label,
+      method: "lexicon",
+      ...(fallbackReason ? { fallbackReason } : {}),
+    };
   };
   if (input.sentences.length === 0) return lexicon();
   const env = ctx.env ?? process.env;
