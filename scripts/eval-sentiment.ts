@@ -2,7 +2,6 @@
 // lexicon measured against lib/ai-visibility/sentiment-set.jsonl, per label and overall.
 import { evaluateSentiment, formatSentimentEval } from "@/lib/ai-visibility/sentiment-eval";
 
-const concurrency = Number(process.env.EVAL_CONCURRENCY ?? 4);
-const result = await evaluateSentiment({ env: process.env, concurrency });
+const result = await evaluateSentiment({ env: process.env, concurrency: 4 });
 console.log(formatSentimentEval(result));
 if (result.model && result.model.judged === 0) process.exitCode = 1;

@@ -314,7 +314,7 @@ describe.each(["ChatGPT", "Claude", "Gemini", "Perplexity"] as const)("%s struct
       input: "x",
       schemaName: "s",
       schema,
-      env: { ...fakes.env, [JUDGE_MODELS[engine].env]: model },
+      env: { ...fakes.env, [JUDGE_MODELS[engine].modelEnv]: model },
     });
     fake.respondStructured(null);
     expect(ok.model).toContain(model);

@@ -38,17 +38,17 @@ export type AskStructured = (request: StructuredRequest) => Promise<StructuredAn
  * (a few hundred input tokens, a few dozen output tokens; Sonar's per-request fee included): the judge uses the
  * lowest-ranked configured provider. An overridden model keeps its provider's rank.
  */
-export const JUDGE_MODELS: Record<EngineName, { env: string; defaultModel: string; costRank: number }> = {
-  ChatGPT: { env: "OPENAI_JUDGE_MODEL", defaultModel: "gpt-5-nano", costRank: 1 },
-  Gemini: { env: "GEMINI_JUDGE_MODEL", defaultModel: "gemini-2.5-flash-lite", costRank: 2 },
-  Claude: { env: "ANTHROPIC_JUDGE_MODEL", defaultModel: "claude-haiku-4-5", costRank: 3 },
-  Perplexity: { env: "PERPLEXITY_JUDGE_MODEL", defaultModel: "sonar", costRank: 4 },
+export const JUDGE_MODELS: Record<EngineName, { modelEnv: string; defaultModel: string; costRank: number }> = {
+  ChatGPT: { modelEnv: "OPENAI_JUDGE_MODEL", defaultModel: "gpt-5-nano", costRank: 1 },
+  Gemini: { modelEnv: "GEMINI_JUDGE_MODEL", defaultModel: "gemini-2.5-flash-lite", costRank: 2 },
+  Claude: { modelEnv: "ANTHROPIC_JUDGE_MODEL", defaultModel: "claude-haiku-4-5", costRank: 3 },
+  Perplexity: { modelEnv: "PERPLEXITY_JUDGE_MODEL", defaultModel: "sonar", costRank: 4 },
 };
 
 /** The judge model the environment gives an engine's provider. */
 export function resolveJudgeModel(engine: EngineName, env: EnvRecord = process.env): string {
   const entry = JUDGE_MODELS[engine];
-  return env[entry.env]?.trim() || entry.defaultModel;
+  return env[entry.modelEnv]?.trim() || entry.defaultModel;
 }
 
 /** Parses a model's JSON text; null when it is not JSON. */
