@@ -1,4 +1,5 @@
 import { expect, test } from "vitest";
+import { analyzeAnswer } from "./analyze-answer";
 import { classifyBrandSentiment } from "./sentiment";
 import { toSentiment } from "./sentiment-judge";
 import { loadSentimentSet, measureAgreement } from "./sentiment-set";
@@ -65,4 +66,26 @@ test.each([
   ["Stripe", "Stripe was founded in 2010.", "neutral"],
 ] as const)("lexicon: %s in %j is %s", (brand, sentence, label) => {
   expect(classifyBrandSentiment([sentence], brand)).toBe(label);
+});
+
+test("in an answer, a comparison the brand loses to a competitor is negative for it, and positive for the winner", () => {
+  const answer = {
+    engine: "ChatGPT" as const,
+    model: "m",
+    answer: "Rival is faster and cleaner than Acme. Acme was founded in 2012.",
+    sources: [],
+    retrieved: [],
+    queries: [],
+    usage: { inputTokens: 0, outputTokens: 0 },
+    attempts: 1,
+  };
+  const acme = analyzeAnswer(answer, [], { domain: "acme.com", siteName: null, competitors: ["rival.io"] });
+  expect(acme.mentionSentences.masked[0]).toBe("otherbrand is faster and cleaner than thebrand.");
+  expect(acme.mentionSentences.raw[0]).toBe("Rival is faster and cleaner than Acme.");
+  expect(acme.entry).toMatchObject({
+    sentiment: "negative",
+    sentimentDetail: { label: "negative", method: "lexicon" },
+  });
+  const rival = analyzeAnswer(answer, [], { domain: "rival.io", siteName: null, competitors: ["acme.com"] });
+  expect(rival.entry.sentiment).toBe("positive");
 });

@@ -1,4 +1,5 @@
 import winkSentiment from "wink-sentiment";
+import { BRAND_MARKER, OTHER_BRAND_MARKER } from "./mentions";
 import type { Sentiment, SentimentLabel } from "./schemas";
 
 export type { Sentiment, SentimentLabel };
@@ -7,9 +8,7 @@ export type { Sentiment, SentimentLabel };
 export const SENTIMENT_METHOD =
   "Lexicon (AFINN-165 through wink-sentiment, with a product-review supplement, negation and comparisons), over the sentences that mention the brand";
 
-/** The word the brand under judgement is masked to before scoring, and the word for any other brand. */
-export const BRAND_MARKER = "thebrand";
-export const OTHER_BRAND_MARKER = "otherbrand";
+export { BRAND_MARKER, OTHER_BRAND_MARKER };
 
 /**
  * A sentence counts as positive or negative when its score (the mean value of its scored words, −5..+5, damped
