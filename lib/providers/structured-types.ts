@@ -38,7 +38,13 @@ export type AskStructured = (request: StructuredRequest) => Promise<StructuredAn
  * (a few hundred input tokens, a few dozen output tokens; Sonar's per-request fee included): the judge uses the
  * lowest-ranked configured provider. An overridden model keeps its provider's rank.
  */
-export const JUDGE_MODELS: Record<EngineName, { modelEnv: string; defaultModel: string; costRank: number }> = {
+export interface JudgeModel {
+  modelEnv: string;
+  defaultModel: string;
+  costRank: number;
+}
+
+export const JUDGE_MODELS: Record<EngineName, JudgeModel> = {
   ChatGPT: { modelEnv: "OPENAI_JUDGE_MODEL", defaultModel: "gpt-5-nano", costRank: 1 },
   Gemini: { modelEnv: "GEMINI_JUDGE_MODEL", defaultModel: "gemini-2.5-flash-lite", costRank: 2 },
   Claude: { modelEnv: "ANTHROPIC_JUDGE_MODEL", defaultModel: "claude-haiku-4-5", costRank: 3 },
