@@ -7,6 +7,7 @@ import {
   JUDGE_SCHEMA,
   judgeBrandSentiment,
   judgeSentences,
+  NOT_JUDGED,
   pickJudgeEngine,
 } from "./sentiment-judge";
 
@@ -117,7 +118,10 @@ describe("judgeBrandSentiment", () => {
 test("sentimentMethod names the method of every judged entry", () => {
   const model = { method: "model", model: "gpt-5-nano", label: "positive" } as const;
   const lexicon = { method: "lexicon", label: "neutral" } as const;
-  expect(describeSentimentMethod([{ engine: "ChatGPT" }])).toBe(SENTIMENT_METHOD);
+  expect(describeSentimentMethod([{ engine: "ChatGPT" }])).toBe(NOT_JUDGED);
+  expect(
+    describeSentimentMethod([{ engine: "ChatGPT", sentimentDetail: lexicon }, { engine: "Gemini" }]),
+  ).toBe(SENTIMENT_METHOD);
   expect(describeSentimentMethod([{ engine: "ChatGPT", sentimentDetail: model }])).toMatch(
     /^A model judge \(gpt-5-nano, structured output\)/,
   );

@@ -139,6 +139,10 @@ function readLabel(json: unknown): SentimentLabel | null {
     : null;
 }
 
+/** The `sentimentMethod` of a result in which no answer mentions the brand. */
+export const NOT_JUDGED =
+  "Not judged: no answer mentions the brand, so its sentiment is neutral by definition.";
+
 /**
  * The `sentimentMethod` sentence of a result: which method judged the tone of its entries, and which model.
  * Entries that do not mention the brand were not judged and are left out.
@@ -151,6 +155,7 @@ export function describeSentimentMethod(
   const byLexicon = judged.filter((e) => e.sentimentDetail!.method === "lexicon");
   const models = [...new Set(byModel.map((e) => e.sentimentDetail!.model ?? "a model"))].join(", ");
   const modelText = `A model judge (${models}, structured output) over the sentences that mention the brand; mixed counts as neutral`;
+  if (judged.length === 0) return NOT_JUDGED;
   if (byModel.length === 0) return SENTIMENT_METHOD;
   if (byLexicon.length === 0) return modelText;
   return `${modelText} (${byModel.map((e) => e.engine).join(", ")}). ${SENTIMENT_METHOD} where the judge could not answer (${byLexicon.map((e) => e.engine).join(", ")}).`;
