@@ -46,7 +46,7 @@ export interface RunnerOptions {
   workerIdleMs?: number;
 }
 
-export function runnerOptionsFromEnv(env = process.env): RunnerOptions {
+export function runnerOptionsFromEnv(env: Record<string, string | undefined> = process.env): RunnerOptions {
   const num = (name: string, fallback: number) => {
     const value = Number(env[name]);
     return Number.isFinite(value) && value > 0 ? value : fallback;
