@@ -1,5 +1,6 @@
 import { listDomains, requireRegisteredDomain } from "@/lib/accounts/domains";
 import type { Db } from "@/lib/db/client";
+import { runsOnThisThread } from "@/lib/db/rows";
 import type { NewVisit } from "@/lib/db/schema";
 import { AppError as ApiError, validationError } from "@/lib/errors";
 import { type EventsIngestResult, LOG_REJECTED_REPORTED, type LogsIngestResult } from "../api-schemas";
@@ -10,6 +11,19 @@ import { encodeVisitBatch, prepareVisit, recordVisits, storeVisitBatch } from ".
 import { ingestReverseDnsVerifier, settleFromCache, verifyInBackground } from "./reverse-dns-step";
 
 const LOG_BATCH = 1000;
+/** On a database that runs on the server's thread, smaller statements so that other requests wait less. */
+const LOG_BATCH_IN_PROCESS = 250;
+/** Longest stretch of parsing an upload does before letting the server answer other requests. */
+const LOG_SLICE_MS = 20;
+
+/**
+ * A turn of the event loop, so the server answers other requests between the chunks of a large upload: the
+ * embedded database runs each query on this thread and its promise settles without one, so without this an
+ * upload of 10 MB would hold every other request until its last line.
+ */
+function yieldToServer(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
 const MAX_FUTURE_MS = 5 * 60 * 1000;
 
 /** The registered domain an event's host belongs to: the hostname itself, or its www. twin. */
@@ -138,9 +152,16 @@ export async function ingestLog(
     verifyInBackground(db, pending, verifier);
     prepared += batch.length;
     batch = [];
+    await yieldToServer();
   };
+  let slice = performance.now();
+  const batchSize = runsOnThisThread(db) ? LOG_BATCH_IN_PROCESS : LOG_BATCH;
   for await (const result of parseLogStream(log, { format: options.format })) {
     lines++;
+    if ((lines & 63) === 0 && performance.now() - slice > LOG_SLICE_MS) {
+      await yieldToServer();
+      slice = performance.now();
+    }
     if (!result.ok && result.skip) {
       skipped++; // read, but no request to record ("-" request line of a 400 or 408)
       continue;
@@ -176,7 +197,7 @@ export async function ingestLog(
       continue;
     }
     batch.push(visit);
-    if (batch.length >= LOG_BATCH) await flush();
+    if (batch.length >= batchSize) await flush();
   }
   await flush();
   return {
