@@ -12,6 +12,9 @@ import * as v1Domains from "@/app/api/v1/domains/route";
 import * as v1Engines from "@/app/api/v1/engines/route";
 import * as v1JobsJobid from "@/app/api/v1/jobs/[jobId]/route";
 import * as v1Jobs from "@/app/api/v1/jobs/route";
+import * as v1KeysIdRoll from "@/app/api/v1/keys/[id]/roll/route";
+import * as v1KeysId from "@/app/api/v1/keys/[id]/route";
+import * as v1Keys from "@/app/api/v1/keys/route";
 import * as v1Mcp from "@/app/api/v1/mcp/route";
 import * as v1OpenapiJson from "@/app/api/v1/openapi.json/route";
 import * as v1PostmanJson from "@/app/api/v1/postman.json/route";
@@ -42,6 +45,9 @@ export const API_ROUTES: RouteEntry[] = [
   { path: "/api/v1/engines", module: v1Engines },
   { path: "/api/v1/jobs/[jobId]", module: v1JobsJobid },
   { path: "/api/v1/jobs", module: v1Jobs },
+  { path: "/api/v1/keys/[id]", module: v1KeysId },
+  { path: "/api/v1/keys/[id]/roll", module: v1KeysIdRoll },
+  { path: "/api/v1/keys", module: v1Keys },
   { path: "/api/v1/mcp", module: v1Mcp },
   { path: "/api/v1/openapi.json", module: v1OpenapiJson },
   { path: "/api/v1/postman.json", module: v1PostmanJson },

@@ -4,6 +4,7 @@ import { type AnyRouteContract, isRouteContract, TAGS } from "@/lib/routes/contr
 import * as credits from "@/lib/routes/credits";
 import * as domains from "@/lib/routes/domains";
 import * as jobs from "@/lib/routes/jobs";
+import * as keys from "@/lib/routes/keys";
 import * as legacy from "@/lib/routes/legacy";
 import * as meta from "@/lib/routes/meta";
 import { toolContracts } from "@/lib/routes/tools";
@@ -36,5 +37,17 @@ export function contractsOf(...modules: Record<string, unknown>[]): AnyRouteCont
  */
 export const API_ROUTES: AnyRouteContract[] = [
   ...toolContracts(),
-  ...contractsOf(jobs, credits, tracking, visibility, domains, connections, webhooks, mcp, meta, legacy),
+  ...contractsOf(
+    jobs,
+    credits,
+    tracking,
+    visibility,
+    domains,
+    connections,
+    webhooks,
+    keys,
+    mcp,
+    meta,
+    legacy,
+  ),
 ];

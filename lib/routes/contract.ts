@@ -37,6 +37,11 @@ export const TAGS = [
     description:
       "Endpoints that receive signed events (Standard Webhooks): job.completed, job.failed, citation.detected, credits.low, webhook.test. Free.",
   },
+  {
+    name: "Keys",
+    description:
+      "The account's named API key pairs: create one per integration, roll one with a window in which the old pair still works, revoke at once. Free.",
+  },
   { name: "MCP", description: "The hosted Model Context Protocol endpoint for AI assistants." },
   { name: "Meta", description: "This document and the Postman collection." },
   {
