@@ -8,9 +8,10 @@ import { FormError } from "@/lib/dashboard/errors";
 import { acceptInvite } from "@/lib/dashboard/invites";
 import { getDb } from "@/lib/db/client";
 import { formFields } from "./client";
+import { linkToken } from "./fields";
 import { publicAction } from "./safe-action";
 
-const acceptInviteInput = z.object({ token: z.string().default("") });
+const acceptInviteInput = z.object({ token: linkToken("This invite link is not valid.") });
 
 // Public: a visitor without a session is sent to sign in and brought back to the invitation.
 const accept = publicAction(

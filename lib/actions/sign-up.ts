@@ -6,15 +6,16 @@ import { signIn } from "@/lib/auth/config";
 import { signUp } from "@/lib/dashboard/signup";
 import { getDb } from "@/lib/db/client";
 import { formFields } from "./client";
+import { line, secret } from "./fields";
 import { publicAction } from "./safe-action";
 import { safeNext } from "./safe-next";
 import type { AuthFormState } from "./state";
 
 // Address, password and name rules are signUp's, which names the field it refuses.
 const signUpInput = z.object({
-  email: z.string().default(""),
-  password: z.string().default(""),
-  name: z.string().default(""),
+  email: line(320, "The email address"),
+  password: secret(),
+  name: line(100, "The name"),
   next: z.unknown().optional(),
 });
 

@@ -5,9 +5,10 @@ import { z } from "zod";
 import { ACCOUNT_COOKIE } from "@/lib/auth/session";
 import { getActor } from "@/lib/dashboard/members";
 import { formFields } from "./client";
+import { id } from "./fields";
 import { actorAction } from "./safe-action";
 
-const switchAccountInput = z.object({ accountId: z.string().default("") });
+const switchAccountInput = z.object({ accountId: id("Unknown account.") });
 
 const switchAccount = actorAction(
   { input: switchAccountInput, role: "member", refused: () => undefined },
