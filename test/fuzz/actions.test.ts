@@ -355,6 +355,7 @@ describe.each(ACTIONS)("$name", ({ call, fields, answersState }) => {
         }
         if (result.kind === "redirect") {
           expect(new URL(result.to, "https://app.example").origin).toBe("https://app.example");
+          // biome-ignore lint/suspicious/noControlCharactersInRegex: that is the point
           expect(result.to).not.toMatch(/[\r\n\t\u0000]/);
         }
       }
