@@ -9,6 +9,19 @@ import { auth } from "./config";
 export const ACCOUNT_COOKIE = "dash_account";
 
 /**
+ * How the active-account cookie is set: never readable by scripts, not sent on cross-site posts, and, in
+ * production, only over HTTPS (`Secure`).
+ */
+export function accountCookieOptions(env: Readonly<Record<string, string | undefined>> = process.env) {
+  return {
+    httpOnly: true,
+    sameSite: "lax" as const,
+    path: "/",
+    secure: env.NODE_ENV === "production",
+  };
+}
+
+/**
  * The signed-in actor, or null (no session, or a user without any account). Memoised per request (React
  * cache), so the layout and the page share one read; every request reads the role afresh.
  */
