@@ -6,20 +6,9 @@ import { type Actor, getActor } from "@/lib/dashboard/members";
 import { type Db, getDb } from "@/lib/db/client";
 import { auth } from "./config";
 
-export const ACCOUNT_COOKIE = "dash_account";
+export { ACCOUNT_COOKIE, accountCookieOptions } from "./cookies";
 
-/**
- * How the active-account cookie is set: never readable by scripts, not sent on cross-site posts, and, in
- * production, only over HTTPS (`Secure`).
- */
-export function accountCookieOptions(env: Readonly<Record<string, string | undefined>> = process.env) {
-  return {
-    httpOnly: true,
-    sameSite: "lax" as const,
-    path: "/",
-    secure: env.NODE_ENV === "production",
-  };
-}
+import { ACCOUNT_COOKIE } from "./cookies";
 
 /**
  * The signed-in actor, or null (no session, or a user without any account). Memoised per request (React
