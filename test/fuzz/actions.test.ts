@@ -399,3 +399,12 @@ test("a database failure inside an action is logged without its parameters and a
     error.mockRestore();
   }
 });
+
+test("an invitation opened by another signed-in address is refused with its own message", async () => {
+  const { createInvite } = await import("@/lib/dashboard/invites");
+  const owner = (await getActor(handle.db, ownerId))!;
+  const { token } = await createInvite(handle.db, owner, { email: "someone-else@example.com", role: "member" });
+  request.userId = ownerId;
+  const result = await outcome(() => acceptInviteAction(form({ token })));
+  expect(result).toEqual({ kind: "redirect", to: `/invite/${token}?error=other-address` });
+});
