@@ -184,7 +184,11 @@ async function limitTestSendsPerUrl(tx: DbOrTx, accountId: string, endpointId?: 
   for (const [url, adding] of [...perUrl].sort(([a], [b]) => (a < b ? -1 : 1))) {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`webhook-test:${url}`}, 0))`);
     const [row] = await tx
-      .select({ n: count() })
+      .select({
+        n: count(),
+        // Seconds until the oldest send in the window leaves it (when a further one would be accepted).
+        freeIn: sql<number>`ceil(extract(epoch from (min(${webhookDeliveries.createdAt}) + interval '60 seconds' - now())))::int`,
+      })
       .from(webhookDeliveries)
       .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
       .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
@@ -196,10 +200,11 @@ async function limitTestSendsPerUrl(tx: DbOrTx, accountId: string, endpointId?: 
         ),
       );
     if ((row?.n ?? 0) + adding > TEST_SENDS_PER_URL_PER_MINUTE) {
+      const retryAfterSeconds = Math.min(60, Math.max(1, Number(row?.freeIn ?? 60)));
       throw new AppError(
         "RATE_LIMITED",
-        `At most ${TEST_SENDS_PER_URL_PER_MINUTE} test events a minute go to one URL, whichever endpoints name it. Retry in a minute.`,
-        { retryAfterSeconds: 60 },
+        `At most ${TEST_SENDS_PER_URL_PER_MINUTE} test events a minute go to one URL, whichever endpoints name it. Retry after ${retryAfterSeconds} s.`,
+        { retryAfterSeconds },
       );
     }
   }
