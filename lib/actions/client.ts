@@ -57,10 +57,12 @@ const isFrameworkSignal = (err: unknown) =>
 function failed(err: unknown): never {
   if (isFrameworkSignal(err) || err instanceof CrossSiteActionError) throw err;
   const redacted = redactDbError(err);
-  console.error(
-    "[action] failed:",
-    redacted instanceof Error ? `${redacted.name}: ${redacted.message}` : JSON.stringify(redacted),
-  );
+  // A programming error keeps its stack; a statement quoted inside some other error's text loses its values.
+  const text =
+    redacted instanceof Error
+      ? (redacted.stack ?? `${redacted.name}: ${redacted.message}`)
+      : JSON.stringify(redacted);
+  console.error("[action] failed:", text.replace(/(Failed query:|params:)[^]*/i, "$1 [redacted]"));
   throw new ActionFailedError();
 }
 

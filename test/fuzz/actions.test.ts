@@ -403,8 +403,37 @@ test("a database failure inside an action is logged without its parameters and a
 test("an invitation opened by another signed-in address is refused with its own message", async () => {
   const { createInvite } = await import("@/lib/dashboard/invites");
   const owner = (await getActor(handle.db, ownerId))!;
-  const { token } = await createInvite(handle.db, owner, { email: "someone-else@example.com", role: "member" });
+  const { token } = await createInvite(handle.db, owner, {
+    email: "someone-else@example.com",
+    role: "member",
+  });
   request.userId = ownerId;
   const result = await outcome(() => acceptInviteAction(form({ token })));
   expect(result).toEqual({ kind: "redirect", to: `/invite/${token}?error=other-address` });
+});
+
+test("an error that quotes a failed statement in its own text is logged without the values", async () => {
+  const { createActionClient, ActionFailedError } = await import("@/lib/actions/client");
+  const { z } = await import("zod");
+  const client = createActionClient({
+    requestHeaders: async () => request.headers,
+    requireActor: async () => {
+      throw new Error("unused");
+    },
+    trustedOrigins: () => [],
+  });
+  const hash = "$2b$12$abcdefghijklmnopqrstuuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  const action = client.publicAction({ input: z.object({}), refused: () => ({}) }, async () => {
+    throw new Error(`sign-up failed: Failed query: insert into users values ($1, $2)\nparams: a@b.c,${hash}`);
+  });
+  const error = vi.spyOn(console, "error").mockImplementation(() => {});
+  try {
+    await expect(action({})).rejects.toBeInstanceOf(ActionFailedError);
+    const logged = error.mock.calls.flat().map(String).join(" ");
+    expect(logged).toContain("sign-up failed");
+    expect(logged).not.toContain(hash);
+    expect(logged).not.toContain("a@b.c");
+  } finally {
+    error.mockRestore();
+  }
 });
