@@ -62,7 +62,7 @@ function failed(err: unknown): never {
     redacted instanceof Error
       ? (redacted.stack ?? `${redacted.name}: ${redacted.message}`)
       : JSON.stringify(redacted);
-  console.error("[action] failed:", text.replace(/(Failed query:|params:)[^]*/i, "$1 [redacted]"));
+  console.error("[action] failed:", text.replace(/(Failed query:|params:)[\s\S]*/i, "$1 [redacted]"));
   throw new ActionFailedError();
 }
 
