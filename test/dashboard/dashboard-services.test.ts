@@ -180,11 +180,13 @@ describe("roles are enforced by the services", () => {
 describe("invites", () => {
   test("create → accept gives a membership with the invite's role; the token works once", async () => {
     const owner = await ownerActor();
-    const { token } = await createInvite(db, owner, { role: "admin", email: "x@example.com" });
+    const invited = email();
+    const { token } = await createInvite(db, owner, { role: "admin", email: invited });
     expect((await findOpenInvite(db, token))?.invite.role).toBe("admin");
     const [stored] = await db.select().from(invites).where(eq(invites.accountId, owner.accountId));
     expect(stored?.tokenHash).not.toContain(token);
-    const { user } = await signUp(db, { email: email(), password: PASSWORD });
+    // The invited address, in another case: addresses compare case-insensitively.
+    const { user } = await signUp(db, { email: invited.toUpperCase(), password: PASSWORD });
     expect(await acceptInvite(db, user.id, token)).toEqual({ accountId: owner.accountId, role: "admin" });
     expect(await getActor(db, user.id, owner.accountId)).toMatchObject({
       accountId: owner.accountId,
