@@ -3,6 +3,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { createKeyPairAs, revokeKeyPairAs, rollKeyPairAs } from "@/lib/dashboard/keys";
 import { keyCreateInput, ROLL_WINDOWS } from "@/lib/keys/schemas";
+import { id } from "./fields";
 import { actorAction } from "./safe-action";
 import { type ActionState, type KeyPairResult, toActionState } from "./state";
 
@@ -27,7 +28,7 @@ export async function createKeyPairAction(name: string): Promise<KeyPairResult> 
 
 const roll = actorAction(
   {
-    input: z.strictObject({ id: z.string().max(100), window: z.enum(ROLL_WINDOWS) }),
+    input: z.strictObject({ id: id("This key pair does not exist."), window: z.enum(ROLL_WINDOWS) }),
     role: "admin",
     refused: refusedPair,
   },
@@ -44,7 +45,11 @@ export async function rollKeyPairAction(id: string, window: string): Promise<Key
 }
 
 const revoke = actorAction(
-  { input: z.strictObject({ id: z.string().max(100) }), role: "admin", refused: toActionState },
+  {
+    input: z.strictObject({ id: id("This key pair does not exist.") }),
+    role: "admin",
+    refused: toActionState,
+  },
   async ({ db, actor, input }): Promise<ActionState> => {
     await revokeKeyPairAs(db, actor, input.id);
     revalidatePath("/dashboard/keys");

@@ -68,7 +68,7 @@ const { oauthSignInAction } = await import("@/lib/actions/oauth-sign-in");
 const { requestPasswordResetAction } = await import("@/lib/actions/request-password-reset");
 const { resendVerificationAction } = await import("@/lib/actions/resend-verification");
 const { resetPasswordAction } = await import("@/lib/actions/reset-password");
-const { rotateKeyAction } = await import("@/lib/actions/rotate-key");
+const keys = await import("@/lib/actions/keys");
 const { signInAction } = await import("@/lib/actions/sign-in");
 const { signOutAction } = await import("@/lib/actions/sign-out");
 const { signUpAction } = await import("@/lib/actions/sign-up");
@@ -213,7 +213,24 @@ const ACTIONS: { name: string; call: Call; fields: Record<string, string>; answe
     answersState: false,
   },
   { name: "resend verification", call: viaForm(resendVerificationAction), fields: {}, answersState: true },
-  { name: "rotate key", call: () => rotateKeyAction(), fields: {}, answersState: false },
+  {
+    name: "create a key pair",
+    call: (f) => keys.createKeyPairAction(f.name ?? ""),
+    fields: { name: "tracking snippet" },
+    answersState: true,
+  },
+  {
+    name: "roll a key pair",
+    call: (f) => keys.rollKeyPairAction(f.id ?? "", f.window ?? ""),
+    fields: { id: randomUUID(), window: "24h" },
+    answersState: true,
+  },
+  {
+    name: "revoke a key pair",
+    call: (f) => keys.revokeKeyPairAction(f.id ?? ""),
+    fields: { id: randomUUID() },
+    answersState: true,
+  },
   {
     name: "switch account",
     call: viaVoidForm(switchAccountAction),
