@@ -6,6 +6,7 @@ import * as domains from "@/lib/routes/domains";
 import * as jobs from "@/lib/routes/jobs";
 import * as legacy from "@/lib/routes/legacy";
 import * as meta from "@/lib/routes/meta";
+import * as pages from "@/lib/routes/pages";
 import { toolContracts } from "@/lib/routes/tools";
 import * as tracking from "@/lib/routes/tracking";
 import * as visibility from "@/lib/routes/visibility";
@@ -36,5 +37,17 @@ export function contractsOf(...modules: Record<string, unknown>[]): AnyRouteCont
  */
 export const API_ROUTES: AnyRouteContract[] = [
   ...toolContracts(),
-  ...contractsOf(jobs, credits, tracking, visibility, domains, connections, webhooks, mcp, meta, legacy),
+  ...contractsOf(
+    jobs,
+    credits,
+    tracking,
+    pages,
+    visibility,
+    domains,
+    connections,
+    webhooks,
+    mcp,
+    meta,
+    legacy,
+  ),
 ];
