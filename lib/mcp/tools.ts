@@ -244,7 +244,11 @@ const dataTools: McpToolDef[] = [
     input: trackingInputs.pages,
     annotations: { ...READ_ONLY, title: "Get the page funnel" },
     async run(ctx, args) {
-      return readPageFunnel(ctx.db, ctx.accountId, parseValue(trackingInputs.pages, args) as PagesRequest);
+      return readPageFunnel(
+        ctx.db,
+        ctx.accountId,
+        parseValue(trackingInputs.pages, args) as unknown as PagesRequest,
+      );
     },
   },
   {

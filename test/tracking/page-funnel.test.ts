@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { finishGoogleConnect, startGoogleConnect } from "@/lib/connections/google";
@@ -410,6 +412,28 @@ describe("GET /tracking/pages", () => {
       expect(r.body.error?.details.field).toBe("cursor");
     }
     expect((await get(`domain=${DOMAIN}&days=30&limit=2&sort=crawls&cursor=${cursor}`)).status).toBe(200);
+  });
+
+  test("the MCP tool answers what the REST route answers, with typed arguments", async () => {
+    const client = new Client({ name: "page-funnel-test", version: "1.0.0" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${api.url}/api/v1/mcp`), {
+        requestInit: { headers: alice.headers },
+      }),
+    );
+    try {
+      const rest = await get(`domain=${DOMAIN}&days=30&limit=4&sort=referrals`);
+      const res = (await client.callTool({
+        name: "get_page_funnel",
+        arguments: { domain: DOMAIN, days: 30, limit: 4, sort: "referrals" },
+      })) as { isError?: boolean; content: { type: string; text: string }[] };
+      expect(res.isError ?? false).toBe(false);
+      const data = JSON.parse(res.content[0]!.text) as PagesReport;
+      expect(data.pages).toEqual(rest.data.pages);
+      expect(data.nextCursor).toBe(rest.data.nextCursor);
+    } finally {
+      await client.close();
+    }
   });
 
   test("with Google connected: Search Console and GA4 figures per page, from the same period", async () => {
