@@ -152,7 +152,15 @@ for (const d of BOT_DEFINITIONS) {
 const operatorOfEngine = (engine: string) => ENGINE_OPERATOR.get(engine) ?? engine;
 const operatorOfBot = (bot: string) => getBotDefinition(bot)?.operator ?? bot;
 
-const iso = (v: unknown): string | null => (v == null ? null : new Date(v as string).toISOString());
+/** A timestamptz as the drivers give it (PGlite a Date, postgres.js text such as "2026-11-28 09:00:00.123+00"). */
+function msOf(v: unknown): number {
+  if (v instanceof Date) return v.getTime();
+  const text = String(v)
+    .replace(" ", "T")
+    .replace(/([+-]\d\d)$/, "$1:00");
+  return Date.parse(text);
+}
+const iso = (v: unknown): string | null => (v == null ? null : new Date(msOf(v)).toISOString());
 const sortCounts = (m: Map<string, number>) =>
   [...m]
     .map(([name, count]) => ({ name, count }))
@@ -169,28 +177,20 @@ async function readFunnel(
 ): Promise<Funnel> {
   const startDate = utcDay(now, days - 1);
   const endDate = utcDay(now);
-  const since = new Date(`${startDate}T00:00:00Z`);
   const window = { startDate, endDate };
-  const [pageRows, citeRows, botRows, search, sessions] = await Promise.all([
-    // Every visit of the period once, through visits_domain_time_idx.
+  const [crawlRows, citeRows, botRows, search, sessions] = await Promise.all([
+    // The page funnel's daily rollups (kept on ingest): at most one row per page and day of the period.
     db.execute(sql`
-      select split_part(path, '?', 1) as page,
-             count(*) filter (where is_ai_bot and citation_engine is null)::int as crawls,
-             count(*) filter (where is_ai_bot and citation_engine is null and verification = 'verified')::int as verified,
-             min(occurred_at) filter (where is_ai_bot and citation_engine is null) as first_crawl,
-             count(*) filter (where citation_engine is not null)::int as citations,
-             min(occurred_at) filter (where citation_engine is not null) as first_citation,
-             count(*) filter (where citation_engine is not null and bot_name is null)::int as referrals
-      from visits
-      where domain_id = ${domainId} and occurred_at >= ${since}
-        and (is_ai_bot or citation_engine is not null)
-      group by 1`),
-    // The period's citations only, through the partial index visits_citations_idx.
+      select page, sum(ai_crawls)::text as crawls, sum(verified_ai_crawls)::text as verified,
+             min(first_crawl_at) as first_crawl
+      from tracking_daily_pages
+      where domain_id = ${domainId} and day >= ${startDate}::date
+      group by page`),
     db.execute(sql`
-      select split_part(path, '?', 1) as page, citation_engine as engine, bot_name as bot, count(*)::int as n
-      from visits
-      where domain_id = ${domainId} and citation_engine is not null and occurred_at >= ${since}
-      group by 1, 2, 3`),
+      select page, engine, assistant, sum(citations)::text as n, min(first_cited_at) as first_cited
+      from tracking_daily_page_citations
+      where domain_id = ${domainId} and day >= ${startDate}::date
+      group by page, engine, assistant`),
     // AI bots' visits of the period per bot, from the daily rollup.
     db.execute(sql`
       select bot_name as bot, sum(visits)::text as n from tracking_daily_bots
@@ -212,16 +212,29 @@ async function readFunnel(
     }
     inner.set(name, (inner.get(name) ?? 0) + n);
   };
-  for (const c of rowsOf<{ page: string; engine: string; bot: string | null; n: number }>(citeRows)) {
+  const cited = new Map<string, { citations: number; referrals: number; first: number }>();
+  for (const c of rowsOf<{
+    page: string;
+    engine: string;
+    assistant: string;
+    n: string;
+    first_cited: unknown;
+  }>(citeRows)) {
     const n = Number(c.n);
+    const first = msOf(c.first_cited);
+    const page = cited.get(c.page) ?? { citations: 0, referrals: 0, first };
+    page.citations += n;
+    page.first = Math.min(page.first, first);
     add(byEngine, c.page, c.engine, n);
-    if (c.bot !== null) {
-      add(byAssistant, c.page, c.bot, n);
-      fetchesByBot.set(c.bot, (fetchesByBot.get(c.bot) ?? 0) + n);
+    if (c.assistant !== "") {
+      add(byAssistant, c.page, c.assistant, n);
+      fetchesByBot.set(c.assistant, (fetchesByBot.get(c.assistant) ?? 0) + n);
     } else {
+      page.referrals += n;
       const op = operatorOfEngine(c.engine);
       referralsByOperator.set(op, (referralsByOperator.get(op) ?? 0) + n);
     }
+    cited.set(c.page, page);
   }
 
   const crawlsByOperator = new Map<string, number>();
@@ -255,17 +268,24 @@ async function readFunnel(
     return f.byPath.get(path) ?? (f.complete ? zero : null);
   };
   const totals = { pages: 0, aiCrawls: 0, verifiedAiCrawls: 0, citations: 0, aiReferredVisits: 0 };
-  const rows: PageFunnelRow[] = rowsOf<{
-    page: string;
-    crawls: number;
-    verified: number;
-    first_crawl: unknown;
-    citations: number;
-    first_citation: unknown;
-    referrals: number;
-  }>(pageRows).map((r) => {
-    const firstCrawlAt = iso(r.first_crawl);
-    const firstCitationAt = iso(r.first_citation);
+  const crawled = new Map(
+    rowsOf<{ page: string; crawls: string; verified: string; first_crawl: unknown }>(crawlRows).map((r) => [
+      r.page,
+      r,
+    ]),
+  );
+  const rows: PageFunnelRow[] = [...new Set([...crawled.keys(), ...cited.keys()])].map((path) => {
+    const crawl = crawled.get(path);
+    const cite = cited.get(path);
+    const r = {
+      page: path,
+      crawls: Number(crawl?.crawls ?? 0),
+      verified: Number(crawl?.verified ?? 0),
+      citations: cite?.citations ?? 0,
+      referrals: cite?.referrals ?? 0,
+    };
+    const firstCrawlAt = iso(crawl?.first_crawl);
+    const firstCitationAt = cite ? new Date(cite.first).toISOString() : null;
     const lag =
       firstCrawlAt && firstCitationAt && Date.parse(firstCitationAt) >= Date.parse(firstCrawlAt)
         ? Math.round(((Date.parse(firstCitationAt) - Date.parse(firstCrawlAt)) / 3_600_000) * 10) / 10
