@@ -4,12 +4,13 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { finishGoogleConnect, startGoogleConnect } from "@/lib/connections/google";
-import { setGa4Property } from "@/lib/connections/manage";
+import { connectPlausible, setGa4Property } from "@/lib/connections/manage";
 import type { DbHandle } from "@/lib/db/client";
 import { memberships, visits } from "@/lib/db/schema";
 import { PAGE_SORTS, type PageFunnelRow, type PagesReport, SORT_ORDERS } from "@/lib/funnel/api-schemas";
 import { trackingReadCache } from "@/lib/tracking/reports/read-cache";
 import { type FakeGoogle, startFakeGoogle } from "@/test/support/fake-google";
+import { startFakePlausible } from "@/test/support/fake-plausible";
 import { createTestAccount, type TestAccount } from "../accounts";
 import { startTestApi, type TestApi } from "../api-server";
 import { createTestDb } from "../db";
@@ -481,5 +482,57 @@ describe("GET /tracking/pages", () => {
     expect(r.data.searchConsole.status).toBe("reconnect_required");
     expect(r.data.pages.every((p) => p.search === null && p.sessions === null)).toBe(true);
     expect(r.data.totals.aiCrawls).toBeGreaterThan(0);
+  });
+  test("with Plausible connected: sessions per page from it; Search Console says it is not connected", async () => {
+    const carol = await createTestAccount(handle.db, { domains: ["plausible-funnel.example"] });
+    const plausible = await startFakePlausible({
+      site: "plausible-funnel.example",
+      rows: [
+        { date: day(1), source: "ChatGPT", page: "/a", visits: 5, visitors: 5, pageviews: 6 },
+        { date: day(2), source: "Google", page: "/a", visits: 2, visitors: 2, pageviews: 2 },
+        { date: day(50), source: "Google", page: "/a", visits: 90, visitors: 90, pageviews: 90 },
+      ],
+    });
+    try {
+      await callApi(api, "/api/v1/tracking/events", {
+        method: "POST",
+        headers: carol.headers,
+        json: {
+          events: [
+            {
+              domain: "plausible-funnel.example",
+              path: "/a",
+              userAgent: UA.gptbot,
+              timestamp: new Date(now - DAY).toISOString(),
+            },
+            {
+              domain: "plausible-funnel.example",
+              path: "/b",
+              userAgent: UA.gptbot,
+              timestamp: new Date(now - DAY).toISOString(),
+            },
+          ],
+        },
+      });
+      await connectPlausible(handle.db, process.env, carol.accountId, {
+        apiKey: plausible.apiKey,
+        baseUrl: plausible.url,
+      });
+      const r = await get("domain=plausible-funnel.example&days=30&sort=path", carol);
+      expect(r.status).toBe(200);
+      expect(r.data.analytics).toMatchObject({
+        status: "connected",
+        source: "plausible",
+        property: "plausible-funnel.example",
+        complete: true,
+      });
+      expect(r.data.searchConsole).toMatchObject({ status: "not_connected", source: null });
+      expect(r.data.pages.map((p) => [p.path, p.sessions, p.search])).toEqual([
+        ["/a", 7, null],
+        ["/b", 0, null],
+      ]);
+    } finally {
+      await plausible.close();
+    }
   });
 });
