@@ -21,6 +21,9 @@ import { defaultOrder, getPageFunnel } from "@/lib/funnel/page-funnel";
 
 export const metadata: Metadata = { title: "Pages" };
 
+const CONNECTIONS = "/dashboard/connections";
+
+/** Where a source's figures come from, or why there are none, the Connections page linked where it is named. */
 function SourceNote({ name, status }: { name: string; status: SourceStatus }) {
   if (status.status === "connected") {
     return (
@@ -30,12 +33,14 @@ function SourceNote({ name, status }: { name: string; status: SourceStatus }) {
       </li>
     );
   }
+  const [before, ...after] = (status.message ?? "").split(CONNECTIONS);
   return (
     <li>
-      {name}: {status.message}{" "}
-      <Link href="/dashboard/connections" className="link">
+      {name}: {after.length > 0 ? before : `${before} `}
+      <Link href={CONNECTIONS} className="link">
         Connections
       </Link>
+      {after.join(CONNECTIONS)}
     </li>
   );
 }
