@@ -22,6 +22,7 @@ import * as v1Root from "@/app/api/v1/route";
 import * as v1SearchConsoleQueries from "@/app/api/v1/search-console/queries/route";
 import * as v1TrackingEvents from "@/app/api/v1/tracking/events/route";
 import * as v1TrackingLogs from "@/app/api/v1/tracking/logs/route";
+import * as v1TrackingPages from "@/app/api/v1/tracking/pages/route";
 import * as v1TrackingStats from "@/app/api/v1/tracking/stats/route";
 import * as v1Visibility from "@/app/api/v1/visibility/route";
 import * as v1WebhooksIdDeliveriesDeliveryidRedeliver from "@/app/api/v1/webhooks/[id]/deliveries/[deliveryId]/redeliver/route";
@@ -55,6 +56,7 @@ export const API_ROUTES: RouteEntry[] = [
   { path: "/api/v1/search-console/queries", module: v1SearchConsoleQueries },
   { path: "/api/v1/tracking/events", module: v1TrackingEvents },
   { path: "/api/v1/tracking/logs", module: v1TrackingLogs },
+  { path: "/api/v1/tracking/pages", module: v1TrackingPages },
   { path: "/api/v1/tracking/stats", module: v1TrackingStats },
   { path: "/api/v1/visibility", module: v1Visibility },
   {

@@ -7,6 +7,7 @@ import * as jobs from "@/lib/routes/jobs";
 import * as keys from "@/lib/routes/keys";
 import * as legacy from "@/lib/routes/legacy";
 import * as meta from "@/lib/routes/meta";
+import * as pages from "@/lib/routes/pages";
 import { toolContracts } from "@/lib/routes/tools";
 import * as tracking from "@/lib/routes/tracking";
 import * as visibility from "@/lib/routes/visibility";
@@ -41,6 +42,7 @@ export const API_ROUTES: AnyRouteContract[] = [
     jobs,
     credits,
     tracking,
+    pages,
     visibility,
     domains,
     connections,

@@ -81,6 +81,7 @@ const READS = [
   "get_credits",
   "get_bot_stats",
   "get_citations",
+  "get_page_funnel",
   "list_engines",
   "get_visibility",
   "get_search_console_queries",
@@ -248,6 +249,19 @@ describe("errors are tool errors with the spec's codes", () => {
       "get_citations",
       { domain: "not-mine.example.com" },
       "FORBIDDEN_SCOPE",
+    ],
+    [
+      "page funnel of an unregistered domain",
+      "get_page_funnel",
+      { domain: "not-mine.example.com" },
+      "FORBIDDEN_SCOPE",
+    ],
+    [
+      "page funnel limit above 200",
+      "get_page_funnel",
+      { domain: "mcp.example.com", limit: 201 },
+      "VALIDATION_ERROR",
+      "limit",
     ],
     [
       "visibility of an unregistered domain",

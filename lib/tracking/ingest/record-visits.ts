@@ -441,6 +441,43 @@ export function encodeVisitBatch(rows: readonly NewVisit[]): {
   };
 }
 
+/**
+ * The page funnel's rows of a batch (GET /tracking/pages): its AI crawls and its citations per UTC day and page,
+ * from the visits stored (`ins`, when stored events are skipped) or sent (`input`, when all are stored or none).
+ */
+function pageFunnelSources(from: SQL): SQL {
+  return sql`
+      page_crawls as (
+        select domain_id, (occurred_at at time zone 'UTC')::date as day, split_part(path, '?', 1) collate "C" as page,
+               verification, occurred_at
+        from ${from} where is_ai_bot and citation_engine is null
+      ),
+      page_cites as (
+        select domain_id, (occurred_at at time zone 'UTC')::date as day, split_part(path, '?', 1) collate "C" as page,
+               citation_engine collate "C" as engine, coalesce(bot_name, '') collate "C" as assistant, occurred_at
+        from ${from} where citation_engine is not null
+      ),`;
+}
+
+/** The page funnel's upserts, grouped and ordered like the other rollups (one touch per row, one lock order). */
+const PAGE_FUNNEL_UPSERTS = sql`
+      page_crawl_days as (
+        insert into tracking_daily_pages as t (domain_id, day, page, ai_crawls, verified_ai_crawls, first_crawl_at)
+        select domain_id, day, page, count(*), count(*) filter (where verification = 'verified'), min(occurred_at)
+        from page_crawls group by 1, 2, 3 order by 1, 2, 3
+        on conflict (domain_id, day, page) do update set ai_crawls = t.ai_crawls + excluded.ai_crawls,
+          verified_ai_crawls = t.verified_ai_crawls + excluded.verified_ai_crawls,
+          first_crawl_at = least(t.first_crawl_at, excluded.first_crawl_at)
+      ),
+      page_cite_days as (
+        insert into tracking_daily_page_citations as t (domain_id, day, page, engine, assistant, citations,
+                                                         first_cited_at)
+        select domain_id, day, page, engine, assistant, count(*), min(occurred_at)
+        from page_cites group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
+        on conflict (domain_id, day, page, engine, assistant) do update set citations = t.citations + excluded.citations,
+          first_cited_at = least(t.first_cited_at, excluded.first_cited_at)
+      )`;
+
 async function insertVisits(
   db: DbOrTx,
   batch: ReturnType<typeof encodeVisitBatch>,
@@ -481,7 +518,8 @@ async function insertVisits(
       cited_pages as (
         select domain_id, day, citation_engine as engine, split_part(path, '?', 1) as page, occurred_at as first_at
         from ins where citation_engine is not null
-      ),`
+      ),
+      ${pageFunnelSources(sql`ins`)}`
     : sql`${insert(sql`returning 1`)}
       profile_days as (
         select p.domain_id, date '1970-01-01' + x.day as day, p.bot_name collate "C" as bot_name, p.bot_purpose,
@@ -512,7 +550,8 @@ async function insertVisits(
                     ${r.citedPages.firstMs}::int8[]) as x(profile, day, page, first_ms)
         join profile p on p.n = x.profile
         join domain d on d.id = p.domain_id
-      ),`;
+      ),
+      ${pageFunnelSources(sql`input`)}`;
   const [result] = rowsOf<{ inserted: number; gone: number; firsts: FirstCitation[] | string | null }>(
     // One statement text per form whatever the batch: each prepared once per connection.
     await db.execute(sql`${sql.raw(PREPARED_STATEMENT)}
@@ -578,7 +617,8 @@ async function insertVisits(
         select domain_id, day, engine, page, min(first_at) from cited_pages group by 1, 2, 3, 4 order by 1, 2, 3, 4
         on conflict do nothing
         returning domain_id, day::text as day, engine, page, first_cited_at as occurred_at
-      )
+      ),
+      ${PAGE_FUNNEL_UPSERTS}
       -- Counting the insert's rows first also runs it first: the visits are locked before any rollup row, in both
       -- forms.
       select (select count(*)::int from ins) as inserted,

@@ -132,7 +132,17 @@ async function verifyAndStore(db: DbOrTx, rows: NewVisit[], verifier: ReverseDns
       update visits v set verification = i.verification
       from input i
       where v.domain_id = i.domain_id::uuid and v.event_key = i.event_key and v.verification = 'unknown'
-      returning v.domain_id, (v.occurred_at at time zone 'UTC')::date as day, v.bot_name, v.verification
+      returning v.domain_id, (v.occurred_at at time zone 'UTC')::date as day, v.bot_name, v.verification,
+                split_part(v.path, '?', 1) as page, v.is_ai_bot and v.citation_engine is null as ai_crawl
+    ),
+    -- The page funnel's verified AI crawls (tracking_daily_pages), settled with the bots' rollup.
+    page_days as (
+      update tracking_daily_pages t set verified_ai_crawls = t.verified_ai_crawls + u.verified
+      from (
+        select domain_id, day, page, count(*) as verified from upd
+        where ai_crawl and verification = 'verified' group by 1, 2, 3
+      ) u
+      where t.domain_id = u.domain_id and t.day = u.day and t.page = u.page
     )
     update tracking_daily_bots t
     set verified_visits = t.verified_visits + u.verified, spoofed_visits = t.spoofed_visits + u.spoofed
