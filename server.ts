@@ -3,8 +3,9 @@
 // /api/v1 goes straight to the route files' handlers (the lean mount, lib/server/api-dispatch.ts) unless
 // API_MOUNT=next; everything else, and anything the table does not match, to Next's request handler.
 import next from "next";
-import { API_ROUTES } from "@/api-routes";
+import { API_EDGE_ROUTES, API_ROUTES } from "@/api-routes";
 import { createApiDispatch } from "@/lib/server/api-dispatch";
+import { createApiEdge } from "@/lib/server/api-edge";
 import { parseTrustProxy, TrustProxyError } from "@/lib/server/forwarded";
 import { createAppServer } from "@/lib/server/http-server";
 
@@ -29,14 +30,13 @@ const handle = app.getRequestHandler();
 await app.prepare();
 
 const lean = process.env.API_MOUNT === "next" ? null : createApiDispatch(API_ROUTES);
-const server = createAppServer(
-  lean
-    ? async (req, res) => {
-        if (!(await lean(req, res))) await handle(req, res);
-      }
-    : (req, res) => handle(req, res),
-  trust,
-);
+// Ahead of both mounts: malformed escapes, methods outside GET…OPTIONS and CONNECT, in the envelope.
+const edge = createApiEdge(API_EDGE_ROUTES);
+const server = createAppServer(async (req, res) => {
+  if (await edge.handle(req, res)) return;
+  if (lean && (await lean(req, res))) return;
+  await handle(req, res);
+}, trust);
 server.listen(port, hostname, () => {
   const trusted =
     trust.kind === "none"
