@@ -214,3 +214,41 @@ test("the edge's table names every route file under app/api, with its module or 
   }
   expect(API_EDGE_ROUTES.length).toBe(files.length);
 });
+
+describe("deprecated operations of the older interface", () => {
+  const bearer = () => ({ authorization: `Bearer ${token}` });
+
+  test.each([
+    ["GET", "/api/tracking/citations?domain=nowhere.example"],
+    ["GET", "/api/tracking/webhook"],
+    ["POST", "/api/tracking/visits"],
+  ])("%s %s: Deprecation (RFC 9745) and Sunset (RFC 8594) on success and error alike", async (method, p) => {
+    for (const headers of [bearer(), {}]) {
+      const res = await rawRequest(api.url, method, p, headers);
+      expect(res.headers.deprecation, `${res.status}`).toBe("@1796083200");
+      expect(res.headers.sunset).toBe("Tue, 01 Jun 2027 00:00:00 GMT");
+      expect(res.headers.link).toContain('rel="deprecation"');
+    }
+  });
+
+  test("operations v1 has no equivalent of are not deprecated", async () => {
+    const me = await rawRequest(api.url, "GET", "/api/auth/me", bearer());
+    expect(me.status).toBe(200);
+    expect(me.headers.deprecation).toBeUndefined();
+    expect(me.headers.sunset).toBeUndefined();
+  });
+
+  test("the OpenAPI document declares both headers on the deprecated operations", async () => {
+    const doc = (await (await fetch(`${api.url}/api/v1/openapi.json`, { headers: acct.headers })).json()) as {
+      paths: Record<
+        string,
+        Record<string, { deprecated?: boolean; responses: Record<string, { headers?: object }> }>
+      >;
+    };
+    const citations = doc.paths["/tracking/citations"]!.get!;
+    expect(citations.deprecated).toBe(true);
+    expect(Object.keys(citations.responses["200"]!.headers!)).toEqual(
+      expect.arrayContaining(["Deprecation", "Sunset"]),
+    );
+  });
+});

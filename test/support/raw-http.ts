@@ -34,35 +34,36 @@ export function rawRequest(
     socket.on("data", (c) => chunks.push(c));
     socket.on("error", reject);
     socket.on("close", () => {
-      const text = Buffer.concat(chunks).toString("utf8");
-      const end = text.indexOf("\r\n\r\n");
+      const bytes = Buffer.concat(chunks);
+      const end = bytes.indexOf("\r\n\r\n");
       if (end === -1)
-        return reject(new Error(`no HTTP answer to ${method} ${path}: ${JSON.stringify(text)}`));
-      const [statusLine, ...lines] = text.slice(0, end).split("\r\n");
+        return reject(new Error(`no HTTP answer to ${method} ${path}: ${JSON.stringify(bytes.toString())}`));
+      const [statusLine, ...lines] = bytes.subarray(0, end).toString("latin1").split("\r\n");
       const out: Record<string, string> = {};
       for (const line of lines) {
         const i = line.indexOf(":");
         out[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
       }
-      let rest = text.slice(end + 4);
+      let rest = bytes.subarray(end + 4);
       if (out["transfer-encoding"] === "chunked") {
-        let decoded = "";
+        const parts: Buffer[] = [];
         for (;;) {
           const nl = rest.indexOf("\r\n");
-          const size = Number.parseInt(rest.slice(0, nl), 16);
+          const size = Number.parseInt(rest.subarray(0, nl).toString(), 16);
           if (!size) break;
-          decoded += rest.slice(nl + 2, nl + 2 + size);
-          rest = rest.slice(nl + 2 + size + 2);
+          parts.push(rest.subarray(nl + 2, nl + 2 + size));
+          rest = rest.subarray(nl + 2 + size + 2);
         }
-        rest = decoded;
+        rest = Buffer.concat(parts);
       }
+      const body = rest.toString("utf8");
       let json: unknown;
       try {
-        json = JSON.parse(rest);
+        json = JSON.parse(body);
       } catch {
         json = undefined;
       }
-      resolve({ status: Number(statusLine!.split(" ")[1]), headers: out, body: rest, json });
+      resolve({ status: Number(statusLine!.split(" ")[1]), headers: out, body, json });
     });
     socket.end(`${head}\r\n\r\n${body}`);
   });
