@@ -5,15 +5,12 @@
 
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { API_EDGE_ROUTES, API_ROUTES } from "@/api-routes";
+import { API_EDGE_ROUTES } from "@/api-routes";
 import { createLegacyToken } from "@/lib/keys/legacy-tokens";
-import { createApiDispatch } from "@/lib/server/api-dispatch";
-import { createApiEdge, hasMalformedEscape, ROUTE_METHODS } from "@/lib/server/api-edge";
-import { parseTrustProxy } from "@/lib/server/forwarded";
-import { createAppServer } from "@/lib/server/http-server";
+import { hasMalformedEscape, ROUTE_METHODS } from "@/lib/server/api-edge";
+import { type EdgeServer, startEdgeServer } from "../support/edge-server";
 import { type RawResponse, rawRequest as sendRaw } from "../support/raw-http";
 import { setUpTestApi } from "../support/test-api";
 
@@ -24,30 +21,12 @@ const { handle, api, acct } = setUpTestApi({ credits: 100, rateLimitPerMinute: 1
 let nextIp = 0;
 const rawRequest = (base: string, method: string, p: string, headers: Record<string, string> = {}) =>
   sendRaw(base, method, p, { "x-forwarded-for": `198.51.100.${nextIp++ % 250}`, ...headers });
-let prod: { url: string; close(): Promise<void>; reachedNext: string[] };
+let prod: EdgeServer;
 let token: string;
 
 beforeAll(async () => {
   token = (await createLegacyToken(handle.db, acct.accountId, { name: "edge" })).token;
-  const edge = createApiEdge(API_EDGE_ROUTES);
-  const lean = createApiDispatch(API_ROUTES);
-  const reachedNext: string[] = [];
-  const server = createAppServer(async (req, res) => {
-    if (await edge.handle(req, res)) return;
-    if (await lean(req, res)) return;
-    reachedNext.push(`${req.method} ${req.url}`);
-    res.writeHead(418).end();
-  }, parseTrustProxy("127.0.0.1"));
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  prod = {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    reachedNext,
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
+  prod = await startEdgeServer();
 });
 afterAll(() => prod?.close());
 
