@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { Job } from "@/lib/db/schema";
 import { createJob, requestHash } from "@/lib/jobs/create";
 import { type auditsJobCreated, type jobCreated, pollUrl } from "@/lib/jobs/view";
 import { toolContract } from "@/lib/routes/tools";
@@ -18,18 +19,19 @@ import { unknownPath } from "./unknown-path";
 /** The 202 answer of a tool POST, in the shape the tool's definition names. */
 export function jobCreatedData(
   tool: AnyTool,
-  job: { id: string; tool: string; creditsCharged: number },
+  job: Pick<Job, "id" | "tool" | "status" | "creditsCharged">,
 ): z.infer<typeof jobCreated> | z.infer<typeof auditsJobCreated> {
   const location = pollUrl(job.id);
+  // A new job is pending; a replay of its Idempotency-Key answers where the job is now (as MCP does).
   return tool.creationShape === "with-charge"
     ? {
         jobId: job.id,
         tool: "audits",
-        status: "pending",
+        status: job.status,
         creditsCharged: job.creditsCharged,
         pollUrl: location,
       }
-    : { jobId: job.id, status: "pending", pollUrl: location };
+    : { jobId: job.id, status: job.status, pollUrl: location };
 }
 
 /**

@@ -41,12 +41,17 @@ export type JobSummary = z.infer<typeof jobSummary>;
 export type JobView = z.infer<typeof jobView>;
 
 const pollUrlField = z.string().describe("/api/v1/jobs/<jobId>, also in the Location header.");
+const createdStatus = z
+  .enum(JOB_STATUSES)
+  .describe(
+    "`pending` for a new job; an idempotent replay (same Idempotency-Key and body) answers the job's current status.",
+  );
 
 /** The creation response of POST /audits (the spec's longer shape). */
 export const auditsJobCreated = z.object({
   jobId: z.uuid(),
   tool: z.literal("audits"),
-  status: z.literal("pending"),
+  status: createdStatus,
   creditsCharged: z.number().int(),
   pollUrl: pollUrlField,
 });
@@ -54,7 +59,7 @@ export const auditsJobCreated = z.object({
 /** The creation response of every other tool endpoint. */
 export const jobCreated = z.object({
   jobId: z.uuid(),
-  status: z.literal("pending"),
+  status: createdStatus,
   pollUrl: pollUrlField,
 });
 
