@@ -1,12 +1,17 @@
 // The contract's last gaps for programmatic clients: an idempotent replay answers the job's current status,
-// `totalUsed` is net of refunds, a missing required field says "Required." on every edge.
+// `totalUsed` is net of refunds, a missing required field says "Required." on every edge, and the HTTPS rule's
+// loopback exemption is the socket's address.
+import os from "node:os";
 import { eq } from "drizzle-orm";
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
+import { isLoopbackAddress } from "@/lib/api/https";
 import { findLedgerMismatches } from "@/lib/credits/credits";
 import { jobs } from "@/lib/db/schema";
 import { completeJob, failJob } from "@/lib/jobs/transitions";
 import { createLegacyToken } from "@/lib/keys/legacy-tokens";
 import { balanceOf } from "../accounts";
+import { startEdgeServer } from "../support/edge-server";
+import { rawRequest } from "../support/raw-http";
 import { setUpTestApi } from "../support/test-api";
 
 const { handle, api, account, clientFor } = setUpTestApi({ credits: 1_000 });
@@ -142,5 +147,64 @@ describe('a missing required field says "Required."', () => {
     const res = await clientFor(acct).post("/api/v1/audits", { url: 42 });
     const { error } = await res.json();
     expect(error.details.issues[0].message).not.toBe("Required.");
+  });
+});
+
+describe("the HTTPS rule's loopback exemption comes from the socket, not the Host header", () => {
+  // A local address that is not loopback, so that a request can arrive from a non-loopback socket.
+  const outside = Object.values(os.networkInterfaces())
+    .flat()
+    .find((i) => i && !i.internal && i.family === "IPv4")?.address;
+
+  test.skipIf(!outside)(
+    "production server, no trusted proxy: Host: localhost from outside is refused; loopback served",
+    async () => {
+      vi.stubEnv("REQUIRE_HTTPS", "true");
+      const server = await startEdgeServer({ host: "0.0.0.0", trustProxy: "" });
+      try {
+        const port = new URL(server.url).port;
+        const acct = await account({ credits: 10 });
+        const fromOutside = await rawRequest(`http://${outside}:${port}`, "GET", "/api/v1/credits", {
+          ...acct.headers,
+          host: "localhost",
+          "x-forwarded-for": "127.0.0.1",
+        });
+        expect(fromOutside.status).toBe(403);
+        expect((fromOutside.json as any).error.code).toBe("HTTPS_REQUIRED");
+        const fromLoopback = await rawRequest(`http://127.0.0.1:${port}`, "GET", "/api/v1/credits", {
+          ...acct.headers,
+          host: "api.example.com",
+        });
+        expect(fromLoopback.status).toBe(200);
+      } finally {
+        vi.unstubAllEnvs();
+        await server.close();
+      }
+    },
+  );
+
+  test("behind a trusted proxy on loopback, the resolved client decides: a public client needs TLS", async () => {
+    vi.stubEnv("REQUIRE_HTTPS", "true");
+    const server = await startEdgeServer({ trustProxy: "127.0.0.1" });
+    try {
+      const acct = await account({ credits: 10 });
+      const viaProxy = (headers: Record<string, string>) =>
+        rawRequest(server.url, "GET", "/api/v1/credits", { ...acct.headers, host: "localhost", ...headers });
+      expect((await viaProxy({ "x-forwarded-for": "203.0.113.9" })).status).toBe(403);
+      expect(
+        (await viaProxy({ "x-forwarded-for": "203.0.113.9", "x-forwarded-proto": "https" })).status,
+      ).toBe(200);
+      expect((await viaProxy({})).status).toBe(200);
+    } finally {
+      vi.unstubAllEnvs();
+      await server.close();
+    }
+  });
+
+  test("isLoopbackAddress", () => {
+    for (const a of ["127.0.0.1", "127.8.0.1", "::1", "::ffff:127.0.0.1"])
+      expect(isLoopbackAddress(a), a).toBe(true);
+    for (const a of ["localhost", "203.0.113.9", "10.0.0.1", "::ffff:10.0.0.1", "unknown", ""])
+      expect(isLoopbackAddress(a), a).toBe(false);
   });
 });

@@ -14,23 +14,30 @@ export interface EdgeServer {
 
 /**
  * server.ts's composition without Next: createAppServer (the socket's own forwarding headers; loopback
- * trusted as a proxy, so a test can give each request its own client address), the /api edge, the lean /api/v1
+ * trusted as a proxy unless `trustProxy` says otherwise, so a test can give each request its own client
+ * address), on 127.0.0.1 unless `host` names another local address, the /api edge, the lean /api/v1
  * mount, then a stand-in for Next that answers 418 and records the request. Uses the database set with
  * setDbHandle (startTestApi does that).
  */
-export async function startEdgeServer(): Promise<EdgeServer> {
+export async function startEdgeServer(
+  opts: { host?: string; trustProxy?: string } = {},
+): Promise<EdgeServer> {
   const edge = createApiEdge(API_EDGE_ROUTES);
   const lean = createApiDispatch(API_ROUTES);
   const reachedNext: string[] = [];
-  const server = createAppServer(async (req, res) => {
-    if (await edge.handle(req, res)) return;
-    if (await lean(req, res)) return;
-    reachedNext.push(`${req.method} ${req.url}`);
-    res.writeHead(418).end();
-  }, parseTrustProxy("127.0.0.1"));
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const server = createAppServer(
+    async (req, res) => {
+      if (await edge.handle(req, res)) return;
+      if (await lean(req, res)) return;
+      reachedNext.push(`${req.method} ${req.url}`);
+      res.writeHead(418).end();
+    },
+    parseTrustProxy(opts.trustProxy ?? "127.0.0.1"),
+  );
+  const host = opts.host ?? "127.0.0.1";
+  await new Promise<void>((r) => server.listen(0, host, r));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: `http://${host}:${(server.address() as AddressInfo).port}`,
     reachedNext,
     close: () =>
       new Promise<void>((r) => {
