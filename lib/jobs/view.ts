@@ -11,7 +11,9 @@ const jobBase = {
   error: z
     .object({ code: z.string(), message: z.string() })
     .optional()
-    .describe("Present once status is failed, e.g. TOOL_UNAVAILABLE, FETCH_TIMEOUT, INTERRUPTED."),
+    .describe(
+      "Present once status is failed, e.g. TOOL_UNAVAILABLE, FETCH_TIMEOUT, INTERRUPTED, PAGE_TOO_COMPLEX; each ends the job refunded.",
+    ),
   creditsCharged: z.number().int(),
   creditsRefunded: z.boolean().describe("True when a failed job was refunded (in full)."),
   creditsRefundedAmount: z
