@@ -132,7 +132,13 @@ export async function startTestApi(handle: DbHandle): Promise<TestApi> {
       res.writeHead(599, { "content-type": "text/plain" }).end(`test server: ${String(err)}`);
     }
   });
-  answerConnect(server, (req, res) => server.emit("request", req, res), http.ServerResponse);
+  answerConnect(
+    server,
+    (req, res) => {
+      server.emit("request", req, res);
+    },
+    http.ServerResponse,
+  );
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -55,6 +55,12 @@ export function createAppServer(handler: Handler, trust: TrustProxy): http.Serve
       res.end();
     });
   });
-  answerConnect(server, (req, res) => server.emit("request", req, res), http.ServerResponse);
+  answerConnect(
+    server,
+    (req, res) => {
+      server.emit("request", req, res);
+    },
+    http.ServerResponse,
+  );
   return server;
 }

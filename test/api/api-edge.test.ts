@@ -37,7 +37,7 @@ function expectEnvelope(res: RawResponse, status: number, code: string) {
   expect(body).toMatchObject({ success: false, error: { code } });
   expect(body.requestId).toMatch(/^req_/);
   expect(res.headers["x-request-id"]).toBe(body.requestId);
-  return body as {
+  return body as unknown as {
     success: false;
     error: { code: string; message: string; details: Record<string, unknown> };
   };
@@ -176,9 +176,10 @@ test("the edge's table names every route file under app/api, with its module or 
   const table = new Map(API_EDGE_ROUTES.map((r) => [r.path, r]));
   for (const file of files) {
     const routePath = `/${file.replace(/^app\//, "").replace(/\/route\.ts$/, "")}`;
-    const entry = table.get(routePath);
-    expect(entry, `${file} is not in API_EDGE_ROUTES (api-routes.ts)`).toBeDefined();
-    if ("module" in entry!) {
+    const found = table.get(routePath);
+    expect(found, `${file} is not in API_EDGE_ROUTES (api-routes.ts)`).toBeDefined();
+    const entry = found!;
+    if ("module" in entry) {
       const mod = (await import(/* @vite-ignore */ path.join(ROOT, file))) as Record<string, unknown>;
       for (const m of ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
         expect(entry.module[m]).toBe(mod[m]);

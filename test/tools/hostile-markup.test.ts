@@ -21,7 +21,9 @@ beforeAll(async () => {
   site = await startFixtureServer({
     routes: {
       "/": html(hostile),
-      "/robots.txt": (_req, res) => res.writeHead(404).end(),
+      "/robots.txt": (_req, res) => {
+        res.writeHead(404).end();
+      },
     },
   });
 });
