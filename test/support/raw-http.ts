@@ -65,6 +65,7 @@ export function rawRequest(
       }
       resolve({ status: Number(statusLine!.split(" ")[1]), headers: out, body, json });
     });
-    socket.end(`${head}\r\n\r\n${body}`);
+    // Written, not ended: the server closes the connection after its answer (Connection: close).
+    socket.write(`${head}\r\n\r\n${body}`);
   });
 }
