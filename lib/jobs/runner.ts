@@ -77,6 +77,11 @@ export interface PassReport {
  * One job runner (a server's in-process worker, `npm run worker`, or a cron call). Every
  * shared fact lives in the database, so any number of runners can work side by side.
  */
+const delay = (ms: number) =>
+  new Promise<void>((resolve) => {
+    setTimeout(resolve, ms).unref();
+  });
+
 export class JobRunner {
   readonly id = `w_${randomBytes(6).toString("hex")}`;
   private readonly running = new Map<string, Promise<void>>();
@@ -125,26 +130,48 @@ export class JobRunner {
     loop();
   }
 
-  /** Stops claiming; jobs still running are failed as INTERRUPTED and refunded, and their tools aborted. */
-  async stop(): Promise<void> {
+  /**
+   * Stops claiming; jobs still running are failed as INTERRUPTED and refunded, and their tools aborted. The
+   * pass and webhook batch under way get `waitMs` to finish (a pass may still claim jobs, which are then
+   * failed here too; a delivery left mid-flight is retried by its lease). Idempotent: later calls share the
+   * first one's promise.
+   */
+  stop(waitMs = 5_000): Promise<void> {
+    this.stopping ??= this.stopNow(waitMs);
+    return this.stopping;
+  }
+
+  private stopping: Promise<void> | undefined;
+
+  private async stopNow(waitMs: number): Promise<void> {
     this.stopped = true;
     jobEvents.off("created", this.onCreated);
     clearTimeout(this.timer);
-    await this.unlisten?.().catch(() => {});
-    await this.passing?.catch(() => {});
-    await this.delivering?.catch(() => {});
-    for (const jobId of this.running.keys()) {
-      await failJob(
-        this.db,
-        jobId,
-        {
-          code: "INTERRUPTED",
-          message: "The server stopped while the job was running. The credits were refunded.",
-        },
-        { from: ["processing"], leaseOwner: this.id },
-      );
-      this.controllers.get(jobId)?.abort();
-    }
+    const settle = (p: Promise<unknown> | null | undefined) =>
+      p ? Promise.race([p.catch(() => {}), delay(waitMs)]) : undefined;
+    await settle(this.unlisten?.());
+    await settle(this.passing);
+    await settle(this.delivering);
+    // All at once: each is its own transaction, guarded by the lease, so a job refunds once.
+    await Promise.all(
+      [...this.running.keys()].map(async (jobId) => {
+        try {
+          await failJob(
+            this.db,
+            jobId,
+            {
+              code: "INTERRUPTED",
+              message: "The server stopped while the job was running. The credits were refunded.",
+            },
+            { from: ["processing"], leaseOwner: this.id },
+          );
+        } catch (err) {
+          // The database is gone: the lease runs out and the next runner's recovery fails and refunds it.
+          console.error(`[job ${jobId}] not recorded as interrupted`, redactDbError(err));
+        }
+        this.controllers.get(jobId)?.abort();
+      }),
+    );
   }
 
   /** Waits until every job this runner started has finished. */

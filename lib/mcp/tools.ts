@@ -37,6 +37,8 @@ export interface McpContext {
   signal?: AbortSignal;
   /** Reports progress of a long call (seconds waited of the allowed) when the client asked for it. */
   progress?: (done: number, total: number, message: string) => Promise<void>;
+  /** The HTTP request's id (X-Request-Id): JSON-RPC bodies have no envelope, so answers carry it in `_meta`. */
+  requestId?: string;
 }
 
 export interface McpToolDef {

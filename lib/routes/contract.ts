@@ -52,6 +52,26 @@ export const TAGS = [
 ] as const;
 export type Tag = (typeof TAGS)[number]["name"];
 
+/**
+ * The deprecated operations (the older interface's operations that v1 has): deprecated since `since`, answered
+ * until `sunset`. Every answer of one carries `Deprecation` (RFC 9745: `@` and the Unix time) and `Sunset`
+ * (RFC 8594: an HTTP-date), and a `Link` to the documentation.
+ */
+export const DEPRECATION = {
+  since: new Date("2026-12-01T00:00:00Z"),
+  sunset: new Date("2027-06-01T00:00:00Z"),
+  link: '</docs/api>; rel="deprecation"; type="text/html"',
+} as const;
+
+/** The headers of every answer of a deprecated operation. */
+export function deprecationHeaders(): Record<string, string> {
+  return {
+    Deprecation: `@${Math.floor(DEPRECATION.since.getTime() / 1000)}`,
+    Sunset: DEPRECATION.sunset.toUTCString(),
+    Link: DEPRECATION.link,
+  };
+}
+
 /** A response body: a zod schema (named as a component) or a reference to a component built elsewhere. */
 export type BodySchema<S extends z.ZodType = z.ZodType> = { name: string; schema: S } | { ref: string };
 
