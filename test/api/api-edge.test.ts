@@ -187,7 +187,9 @@ test("the edge's table names every route file under app/api, with its module or 
       // These modules load next-auth or Stripe: their exports are read from the source.
       const source = readFileSync(path.join(ROOT, file), "utf8");
       const exported = ["GET", "POST", "PUT", "PATCH", "DELETE"].filter((m) =>
-        new RegExp(`export (async function ${m}\\b|const \\{[^}]*\\b${m}\\b[^}]*\\})`).test(source),
+        new RegExp(`export (async function ${m}\\b|const ${m}\\b|const \\{[^}]*\\b${m}\\b[^}]*\\})`).test(
+          source,
+        ),
       );
       expect(entry.methods, file).toEqual(exported);
     }
