@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { aiAccessResult } from "@/lib/analysis/ai-access/schema";
 import { GRADES } from "@/lib/analysis/security-headers";
 import { httpUrl } from "../shared-schemas";
 
@@ -159,5 +160,7 @@ export const auditResult = z.object({
   }),
   /** Every check, in a stable order: http, crawl, ai-access, security, meta, headings, structured data, content. */
   checks: z.array(checkSchema),
+  /** Which AI operators may read the site and what decides it (the ai-access tool's result). */
+  aiAccess: aiAccessResult,
 });
 export type AuditResult = z.infer<typeof auditResult>;

@@ -52,6 +52,7 @@ export const runner: ToolRunner<SeoAeoGeoInput, SeoAeoGeoResult> = {
       },
       aeo: { score: aeoScore, checks: aeoChecks, questions: aeoPage.questions },
       geo,
+      aiAccess: audit.aiAccess,
     };
   },
 };

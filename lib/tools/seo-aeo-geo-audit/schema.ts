@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { aiAccessResult } from "@/lib/analysis/ai-access/schema";
 import { GEO_SIGNALS } from "@/lib/analysis/geo";
 import { GRADES } from "@/lib/analysis/security-headers";
 import { checkSchema } from "../audits/schema";
@@ -50,5 +51,7 @@ export const seoAeoGeoResult = z.object({
       }),
     ),
   }),
+  /** Which AI operators may read the site and what decides it (the ai-access tool's result). */
+  aiAccess: aiAccessResult,
 });
 export type SeoAeoGeoResult = z.infer<typeof seoAeoGeoResult>;
