@@ -134,6 +134,7 @@ export async function runAudit(url: string, ctx: AuditContext): Promise<AuditRun
   ];
   const { meta, headings, structuredData, content, security } = analysis;
   const result: AuditResult = {
+    input: { url },
     url,
     finalUrl: res.finalUrl,
     fetchedAt: new Date().toISOString(),

@@ -12,6 +12,8 @@ const score = z.number().int().min(0).max(100);
 const signalIds = Object.keys(GEO_SIGNALS) as [keyof typeof GEO_SIGNALS, ...(keyof typeof GEO_SIGNALS)[]];
 
 export const seoAeoGeoResult = z.object({
+  /** The request that produced this result, to run it again as it was. */
+  input: seoAeoGeoInput,
   url: z.string(),
   finalUrl: z.string(),
   fetchedAt: z.iso.datetime(),
