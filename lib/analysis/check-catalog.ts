@@ -311,3 +311,16 @@ export function checkInfo(id: string): CheckInfo {
     fix: "",
   };
 }
+
+/** The audit's categories in words. */
+export const CATEGORY_TITLES: Record<string, string> = {
+  http: "HTTP",
+  crawl: "Crawling",
+  security: "Security headers",
+  meta: "Meta tags",
+  headings: "Headings",
+  "structured-data": "Structured data",
+  content: "Content",
+  "ai-access": "AI access",
+  aeo: "Answer engines",
+};
