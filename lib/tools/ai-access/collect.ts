@@ -24,6 +24,8 @@ import type { ToolContext } from "../types";
 export const MAX_PROBES = 18;
 const PROBE_CONCURRENCY = 4;
 const PROBE_TIMEOUT_MS = 6_000;
+/** All crawler probes together; those not answered by then are left out of the matrix, never read as refusals. */
+const PROBE_BUDGET_MS = 20_000;
 /** The home page and at most this many more paths are checked against robots.txt. */
 export const MAX_KEY_PATHS = 9;
 const PAGE_MAX_BYTES = 2 * 1024 * 1024;
@@ -102,10 +104,10 @@ export function pickKeyUrls(home: string, candidates: readonly string[], max = M
   return out;
 }
 
-async function probe(ctx: Ctx, url: string, userAgent: string) {
+async function probe(ctx: Ctx, url: string, userAgent: string, signal: AbortSignal = ctx.signal) {
   try {
     const res = await ctx.fetch(url, {
-      signal: ctx.signal,
+      signal,
       headers: { "user-agent": userAgent },
       timeoutMs: PROBE_TIMEOUT_MS,
       maxBytes: PAGE_MAX_BYTES,
@@ -151,7 +153,9 @@ export async function collectAiAccess(
     }
   }
   const [browser, llmsTxt, sitemapUrls] = await Promise.all([
-    probe(ctx, home, BROWSER_USER_AGENT),
+    probe(ctx, home, BROWSER_USER_AGENT).then(
+      (answer) => answer ?? { res: null, status: null, challenge: null, error: "no answer" },
+    ),
     readLlms(ctx, home),
     options.sitemapUrls
       ? Promise.resolve(options.sitemapUrls)
@@ -194,8 +198,11 @@ export async function collectAiAccess(
     ...pickKeyUrls(site, [...(options.extraUrls ?? []), ...sitemapUrls, ...links], MAX_KEY_PATHS),
   ];
   const agents = AI_AGENTS.filter((a) => a.userAgent !== null).slice(0, MAX_PROBES);
-  const probes: ProbeAnswer[] = await inBatches(agents, PROBE_CONCURRENCY, async (agent) => {
-    const answer = await probe(ctx, home, agent.userAgent!);
+  const budget = AbortSignal.any([ctx.signal, AbortSignal.timeout(PROBE_BUDGET_MS)]);
+  const answers = await inBatches(agents, PROBE_CONCURRENCY, async (agent) => {
+    if (budget.aborted) return null;
+    const answer = await probe(ctx, home, agent.userAgent!, budget);
+    if (!answer) return null;
     return {
       token: agent.token,
       userAgent: agent.userAgent!,
@@ -204,6 +211,7 @@ export async function collectAiAccess(
       error: answer.error,
     };
   });
+  const probes: ProbeAnswer[] = answers.filter((a): a is ProbeAnswer => a !== null);
   const prefs = readRobotsPreferences(robots.robots);
   return buildAiAccess({
     site,
