@@ -211,7 +211,7 @@ function evaluate(input: MatrixInput, agent: AiAgent): Evaluated {
       where: `robots.txt line ${r.line}, path ${r.path}`,
     })),
     ...(input.usageHeader
-      ? [{ prefs: input.usageHeader as UsagePrefs, where: "HTTP header of the home page" }]
+      ? [{ prefs: input.usageHeader as UsagePrefs, where: "HTTP header of the page checked" }]
       : []),
   ];
   for (const u of usage) {

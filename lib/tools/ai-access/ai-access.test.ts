@@ -177,7 +177,7 @@ describe("ai-access against fixture sites", () => {
     expect(row(r, "GPTBot").status).toBe("blocked");
     expect(row(r, "GPTBot").by).toContain("Content-Usage: train-ai=n (robots.txt line 3, path /)");
     expect(row(r, "ChatGPT-User").status).toBe("blocked");
-    expect(row(r, "ChatGPT-User").by).toContain("Content-Usage: ai-use=n (HTTP header of the home page)");
+    expect(row(r, "ChatGPT-User").by).toContain("Content-Usage: ai-use=n (HTTP header of the page checked)");
     expect(row(r, "OAI-SearchBot").status).toBe("allowed");
   });
 
@@ -199,6 +199,44 @@ describe("ai-access against fixture sites", () => {
     expect(row(r, "PerplexityBot").by.join("\n")).toMatch(/<meta name="perplexitybot">: noindex/);
     expect(row(r, "OAI-SearchBot").status).toBe("allowed");
     expect(row(r, "OAI-SearchBot").by.join("\n")).toMatch(/max-snippet:50 limits/);
+  });
+
+  test("the page asked about counts too when it is not the home page; header preferences combine most restrictively", async () => {
+    const s = await site({
+      robots: "User-agent: *\nAllow: /\n",
+      homeHeaders: { "content-usage": "train-ai=y" },
+    });
+    const r0 = await run(s);
+    expect(row(r0, "GPTBot").status).toBe("allowed");
+    const server = await startFixtureServer({
+      routes: {
+        "/": (_q, res) => {
+          res.writeHead(200, { "content-type": "text/html", "content-usage": "train-ai=y" });
+          res.end(HOME);
+        },
+        "/article": (_q, res) => {
+          res.writeHead(200, {
+            "content-type": "text/html",
+            "x-robots-tag": "claudebot: noai",
+            "content-usage": "train-ai=n",
+          });
+          res.end("<html><body><p>An article.</p></body></html>");
+        },
+      },
+    });
+    servers.push(server);
+    const r = aiAccess.result.parse(
+      await runner.run({ url: `${server.url}/article` }, context()),
+    ) as AiAccess;
+    expect(r.signals.contentUsage?.header).toMatchObject({ trainAi: "n", raw: "train-ai=y | train-ai=n" });
+    expect(r.signals.robotsMeta).toContainEqual({
+      source: "x-robots-tag",
+      agent: "claudebot",
+      directives: ["noai"],
+    });
+    expect(row(r, "GPTBot").status).toBe("blocked");
+    expect(row(r, "ClaudeBot").by.join("\n")).toMatch(/X-Robots-Tag \(claudebot\): noai/);
+    expect(r.paths).toContain("/article");
   });
 
   test("a server that answers GPTBot's user agent 403 while robots.txt allows it", async () => {

@@ -3,7 +3,7 @@
 // time, and builds the matrix. The URL audit and the SEO/AEO/GEO audit pass what they already fetched.
 import { AI_AGENTS, BROWSER_USER_AGENT } from "@/lib/analysis/ai-access/agents";
 import { buildAiAccess, type ProbeAnswer, type TrackedVisits } from "@/lib/analysis/ai-access/matrix";
-import type { AiAccess } from "@/lib/analysis/ai-access/schema";
+import type { AiAccess, RobotsDirective, UsagePrefs } from "@/lib/analysis/ai-access/schema";
 import {
   detectChallenge,
   isCrawlerMetaName,
@@ -130,6 +130,25 @@ async function probe(ctx: Ctx, url: string, userAgent: string, signal: AbortSign
   }
 }
 
+/**
+ * Content-Usage header values of the pages checked, each parsed on its own and combined as
+ * draft-ietf-aipref-vocab §7.1 says: a category any value disallows is disallowed, else allowed if any allows.
+ */
+function combineUsage(values: readonly string[]): (UsagePrefs & { raw: string }) | null {
+  if (values.length === 0) return null;
+  const parsed = values.map(parseUsagePreference);
+  const out: UsagePrefs & { raw: string } = {
+    raw: values.join(" | "),
+    unknown: [...new Set(parsed.flatMap((p) => p.unknown))],
+  };
+  for (const key of ["trainAi", "aiUse", "search"] as const) {
+    const found = parsed.map((p) => p[key]).filter((v) => v !== undefined);
+    if (found.includes("n")) out[key] = "n";
+    else if (found.includes("y")) out[key] = "y";
+  }
+  return out;
+}
+
 async function inBatches<T, R>(items: readonly T[], size: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = [];
   for (let i = 0; i < items.length; i += size)
@@ -152,10 +171,17 @@ export async function collectAiAccess(
       throw toToolError(err);
     }
   }
-  const [browser, llmsTxt, sitemapUrls] = await Promise.all([
-    probe(ctx, home, BROWSER_USER_AGENT).then(
+  const given = new URL(pageUrl);
+  given.hash = "";
+  const otherPage = given.href !== home ? given.href : null;
+  const asBrowser = (url: string) =>
+    probe(ctx, url, BROWSER_USER_AGENT).then(
       (answer) => answer ?? { res: null, status: null, challenge: null, error: "no answer" },
-    ),
+    );
+  const [browser, page, llmsTxt, sitemapUrls] = await Promise.all([
+    asBrowser(home),
+    // The page asked about, when it is not the home page: its own directives and preferences count too.
+    otherPage ? asBrowser(otherPage) : Promise.resolve(null),
     readLlms(ctx, home),
     options.sitemapUrls
       ? Promise.resolve(options.sitemapUrls)
@@ -169,33 +195,51 @@ export async function collectAiAccess(
           .catch((err) => rethrowAbort(ctx, err) ?? []),
   ]);
 
-  const directives = [];
-  let usageHeader = null;
+  const directives: RobotsDirective[] = [];
+  const usageRaw: string[] = [];
   let links: string[] = [];
-  if (browser.res) {
-    directives.push(...parseXRobotsTag(browser.res.headers["x-robots-tag"] ?? []));
-    const usage = browser.res.headers["content-usage"];
-    if (usage?.length) {
-      const raw = usage.join(", ");
-      usageHeader = { raw, ...parseUsagePreference(raw) };
-    }
-    if (bodyLooksHtml(browser.res) && browser.status !== null && browser.status < 400) {
-      const page = parsePage({ url: browser.res.finalUrl, html: browser.res.text() });
-      page.$("meta[name][content]").each((_, el) => {
-        const name = page.$(el).attr("name") ?? "";
-        if (isCrawlerMetaName(name)) directives.push(metaDirective(name, page.$(el).attr("content") ?? ""));
+  for (const answer of [browser, page]) {
+    if (!answer?.res) continue;
+    const res = answer.res;
+    directives.push(...parseXRobotsTag(res.headers["x-robots-tag"] ?? []));
+    usageRaw.push(...(res.headers["content-usage"] ?? []));
+    if (bodyLooksHtml(res) && answer.status !== null && answer.status < 400) {
+      const parsed = parsePage({ url: res.finalUrl, html: res.text() });
+      parsed.$("meta[name][content]").each((_, el) => {
+        const name = parsed.$(el).attr("name") ?? "";
+        if (isCrawlerMetaName(name)) directives.push(metaDirective(name, parsed.$(el).attr("content") ?? ""));
       });
-      links = page
-        .$("a[href]")
-        .toArray()
-        .map((el) => page.$(el).attr("href") ?? "");
+      if (answer === browser) {
+        links = parsed
+          .$("a[href]")
+          .toArray()
+          .map((el) => parsed.$(el).attr("href") ?? "");
+      }
     }
   }
+  // The same directive sent by both pages counts once.
+  const seenDirectives = new Set<string>();
+  const uniqueDirectives = directives.filter((d) => {
+    const key = JSON.stringify(d);
+    if (seenDirectives.has(key)) return false;
+    seenDirectives.add(key);
+    return true;
+  });
+  const usageHeader = combineUsage([...new Set(usageRaw)]);
 
   const site = browser.res?.finalUrl ?? home;
   const urls = [
     site,
-    ...pickKeyUrls(site, [...(options.extraUrls ?? []), ...sitemapUrls, ...links], MAX_KEY_PATHS),
+    ...pickKeyUrls(
+      site,
+      [
+        ...(otherPage ? [page?.res?.finalUrl ?? otherPage] : []),
+        ...(options.extraUrls ?? []),
+        ...sitemapUrls,
+        ...links,
+      ],
+      MAX_KEY_PATHS,
+    ),
   ];
   const agents = AI_AGENTS.filter((a) => a.userAgent !== null).slice(0, MAX_PROBES);
   const budget = AbortSignal.any([ctx.signal, AbortSignal.timeout(PROBE_BUDGET_MS)]);
@@ -222,7 +266,7 @@ export async function collectAiAccess(
     signals: prefs.signals,
     usageRules: prefs.usage,
     usageHeader,
-    directives,
+    directives: uniqueDirectives,
     browser: { status: browser.status, challenge: browser.challenge },
     probes,
     llmsTxt,
