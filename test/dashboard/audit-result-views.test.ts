@@ -69,3 +69,25 @@ describe("audit result views", () => {
     );
   });
 });
+
+test("a generated FAQ shows the sentences each answer rests on and who wrote it", () => {
+  const html = render("faq-generator", {
+    method: { kind: "generated", engine: "ChatGPT", model: "gpt-x", unsupportedDropped: 2, note: null },
+    url: "https://example.com/",
+    finalUrl: "https://example.com/",
+    count: 1,
+    pairs: [
+      {
+        question: "How long does delivery take?",
+        answer: "Orders ship within two working days.",
+        source: "generated",
+        supportingSentences: ["Orders ship within two working days."],
+      },
+    ],
+    jsonLd: { "@context": "https://schema.org", "@type": "FAQPage", mainEntity: [] },
+    html: "<script></script>",
+  });
+  expect(html).toContain("written by ChatGPT from the page&#x27;s own sentences");
+  expect(html).toContain("2 answers the page could not support were left out");
+  expect(html).toContain("<li>“Orders ship within two working days.”</li>");
+});
