@@ -1,13 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { parsePage } from "@/lib/analysis/page";
 import { normalizeSpace } from "@/lib/analysis/text";
 import { createGuardedFetch } from "@/lib/fetch";
+import { FAKE_ANTHROPIC_KEY, startFakeAnthropic } from "@/test/fakes/ai/anthropic";
 import { FAKE_OPENAI_KEY } from "@/test/fakes/ai/openai";
 import { type StructuredRequestBody, startFakeOpenAiStructured } from "@/test/fakes/ai/openai-structured";
 import type { FakeProvider } from "@/test/fakes/ai/server";
 import { type FixtureServer, startFixtureServer } from "@/test/fixture-server";
 import { FAQ_PAGES } from "@/test/fixtures/faq-pages/pages";
 import type { ToolContext } from "../types";
-import { supportOf, verifyPairs } from "./grounded";
+import { buildPrompt, pageSentences, supportOf, verifyPairs } from "./grounded";
 import { runner } from "./run";
 import { faqGeneratorResult } from "./schema";
 
@@ -135,6 +137,25 @@ describe("FAQ generator with an AI engine", () => {
     const err = await runner.run({ url: `${site.url}/article` }, ctx(env)).catch((e: unknown) => e);
     // The article has no Q&A of its own to fall back on: an honest failure, not made-up pairs.
     expect(err).toMatchObject({ code: "INSUFFICIENT_CONTENT" });
+  });
+
+  test("with Claude configured instead: the same grounding, the JSON read from a fenced text answer", async () => {
+    const anthropic = await startFakeAnthropic();
+    try {
+      const sentences = pageSentences(parsePage({ url: `${site.url}/recipe`, html: FAQ_PAGES.recipe! }));
+      const answer = model({ model: "claude", input: buildPrompt("Classic banana bread", sentences) });
+      anthropic.enqueue({ answer: { text: `\`\`\`json\n${JSON.stringify(answer)}\n\`\`\`` } });
+      const env = { ANTHROPIC_API_KEY: FAKE_ANTHROPIC_KEY, ANTHROPIC_BASE_URL: anthropic.baseUrl };
+      const result = faqGeneratorResult.parse(await runner.run({ url: `${site.url}/recipe` }, ctx(env)));
+      expect(result.method).toMatchObject({ kind: "generated", engine: "Claude" });
+      const text = visibleText(FAQ_PAGES.recipe!);
+      for (const p of result.pairs) for (const s of p.supportingSentences ?? []) expect(text).toContain(s);
+      const sent = anthropic.requests.at(-1)?.body as { tools?: unknown; messages: { content: string }[] };
+      expect(sent.tools).toBeUndefined();
+      expect(sent.messages[0]?.content).toContain("JSON Schema");
+    } finally {
+      await anthropic.close();
+    }
   });
 
   test("verification rules: nonexistent sentences, unsupported words, repeats", () => {
