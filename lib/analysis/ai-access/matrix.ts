@@ -84,14 +84,15 @@ function groupsOf(input: MatrixInput, token: string): Set<number> {
 /** The Content-Signal lines of the groups that apply to the token. */
 function signalsFor(input: MatrixInput, token: string): ContentSignal[] {
   const groups = groupsOf(input, token);
-  return input.signals.filter((s) => s.group !== undefined && groups.has(s.group));
+  // A line before any user-agent line belongs to no group: read it as meant for every crawler.
+  return input.signals.filter((s) => s.group === undefined || groups.has(s.group));
 }
 
 /** The Content-Usage rules that decide `path` for the token: the longest matching path (attach §3.1). */
 function usageRulesFor(input: MatrixInput, token: string, path: string): RobotsUsageRule[] {
   const groups = groupsOf(input, token);
   const matching = input.usageRules.filter(
-    (r) => r.group !== undefined && groups.has(r.group) && path.startsWith(r.path),
+    (r) => (r.group === undefined || groups.has(r.group)) && path.startsWith(r.path),
   );
   const longest = Math.max(-1, ...matching.map((r) => r.path.length));
   return matching.filter((r) => r.path.length === longest);
@@ -202,7 +203,10 @@ function evaluate(input: MatrixInput, agent: AiAgent): Evaluated {
       blocked = true;
       preferenceNo.push(text);
     }
-    by.push(`Content-Signal: ${text} (robots.txt line ${s.line}, group ${s.userAgents.join(", ")})`);
+    const group = s.userAgents.length
+      ? `group ${s.userAgents.join(", ")}`
+      : "before any group, read as for every crawler";
+    by.push(`Content-Signal: ${text} (robots.txt line ${s.line}, ${group})`);
   }
   const usageKey = USAGE_FOR[purpose];
   const usage = [

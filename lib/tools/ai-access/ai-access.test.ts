@@ -154,6 +154,15 @@ describe("ai-access against fixture sites", () => {
     expect(said(r).some((m) => m.startsWith("ai-train=no but GPTBot is allowed by robots.txt"))).toBe(true);
   });
 
+  test("a Content-Signal line before any user-agent line is read as meant for every crawler", async () => {
+    const s = await site({ robots: "Content-Signal: ai-train=no\n\nUser-agent: *\nAllow: /\n" });
+    const r = await run(s);
+    expect(row(r, "CCBot").status).toBe("blocked");
+    expect(row(r, "CCBot").by).toContain(
+      "Content-Signal: ai-train=no (robots.txt line 1, before any group, read as for every crawler)",
+    );
+  });
+
   test("a Content-Signal in one crawler's group does not apply to the others", async () => {
     const s = await site({
       robots: "User-agent: *\nAllow: /\n\nUser-agent: PerplexityBot\nContent-Signal: search=no\nAllow: /\n",
