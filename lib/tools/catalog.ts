@@ -1,3 +1,4 @@
+import { aiAccess } from "./ai-access/definition";
 import { aiCitationCheck } from "./ai-citation-check/definition";
 import { audits } from "./audits/definition";
 import { backlinksOverview } from "./backlinks-overview/definition";
@@ -31,6 +32,7 @@ const DEFINITIONS = [
   keywordMetrics,
   domainAuthority,
   serp,
+  aiAccess,
 ] as const;
 
 export type ToolName = (typeof DEFINITIONS)[number]["name"];

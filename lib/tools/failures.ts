@@ -20,8 +20,11 @@ export const RUNNER_FAILURE_CODES = [
   "TOOL_FAILED",
 ] as const;
 
-/** What fetching one HTML page can end with (`fetchHtmlPage`): the guarded fetcher's codes, a non-2xx, not HTML. */
-const PAGE_FETCH = [...FETCH_ERROR_CODES, "HTTP_ERROR", "NOT_HTML"] as const;
+/**
+ * What fetching and parsing one HTML page can end with (`fetchHtmlPage`, `loadHtml`): the guarded fetcher's
+ * codes, a non-2xx, not HTML, markup past the parse limits.
+ */
+const PAGE_FETCH = [...FETCH_ERROR_CODES, "HTTP_ERROR", "NOT_HTML", "PAGE_TOO_COMPLEX"] as const;
 
 const KEYWORD_RESEARCH = ["ROBOTS_DISALLOWED", "HTTP_ERROR", "NOT_HTML", "NO_TEXT"] as const;
 // Every code KeywordResearchError can carry is listed (the type check fails otherwise).
@@ -33,16 +36,22 @@ void keywordCodesListed;
 export const TOOL_FAILURE_CODES = {
   audits: PAGE_FETCH,
   "core-web-vitals": CWV_ERROR_CODES,
-  "keyword-research": [...KEYWORD_RESEARCH, ...FETCH_ERROR_CODES, ...DATAFORSEO_ERROR_CODES],
+  "keyword-research": [
+    ...KEYWORD_RESEARCH,
+    ...FETCH_ERROR_CODES,
+    "PAGE_TOO_COMPLEX",
+    ...DATAFORSEO_ERROR_CODES,
+  ],
   "brand-visibility": ["ENGINES_FAILED"],
   "faq-generator": [...PAGE_FETCH, "INSUFFICIENT_CONTENT"],
-  "llms-txt": [...FETCH_ERROR_CODES, "ROBOTS_DISALLOWED", "HTTP_ERROR", "NOT_HTML"],
+  "llms-txt": [...FETCH_ERROR_CODES, "ROBOTS_DISALLOWED", "HTTP_ERROR", "NOT_HTML", "PAGE_TOO_COMPLEX"],
   "ai-citation-check": ["ENGINES_FAILED"],
   "seo-aeo-geo-audit": PAGE_FETCH,
   "backlinks-overview": DATAFORSEO_ERROR_CODES,
   "keyword-metrics": DATAFORSEO_ERROR_CODES,
   "domain-authority": DATAFORSEO_ERROR_CODES,
   serp: DATAFORSEO_ERROR_CODES,
+  "ai-access": [...FETCH_ERROR_CODES, "HTTP_ERROR"],
 } as const satisfies Record<ToolName, readonly string[]>;
 
 export type JobFailureCode =
@@ -73,6 +82,8 @@ export const FAILURE_MEANINGS: Record<JobFailureCode, string> = {
   FETCH_FAILED: "The page could not be fetched because of an unexpected error.",
   HTTP_ERROR: "The page answered with a status other than 2xx.",
   NOT_HTML: "The page is not HTML.",
+  PAGE_TOO_COMPLEX:
+    "The page's markup is past the parse limits (elements open inside one another, elements, parser work or time); a megabyte of unclosed tags, say.",
   ROBOTS_DISALLOWED: "The site's robots.txt does not allow the crawl.",
   NO_TEXT: "The site's pages hold too little text to find keyphrases in.",
   INSUFFICIENT_CONTENT: "The page holds too little content for the result; nothing is padded.",

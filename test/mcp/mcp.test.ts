@@ -73,6 +73,7 @@ const BILLED = [
   "keyword_metrics",
   "domain_authority",
   "serp",
+  "ai_access",
 ];
 const READS = [
   "get_job",
@@ -100,6 +101,7 @@ const COSTS: Record<string, string> = {
   keyword_metrics: "1 credit per distinct keyword",
   domain_authority: "1 credit per distinct domain",
   serp: "Costs 5 credits",
+  ai_access: "Costs 5 credits",
 };
 
 describe("tools/list", () => {
