@@ -283,7 +283,8 @@ export function detectLineFormat(text: string): Exclude<LogFormat, "auto"> {
   if (t.startsWith("{")) return "nginx_json";
   if (/^(?:https?|h2|grpcs|wss?) \d{4}-\d\d-\d\dT\S+ \S+ \S+:\d+ /.test(t)) return "alb";
   if (/^\d{4}-\d\d-\d\d\t\d\d:\d\d:\d\d\t/.test(t)) return "cloudfront";
-  const first = /^(\S+) (\S+) /.exec(t);
+  // The client may be a forwarded-for list ("10.0.0.2, 85.181.35.98"): its first entry shows the shape.
+  const first = /^(\S+) ([^\s,]+),? /.exec(t);
   if (first && /:\d+$/.test(first[1] as string) && !ipOf(first[1]) && ipOf(first[2])) return "vhost_combined";
   if (first && /^[a-z0-9.-]+\.[a-z]{2,}$/i.test(first[1] as string) && ipOf(first[2]))
     return "vhost_combined";
