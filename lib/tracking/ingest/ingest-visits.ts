@@ -8,6 +8,7 @@ import type { LogFormat } from "./log-formats";
 import { type LogSource, parseLogStream } from "./log-parser";
 import { encodeVisitBatch, prepareVisit, recordVisits, storeVisitBatch } from "./record-visits";
 import { ingestReverseDnsVerifier, settleFromCache, verifyInBackground } from "./reverse-dns-step";
+import { type PendingSignature, settleSignaturesInBackground } from "./signature-step";
 
 const LOG_BATCH = 1000;
 const MAX_FUTURE_MS = 5 * 60 * 1000;
@@ -35,6 +36,8 @@ export async function ingestEvents(
   // afterwards. Only the encoded batch and its counts wait for the database (the parsed events do not).
   const inserted = await storeVisitBatch(db, batch.encoded);
   verifyInBackground(db, batch.pending, batch.verifier);
+  // Signed visits whose agent's keys were not at hand: verified once the directory is fetched, after the commit.
+  settleSignaturesInBackground(db, batch.signatures);
   const { received, prepared, skipped, rejected } = batch;
   return { received, accepted: inserted, duplicates: prepared - inserted, skipped, rejected };
 }
@@ -58,6 +61,7 @@ async function prepareEvents(db: Db, accountId: string, body: unknown, options: 
   const rows: NewVisit[] = [];
   const unregistered = new Set<string>();
   let skipped = 0;
+  const signatures: PendingSignature[] = [];
   for (const { index, event, key } of validated.accepted) {
     const domainId = domainOf(event.domain);
     if (!domainId) {
@@ -74,8 +78,14 @@ async function prepareEvents(db: Db, accountId: string, body: unknown, options: 
         ip: event.ip,
         referrer: event.referrer,
         status: event.status,
+        signature: event.signature,
+        signatureInput: event.signatureInput,
+        signatureAgent: event.signatureAgent,
+        host: event.host,
+        method: event.method,
       },
       key,
+      { domain: event.domain, signatures },
     );
     if (row) rows.push(row);
     else skipped++;
@@ -95,6 +105,7 @@ async function prepareEvents(db: Db, accountId: string, body: unknown, options: 
     encoded: rows.length > 0 ? encodeVisitBatch(rows) : null,
     pending,
     verifier,
+    signatures,
     prepared: rows.length,
     received: validated.accepted.length + validated.rejected.length,
     skipped,
@@ -132,10 +143,13 @@ export async function ingestLog(
     if (rejected.length < LOG_REJECTED_REPORTED) rejected.push({ line, reason });
   };
   const verifier = ingestReverseDnsVerifier();
+  let signatures: PendingSignature[] = [];
   const flush = async () => {
     const pending = settleFromCache(batch, verifier);
     accepted += await recordVisits(db, batch);
     verifyInBackground(db, pending, verifier);
+    settleSignaturesInBackground(db, signatures);
+    signatures = [];
     prepared += batch.length;
     batch = [];
   };
@@ -168,8 +182,17 @@ export async function ingestLog(
     seen.set(base, n);
     const visit = prepareVisit(
       row.id,
-      { ...fields, occurredAt: e.timestamp },
+      {
+        ...fields,
+        occurredAt: e.timestamp,
+        method: e.method,
+        signature: e.signature,
+        signatureInput: e.signatureInput,
+        signatureAgent: e.signatureAgent,
+        host: e.host,
+      },
       n === 1 ? base : `${base}#${n}`,
+      { domain: row.hostname, signatures },
     );
     if (!visit) {
       skipped++;

@@ -1,4 +1,4 @@
-import { parseTrustProxy, resolveClient, type TrustProxy } from "@/lib/server/forwarded";
+import { parseTrustProxy, resolveClient, type TrustProxy } from "@/lib/forwarded";
 import { parseIp } from "../catalog/ip-ranges/cidr";
 import {
   CLOUDFRONT_FIELDS,
