@@ -46,10 +46,15 @@ class KeyDirectoryCache {
     return entry;
   }
 
-  /** Fetches the directory unless a fetch is under way or it failed moments ago; null when it cannot be had. */
+  /**
+   * The directory: the cached copy while fresh, else fetched (once, however many ask while the fetch runs) unless
+   * it failed moments ago; null when it cannot be had. `force` fetches it again regardless.
+   */
   load(url: string, options: { force?: boolean } = {}): Promise<KeyDirectory | null> {
     const running = this.loading.get(url);
     if (running) return running;
+    const cached = this.entries.get(url);
+    if (!options.force && cached !== undefined && cached.freshUntil > this.now()) return Promise.resolve(cached);
     if (!options.force && (this.failedUntil.get(url) ?? 0) > this.now()) {
       return Promise.resolve(this.entries.get(url) ?? null);
     }
