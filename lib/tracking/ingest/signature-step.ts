@@ -54,7 +54,8 @@ class KeyDirectoryCache {
     const running = this.loading.get(url);
     if (running) return running;
     const cached = this.entries.get(url);
-    if (!options.force && cached !== undefined && cached.freshUntil > this.now()) return Promise.resolve(cached);
+    if (!options.force && cached !== undefined && cached.freshUntil > this.now())
+      return Promise.resolve(cached);
     if (!options.force && (this.failedUntil.get(url) ?? 0) > this.now()) {
       return Promise.resolve(this.entries.get(url) ?? null);
     }
@@ -121,7 +122,14 @@ export function judgeSignature(
   botName: string,
   signed: SignedRequest,
 ): { verification: StoredVerification; method: VerificationMethod | null; pending?: Check } | null {
-  const check = prepareSignatureCheck(signed, { allowHttpDirectory });
+  let check: SignatureCheck;
+  try {
+    check = prepareSignatureCheck(signed, { allowHttpDirectory });
+  } catch (error) {
+    // A defect here must not fail the batch: the visit is judged by its address.
+    console.error("signature check failed", error);
+    return null;
+  }
   if (check.kind === "invalid") return { verification: "unverified", method: "signature" };
   if (check.kind === "unjudged") return null;
   if (!botSignsAs(botName, check.directory)) return null;

@@ -149,6 +149,26 @@ describe("prepareSignatureCheck", () => {
     });
   });
 
+  test("a component keyed into a Signature-Agent that is no dictionary: invalid, never a crash", () => {
+    const headers = signed({ agentForm: "string" });
+    const input = headers.signatureInput.replace('"signature-agent"', '"signature-agent";key="sig1"');
+    expect(check({ ...headers, signatureInput: input }).kind).toBe("invalid");
+    // Random bytes in every header: an answer, never an exception.
+    for (let i = 0; i < 500; i++) {
+      const noise = () =>
+        String.fromCharCode(
+          ...Array.from({ length: 1 + (i % 40) }, () => 32 + ((i * 7919 + Math.random() * 95) % 95)),
+        );
+      const mixed = {
+        ...signed(),
+        signature: i % 3 ? noise() : signed().signature,
+        signatureInput: i % 2 ? noise() : input,
+        signatureAgent: noise(),
+      };
+      expect(["invalid", "unjudged", "check"]).toContain(check(mixed).kind);
+    }
+  });
+
   test("malformed headers are a failing signature", () => {
     expect(check({ ...signed(), signature: "sig1=:!!:" }).kind).toBe("invalid");
     expect(check({ ...signed(), signatureInput: "sig1=(" }).kind).toBe("invalid");

@@ -134,6 +134,7 @@ export function prepareSignatureCheck(
   } catch (error) {
     if (error instanceof Unjudged) return unjudged(error.message);
     if (error instanceof Invalid) return invalid(error.message);
+    if (error instanceof StructuredFieldError) return invalid(`unreadable component: ${error.message}`);
     throw error;
   }
   if (!coversAuthority) return invalid("neither @authority nor @target-uri is covered");

@@ -137,7 +137,6 @@ class Parser {
     if (m[2] && (m[1] as string).length > 12) this.fail("decimal too long");
     const next = this.text[this.i + m[0].length];
     if (next !== undefined && next >= "0" && next <= "9") this.fail("number too long");
-    if (m[2] === ".") this.fail("decimal without digits");
     this.i += m[0].length;
     return Number(m[0]);
   }
