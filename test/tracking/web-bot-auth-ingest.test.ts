@@ -283,3 +283,35 @@ test("signed requests in an nginx JSON log are verified too", async () => {
     ["/log-2", "unverified", "signature"],
   ]);
 });
+
+test("a key published after the directory was cached: fetched again, the visit verified", async () => {
+  const url = `${origin}/.well-known/http-message-signatures-directory`;
+  expect(await agentKeyDirectories.load(url)).not.toBeNull();
+  expect(directory.requests).toBe(1);
+  // The agent rotates: a new key beside the old one. Our copy is still fresh, but over a minute old.
+  const rotated = agentKeyPair();
+  directory.keys = [...directory.keys, { ...rotated.jwk, kid: rotated.keyid }];
+  const realNow = agentKeyDirectories.now;
+  agentKeyDirectories.now = () => Date.now() + 90_000;
+  try {
+    await ingestEvents(db, accountId, {
+      events: [
+        event(
+          "/rotated",
+          signRequest({
+            key: rotated,
+            agent: origin,
+            authority: HOST,
+            created: now() - 5,
+            expires: now() + 300,
+          }),
+        ),
+      ],
+    });
+    await signaturesIdle();
+  } finally {
+    agentKeyDirectories.now = realNow;
+  }
+  expect(directory.requests).toBe(2);
+  expect((await stored()).rows).toEqual([["/rotated", "verified", "signature"]]);
+});

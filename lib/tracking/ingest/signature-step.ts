@@ -79,6 +79,11 @@ class KeyDirectoryCache {
     return task;
   }
 
+  /** The cached copy, fresh or stale, without fetching. */
+  cached(url: string): KeyDirectory | undefined {
+    return this.entries.get(url);
+  }
+
   clear(): void {
     this.entries.clear();
     this.failedUntil.clear();
@@ -195,7 +200,13 @@ function track(task: Promise<void>): void {
 }
 
 async function attempt(url: string, w: Waiting): Promise<void> {
-  const directory = await agentKeyDirectories.load(url, { force: w.attempt > 0 });
+  // A key the cached copy lacks may have been published since: fetched again (at most once a minute).
+  const cached = agentKeyDirectories.cached(url);
+  const lacksKey =
+    cached !== undefined &&
+    agentKeyDirectories.now() - cached.fetchedAt >= COMPLETE_FOR_MS &&
+    w.items.some((item) => !cached.keys.has(item.check.keyid));
+  const directory = await agentKeyDirectories.load(url, { force: w.attempt > 0 || lacksKey });
   if (!directory) {
     if (w.attempt >= RETRY_DELAYS_MS.length) {
       pendingCount -= w.items.length;
