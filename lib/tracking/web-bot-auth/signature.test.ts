@@ -57,6 +57,59 @@ describe("RFC 9421 test vectors", () => {
   });
 });
 
+describe("the Web Bot Auth draft's Ed25519 test vectors (draft-ietf-webbotauth-httpsig-protocol, Appendix)", () => {
+  const key = createPublicKey({
+    key: { kty: "OKP", crv: "Ed25519", x: "JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs" },
+    format: "jwk",
+  });
+  const request = { authority: "example.com", path: "/", at: new Date(1735690000 * 1000) };
+  const vectors = {
+    "Signature-Agent dictionary member (agent2) covered by sig2": {
+      signatureAgent: 'agent2="https://signature-agent.test"',
+      signatureInput:
+        'sig2=("@authority" "signature-agent";key="agent2");created=1735689600;keyid="poqkLGiymh_W0uP6PZFw-dvez3QJT5SolqXBCW38r0U";alg="ed25519";expires=4889289600;nonce="n9p433xm+NJ3ph3upfBIGmsuwHw387YV7Q/F+6BSpGCVjYCqQw6rznNA8PVVLySrAWsv0hQtFioQb6E1YsauiA==";tag="web-bot-auth"',
+      signature:
+        "sig2=:RdNFx5Bj6au3YgAMQL/RzmUlZE8QZLIaXGRpw985hWnwPfMxT228NMk6ehRS1PSl4e8PhbNZACSanGdhEwYCCg==:",
+    },
+    "legacy Signature-Agent sf-string": {
+      signatureAgent: '"https://signature-agent.test"',
+      signatureInput:
+        'sig2=("@authority" "signature-agent");created=1735689600;keyid="poqkLGiymh_W0uP6PZFw-dvez3QJT5SolqXBCW38r0U";alg="ed25519";expires=1735693200;nonce="e8N7S2MFd/qrd6T2R3tdfAuuANngKI7LFtKYI/vowzk4lAZYadIX6wW25MwG7DCT9RUKAJ0qVkU0mEeLElW1qg==";tag="web-bot-auth"',
+      signature:
+        "sig2=:jdq0SqOwHdyHr9+r5jw3iYZH6aNGKijYp/EstF4RQTQdi5N5YYKrD+mCT1HA1nZDsi6nJKuHxUi/5Syp3rLWBA==:",
+    },
+  };
+
+  test.each(Object.entries(vectors))("%s verifies", (_name, headers) => {
+    const check = prepareSignatureCheck({ ...request, ...headers }, { allowTestVectors: true });
+    expect(check).toMatchObject({
+      kind: "check",
+      label: "sig2",
+      directory: "https://signature-agent.test/.well-known/http-message-signatures-directory",
+      keyid: "poqkLGiymh_W0uP6PZFw-dvez3QJT5SolqXBCW38r0U",
+    });
+    if (check.kind !== "check") return;
+    expect(verifySignatureCheck(check, key)).toBe(true);
+    const elsewhere = prepareSignatureCheck(
+      { ...request, ...headers, authority: "example.org" },
+      { allowTestVectors: true },
+    );
+    expect(elsewhere.kind === "check" && verifySignatureCheck(elsewhere, key)).toBe(false);
+  });
+
+  test("outside tests, the published test key and a 99-year signature prove nothing", () => {
+    const [dictionary, legacy] = Object.values(vectors);
+    expect(prepareSignatureCheck({ ...request, ...dictionary! })).toMatchObject({
+      kind: "unjudged",
+      reason: expect.stringContaining("24 hours"),
+    });
+    expect(prepareSignatureCheck({ ...request, ...legacy! })).toMatchObject({
+      kind: "unjudged",
+      reason: expect.stringContaining("test key"),
+    });
+  });
+});
+
 describe("structured fields (RFC 8941)", () => {
   test("dictionaries, inner lists, parameters and byte sequences round-trip", () => {
     const text =

@@ -22,6 +22,13 @@ export const WEB_BOT_AUTH_TAG = "web-bot-auth";
 export const DIRECTORY_PATH = "/.well-known/http-message-signatures-directory";
 /** Clock difference tolerated between the signer and the server that logged the request. */
 export const CLOCK_SKEW_SECONDS = 60;
+/**
+ * A signature valid for longer is a static token (anyone who saw it can replay it until it expires): it proves
+ * nothing about the request. The profile recommends no more than 24 hours.
+ */
+export const MAX_LIFETIME_SECONDS = 24 * 60 * 60;
+/** The thumbprint of RFC 9421's Ed25519 test key (Appendix B.1.4): its private half is public. */
+export const RFC9421_TEST_KEY_THUMBPRINT = "poqkLGiymh_W0uP6PZFw-dvez3QJT5SolqXBCW38r0U";
 
 /** What a tracked request carried: the raw header values and what the signature base is built from. */
 export interface SignedRequest {
@@ -67,7 +74,11 @@ class Invalid extends Error {}
  */
 export function prepareSignatureCheck(
   request: SignedRequest,
-  options: { allowHttpDirectory?: (url: URL) => boolean } = {},
+  options: {
+    allowHttpDirectory?: (url: URL) => boolean;
+    /** Test vectors: accept the RFC's published test key and signatures of any lifetime. */
+    allowTestVectors?: boolean;
+  } = {},
 ): SignatureCheck {
   let inputs: Dictionary;
   let signatures: Dictionary;
@@ -102,14 +113,25 @@ export function prepareSignatureCheck(
   if ((expires as number) <= (created as number)) return invalid("expires is not after created");
   if ((created as number) > t + CLOCK_SKEW_SECONDS) return invalid("created after the request");
   if ((expires as number) < t - CLOCK_SKEW_SECONDS) return invalid("expired before the request");
+  if (!options.allowTestVectors) {
+    if ((expires as number) - (created as number) > MAX_LIFETIME_SECONDS) {
+      return unjudged("valid for more than 24 hours: a replayable token");
+    }
+    if (keyid === RFC9421_TEST_KEY_THUMBPRINT)
+      return unjudged("signed with the RFC 9421 test key, whose private key is public");
+  }
   const sig = signatures.get(label);
   if (!sig || isInnerList(sig) || !(sig.value instanceof Uint8Array))
     return invalid("no signature value for its label");
   if (sig.value.length !== 64) return invalid("not an Ed25519 signature");
 
-  let agent: { url: string; member: Member | null; dictionary: Dictionary | null; raw: string } | null;
+  let agent: ReturnType<typeof signatureAgentFor>;
   try {
-    agent = signatureAgentFor(request.signatureAgent, label, options.allowHttpDirectory);
+    agent = signatureAgentFor(
+      request.signatureAgent,
+      coveredAgentKey(input) ?? label,
+      options.allowHttpDirectory,
+    );
   } catch (error) {
     if (error instanceof Unjudged) return unjudged(error.message);
     if (error instanceof Invalid) return invalid(error.message);
@@ -126,8 +148,8 @@ export function prepareSignatureCheck(
       if (name === "@authority" || name === "@target-uri") coversAuthority = true;
       if (name === "signature-agent") {
         const key = component.params.get("key");
-        // Only the member of this signature's label attributes the signature to that agent.
-        if (agent.dictionary === null || key === undefined || key === label) coversAgent = true;
+        // Only the member the signature covers attributes the signature to that agent.
+        if (agent.dictionary === null || key === undefined || key === agent.memberKey) coversAgent = true;
       }
       return componentValue(component, request, agent);
     });
@@ -178,6 +200,15 @@ export function verifySignatureCheck(
   }
 }
 
+/** The Signature-Agent member a signature covers (`"signature-agent";key="agent2"`), if it names one. */
+function coveredAgentKey(input: InnerList): string | null {
+  for (const component of input.items) {
+    const key = component.params.get("key");
+    if (component.value === "signature-agent" && typeof key === "string") return key;
+  }
+  return null;
+}
+
 /**
  * The directory a signature's Signature-Agent names: a dictionary member keyed by the signature's label (the
  * current drafts), or a bare quoted URL (the earlier drafts, still sent). An origin resolves to its well-known
@@ -185,9 +216,15 @@ export function verifySignatureCheck(
  */
 function signatureAgentFor(
   raw: string | null | undefined,
-  label: string,
+  memberKey: string,
   allowHttp: ((url: URL) => boolean) | undefined,
-): { url: string; member: Member | null; dictionary: Dictionary | null; raw: string } | null {
+): {
+  url: string;
+  member: Member | null;
+  memberKey: string;
+  dictionary: Dictionary | null;
+  raw: string;
+} | null {
   if (raw == null || raw.trim() === "") return null;
   const text = raw.trim();
   let item: Item;
@@ -197,8 +234,8 @@ function signatureAgentFor(
     if (text.startsWith('"')) item = parseItem(text);
     else {
       dictionary = parseDictionary(text);
-      member = dictionary.get(label) ?? null;
-      if (!member) throw new Unjudged(`Signature-Agent has no member for ${label}`);
+      member = dictionary.get(memberKey) ?? null;
+      if (!member) throw new Unjudged(`Signature-Agent has no member ${memberKey}`);
       if (isInnerList(member)) throw new Invalid("Signature-Agent member is not a string");
       item = member;
     }
@@ -232,7 +269,7 @@ function signatureAgentFor(
     url.pathname = DIRECTORY_PATH;
     url.search = "";
   }
-  return { url: url.toString(), member, dictionary, raw: text };
+  return { url: url.toString(), member, memberKey, dictionary, raw: text };
 }
 
 function componentValue(
