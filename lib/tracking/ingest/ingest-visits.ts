@@ -6,7 +6,13 @@ import { type EventsIngestResult, LOG_REJECTED_REPORTED, type LogsIngestResult }
 import { eventKey, type RejectedEvent, validateEvents } from "./event-schema";
 import type { LogFormat } from "./log-formats";
 import { type LogSource, parseLogStream } from "./log-parser";
-import { encodeVisitBatch, prepareVisit, recordVisits, storeVisitBatch } from "./record-visits";
+import {
+  encodeVisitBatch,
+  prepareVisit,
+  recordVisits,
+  storeVisitBatch,
+  type VisitFields,
+} from "./record-visits";
 import { ingestReverseDnsVerifier, settleFromCache, verifyInBackground } from "./reverse-dns-step";
 import { type PendingSignature, settleSignaturesInBackground } from "./signature-step";
 
@@ -69,24 +75,23 @@ async function prepareEvents(db: Db, accountId: string, body: unknown, options: 
       rejected.push({ index, errors: [{ field: "domain", message: "is not registered on this account" }] });
       continue;
     }
-    const row = prepareVisit(
-      domainId,
-      {
-        occurredAt: event.timestamp,
-        path: event.path,
-        userAgent: event.userAgent,
-        ip: event.ip,
-        referrer: event.referrer,
-        status: event.status,
-        signature: event.signature,
-        signatureInput: event.signatureInput,
-        signatureAgent: event.signatureAgent,
-        host: event.host,
-        method: event.method,
-      },
-      key,
-      { domain: event.domain, signatures },
-    );
+    const visit: VisitFields = {
+      occurredAt: event.timestamp,
+      path: event.path,
+      userAgent: event.userAgent,
+      ip: event.ip,
+      referrer: event.referrer,
+      status: event.status,
+    };
+    // The signed request's fields only where there are some: an unsigned event's visit stays as small as it was.
+    if (event.signature !== undefined) {
+      visit.signature = event.signature;
+      visit.signatureInput = event.signatureInput;
+      visit.signatureAgent = event.signatureAgent;
+      visit.host = event.host;
+      visit.method = event.method;
+    }
+    const row = prepareVisit(domainId, visit, key, { domain: event.domain, signatures });
     if (row) rows.push(row);
     else skipped++;
   }
@@ -180,17 +185,18 @@ export async function ingestLog(
     const base = eventKey(fields);
     const n = (seen.get(base) ?? 0) + 1;
     seen.set(base, n);
+    const signed = e.signature
+      ? {
+          method: e.method,
+          signature: e.signature,
+          signatureInput: e.signatureInput,
+          signatureAgent: e.signatureAgent,
+          host: e.host,
+        }
+      : null;
     const visit = prepareVisit(
       row.id,
-      {
-        ...fields,
-        occurredAt: e.timestamp,
-        method: e.method,
-        signature: e.signature,
-        signatureInput: e.signatureInput,
-        signatureAgent: e.signatureAgent,
-        host: e.host,
-      },
+      signed ? { ...fields, occurredAt: e.timestamp, ...signed } : { ...fields, occurredAt: e.timestamp },
       n === 1 ? base : `${base}#${n}`,
       { domain: row.hostname, signatures },
     );
