@@ -16,7 +16,14 @@ import {
 } from "drizzle-orm/pg-core";
 import { domains } from "./accounts";
 
+/**
+ * A visit's verification as stored: "verified"; "unverified", the claim disproved (the API's "spoofed"); "unknown",
+ * nothing proves or disproves it yet (the API's "unverified").
+ */
 export const VISIT_VERIFICATIONS = ["verified", "unverified", "unknown"] as const;
+/** What decided a visit's verification: a Web Bot Auth signature, the operator's IP ranges, or reverse DNS. */
+export const VERIFICATION_METHODS = ["signature", "ip", "rdns"] as const;
+export type VerificationMethod = (typeof VERIFICATION_METHODS)[number];
 
 /**
  * Text that sorts and compares byte by byte (collation "C") whatever the database's default collation. For the
@@ -56,6 +63,8 @@ export const visits = pgTable(
     botPurpose: text("bot_purpose"),
     isAiBot: boolean("is_ai_bot").notNull().default(false),
     verification: text("verification", { enum: VISIT_VERIFICATIONS }).notNull(),
+    /** Null while undecided (and for visits decided before methods were recorded). */
+    verificationMethod: text("verification_method", { enum: VERIFICATION_METHODS }),
     citationEngine: keyText("citation_engine"),
     citationReason: text("citation_reason"),
     eventKey: keyText("event_key").notNull(),
@@ -75,6 +84,7 @@ export const visits = pgTable(
       .on(t.domainId, t.occurredAt, t.id)
       .where(sql`${t.citationEngine} is not null`),
     check("visits_verification_valid", sql`${t.verification} in ('verified', 'unverified', 'unknown')`),
+    check("visits_verification_method_valid", sql`${t.verificationMethod} in ('signature', 'ip', 'rdns')`),
     check("visits_bot_or_citation", sql`${t.botName} is not null or ${t.citationEngine} is not null`),
   ],
 );
@@ -95,6 +105,10 @@ export const trackingDailyBots = pgTable(
     verifiedVisits: bigint("verified_visits", { mode: "number" }).notNull().default(0),
     /** Of `visits`: claiming a bot whose operator publishes its addresses, from an address outside them. */
     spoofedVisits: bigint("spoofed_visits", { mode: "number" }).notNull().default(0),
+    /** Of `verifiedVisits`, by the method that verified them (older visits were counted before methods were). */
+    signatureVerifiedVisits: bigint("signature_verified_visits", { mode: "number" }).notNull().default(0),
+    ipVerifiedVisits: bigint("ip_verified_visits", { mode: "number" }).notNull().default(0),
+    rdnsVerifiedVisits: bigint("rdns_verified_visits", { mode: "number" }).notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.domainId, t.day, t.botName] }),

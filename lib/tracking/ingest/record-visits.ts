@@ -5,6 +5,7 @@ import { domains, type NewVisit } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import { accountsListening, emitWebhookEvent } from "@/lib/webhooks/outbox";
 import { analyzeVisit } from "./analyze-visit";
+import { awaitingSignature, judgeSignature, type PendingSignature } from "./signature-step";
 
 export interface VisitFields {
   occurredAt: Date;
@@ -13,6 +14,13 @@ export interface VisitFields {
   ip?: string | null;
   referrer?: string | null;
   status?: number | null;
+  /** The request's Web Bot Auth headers, as received (raw values), when it carried a signature. */
+  signature?: string | null;
+  signatureInput?: string | null;
+  signatureAgent?: string | null;
+  /** The requested host the signature's @authority covers (default: the domain). */
+  host?: string | null;
+  method?: string | null;
 }
 
 /**
@@ -24,12 +32,18 @@ export function prepareVisit(
   domainId: string,
   visit: VisitFields,
   eventKey: string,
-  options: { isDemo?: boolean } = {},
+  options: {
+    isDemo?: boolean;
+    /** The signed request's host when the visit has none of its own (the domain). */
+    domain?: string;
+    /** Collects the signed visits whose agent's keys are not at hand yet (settled after the batch is stored). */
+    signatures?: PendingSignature[];
+  } = {},
 ): NewVisit | null {
   const { classification, verification, citation } = analyzeVisit(visit);
   const bot = classification.kind === "bot" ? classification.bot : null;
   if (!bot && !citation) return null;
-  return {
+  const row: NewVisit = {
     domainId,
     occurredAt: visit.occurredAt,
     path: clean(visit.path) ?? "",
@@ -41,11 +55,33 @@ export function prepareVisit(
     botPurpose: bot?.purpose ?? null,
     isAiBot: bot?.isAIBot ?? false,
     verification,
+    verificationMethod: verification === "unknown" ? null : "ip",
     citationEngine: citation?.engine ?? null,
     citationReason: citation?.reason ?? null,
     eventKey,
     isDemo: options.isDemo ?? false,
   };
+  // Only a signed request pays for this; a signature decides over the address.
+  if (bot && visit.signature && visit.signatureInput) {
+    const judged = judgeSignature(bot.name, {
+      signature: visit.signature,
+      signatureInput: visit.signatureInput,
+      signatureAgent: visit.signatureAgent,
+      authority: visit.host || options.domain || "",
+      path: visit.path,
+      method: visit.method,
+      at: visit.occurredAt,
+    });
+    if (judged) {
+      row.verification = judged.verification;
+      row.verificationMethod = judged.method;
+      if (judged.pending) {
+        awaitingSignature.add(row);
+        options.signatures?.push({ row, check: judged.pending, at: visit.occurredAt });
+      }
+    }
+  }
+  return row;
 }
 
 // Postgres text cannot hold NUL; a visit is still worth keeping without it.
@@ -209,6 +245,7 @@ const PROFILE = {
   botPurpose: (r: NewVisit): Cell => r.botPurpose ?? null,
   isAiBot: (r: NewVisit): Cell => r.isAiBot ?? false,
   verification: (r: NewVisit): Cell => r.verification,
+  verificationMethod: (r: NewVisit): Cell => r.verificationMethod ?? null,
   citationEngine: (r: NewVisit): Cell => r.citationEngine ?? null,
   citationReason: (r: NewVisit): Cell => r.citationReason ?? null,
   isDemo: (r: NewVisit): Cell => r.isDemo ?? false,
@@ -488,9 +525,10 @@ async function insertVisits(
   const insert = (tail: SQL) => sql`
       ins as (
         insert into visits (domain_id, occurred_at, path, user_agent, ip, referrer, status, bot_name, bot_purpose,
-                            is_ai_bot, verification, citation_engine, citation_reason, event_key, is_demo)
+                            is_ai_bot, verification, verification_method, citation_engine, citation_reason,
+                            event_key, is_demo)
         select domain_id, occurred_at, path, user_agent, ip, referrer, status, bot_name, bot_purpose, is_ai_bot,
-               verification, citation_engine, citation_reason, event_key, is_demo
+               verification, verification_method, citation_engine, citation_reason, event_key, is_demo
         from input
         -- Unique-key inserts lock in insertion order: every batch inserts in the same total order (domain, then
         -- event key: encodeVisitBatch sends them sorted), so two batches sharing events wait for each other
@@ -504,9 +542,9 @@ async function insertVisits(
   const sources = skipDuplicates
     ? sql`${insert(sql`on conflict (domain_id, event_key) do nothing
         returning domain_id, (occurred_at at time zone 'UTC')::date as day, path, bot_name, bot_purpose, is_ai_bot,
-                  citation_engine, verification, occurred_at`)}
+                  citation_engine, verification, verification_method, occurred_at`)}
       bot_days as (
-        select domain_id, day, bot_name, bot_purpose, is_ai_bot, verification, 1 as visits
+        select domain_id, day, bot_name, bot_purpose, is_ai_bot, verification, verification_method, 1 as visits
         from ins where bot_name is not null
       ),
       page_visits as (
@@ -523,14 +561,14 @@ async function insertVisits(
     : sql`${insert(sql`returning 1`)}
       profile_days as (
         select p.domain_id, date '1970-01-01' + x.day as day, p.bot_name collate "C" as bot_name, p.bot_purpose,
-               p.is_ai_bot, p.verification, p.citation_engine collate "C" as engine, x.visits
+               p.is_ai_bot, p.verification, p.verification_method, p.citation_engine collate "C" as engine, x.visits
         from unnest(${r.profileDays.profile}::int[], ${r.profileDays.day}::int[], ${r.profileDays.visits}::int[])
           as x(profile, day, visits)
         join profile p on p.n = x.profile
         join domain d on d.id = p.domain_id
       ),
       bot_days as (
-        select domain_id, day, bot_name, bot_purpose, is_ai_bot, verification, visits
+        select domain_id, day, bot_name, bot_purpose, is_ai_bot, verification, verification_method, visits
         from profile_days where bot_name is not null
       ),
       page_visits as (
@@ -558,10 +596,11 @@ async function insertVisits(
       with profile as (
         select * from unnest(
           ${p.domainId}::uuid[], ${p.userAgent}::text[], ${p.referrer}::text[], ${p.botName}::text[],
-          ${p.botPurpose}::text[], ${p.isAiBot}::boolean[], ${p.verification}::text[], ${p.citationEngine}::text[],
-          ${p.citationReason}::text[], ${p.isDemo}::boolean[]
+          ${p.botPurpose}::text[], ${p.isAiBot}::boolean[], ${p.verification}::text[],
+          ${p.verificationMethod}::text[], ${p.citationEngine}::text[], ${p.citationReason}::text[],
+          ${p.isDemo}::boolean[]
         ) with ordinality as p(domain_id, user_agent, referrer, bot_name, bot_purpose, is_ai_bot, verification,
-                               citation_engine, citation_reason, is_demo, n)
+                               verification_method, citation_engine, citation_reason, is_demo, n)
       ),
       -- The batch's domains, each locked as a foreign key's check locks it (a removal waits for this transaction,
       -- and this statement for a removal in progress): once per domain instead of once per visit. A domain that
@@ -575,7 +614,8 @@ async function insertVisits(
         -- 2109 (checked against epoch + n milliseconds over millions of counts). Dividing as numeric gave the same
         -- result everywhere (it became float8 for to_timestamp) at three times the cost.
         select p.domain_id, to_timestamp(x.occurred_ms::float8 / 1000) as occurred_at, x.path, p.user_agent, x.ip,
-               p.referrer, x.status, p.bot_name, p.bot_purpose, p.is_ai_bot, p.verification, p.citation_engine,
+               p.referrer, x.status, p.bot_name, p.bot_purpose, p.is_ai_bot, p.verification, p.verification_method,
+               p.citation_engine,
                p.citation_reason, x.event_key, p.is_demo, x.ord
         from unnest(
           ${v.profile}::int[], ${v.occurredAt}::int8[], ${v.path}::text[], ${v.ip}::text[],
@@ -587,14 +627,21 @@ async function insertVisits(
       ${sources}
       bots as (
         insert into tracking_daily_bots as t (domain_id, day, bot_name, bot_purpose, is_ai_bot, visits,
-                                              verified_visits, spoofed_visits)
+                                              verified_visits, spoofed_visits, signature_verified_visits,
+                                              ip_verified_visits, rdns_verified_visits)
         select domain_id, day, bot_name, min(bot_purpose), bool_or(is_ai_bot), sum(visits),
                coalesce(sum(visits) filter (where verification = 'verified'), 0),
-               coalesce(sum(visits) filter (where verification = 'unverified'), 0)
+               coalesce(sum(visits) filter (where verification = 'unverified'), 0),
+               coalesce(sum(visits) filter (where verification = 'verified' and verification_method = 'signature'), 0),
+               coalesce(sum(visits) filter (where verification = 'verified' and verification_method = 'ip'), 0),
+               coalesce(sum(visits) filter (where verification = 'verified' and verification_method = 'rdns'), 0)
         from bot_days group by domain_id, day, bot_name order by domain_id, day, bot_name
         on conflict (domain_id, day, bot_name) do update set visits = t.visits + excluded.visits,
           verified_visits = t.verified_visits + excluded.verified_visits,
-          spoofed_visits = t.spoofed_visits + excluded.spoofed_visits
+          spoofed_visits = t.spoofed_visits + excluded.spoofed_visits,
+          signature_verified_visits = t.signature_verified_visits + excluded.signature_verified_visits,
+          ip_verified_visits = t.ip_verified_visits + excluded.ip_verified_visits,
+          rdns_verified_visits = t.rdns_verified_visits + excluded.rdns_verified_visits
       ),
       pages as (
         insert into tracking_page_counts as t (domain_id, path, visits)
