@@ -63,15 +63,15 @@ describe("fetchKeyDirectory", () => {
 });
 
 describe("cacheLifetime", () => {
-  const now = Date.parse("2026-11-20T12:00:00Z");
+  const now = Date.parse("2031-06-20T12:00:00Z");
   test.each([
     [{ "cache-control": ["max-age=86400"] }, 86400],
     [{ "cache-control": ["public", "max-age=7200, must-revalidate"] }, 7200],
     [{ "cache-control": ["no-store"] }, MIN_CACHE_SECONDS],
     [{ "cache-control": ["max-age=5"] }, MIN_CACHE_SECONDS],
     [{ "cache-control": ["max-age=9999999"] }, MAX_CACHE_SECONDS],
-    [{ expires: ["Fri, 20 Nov 2026 14:00:00 GMT"], date: ["Fri, 20 Nov 2026 12:00:00 GMT"] }, 7200],
-    [{ expires: ["Fri, 20 Nov 2026 13:00:00 GMT"] }, 3600],
+    [{ expires: ["Fri, 20 Jun 2031 14:00:00 GMT"], date: ["Fri, 20 Jun 2031 12:00:00 GMT"] }, 7200],
+    [{ expires: ["Fri, 20 Jun 2031 13:00:00 GMT"] }, 3600],
     [{ expires: ["0"] }, MIN_CACHE_SECONDS],
     [{}, DEFAULT_CACHE_SECONDS],
   ] as [Record<string, string[]>, number][])("%j: %i s", (headers, seconds) => {
