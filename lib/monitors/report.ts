@@ -1,5 +1,6 @@
 import { and, eq, gte, lt } from "drizzle-orm";
 import { findRegistrableDomain } from "@/lib/ai-visibility/domains";
+import { isCalendarDay } from "@/lib/calendar";
 import type { DbOrTx } from "@/lib/db/client";
 import { type MonitorAnswer, monitorAnswers } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
@@ -18,7 +19,12 @@ const MAX_DAYS = 400;
 function parseBound(text: string, field: string, endOfDay: boolean): Date {
   const bare = /^\d{4}-\d{2}-\d{2}$/.test(text);
   const d = new Date(bare ? `${text}T00:00:00Z` : text);
-  if (Number.isNaN(d.getTime()) || d.getUTCFullYear() < 2000 || d.getUTCFullYear() > 9999) {
+  if (
+    !isCalendarDay(text) ||
+    Number.isNaN(d.getTime()) ||
+    d.getUTCFullYear() < 2000 ||
+    d.getUTCFullYear() > 9999
+  ) {
     throw new AppError("VALIDATION_ERROR", `${field} is not a valid date.`, {
       field,
       issues: [{ field, message: "Not a valid date." }],

@@ -6,13 +6,14 @@ import * as domains from "@/lib/routes/domains";
 import * as jobs from "@/lib/routes/jobs";
 import * as legacy from "@/lib/routes/legacy";
 import * as meta from "@/lib/routes/meta";
+import * as monitors from "@/lib/routes/monitors";
 import { toolContracts } from "@/lib/routes/tools";
 import * as tracking from "@/lib/routes/tracking";
 import * as visibility from "@/lib/routes/visibility";
 import * as webhooks from "@/lib/routes/webhooks";
 
 const TAG_ORDER: string[] = TAGS.map((t) => t.name);
-const METHOD_ORDER = ["get", "post", "delete"];
+const METHOD_ORDER = ["get", "post", "patch", "delete"];
 
 /**
  * Every contract the modules export, ordered by tag, path and method (a module's exports have no order
@@ -36,5 +37,17 @@ export function contractsOf(...modules: Record<string, unknown>[]): AnyRouteCont
  */
 export const API_ROUTES: AnyRouteContract[] = [
   ...toolContracts(),
-  ...contractsOf(jobs, credits, tracking, visibility, domains, connections, webhooks, mcp, meta, legacy),
+  ...contractsOf(
+    jobs,
+    credits,
+    tracking,
+    visibility,
+    domains,
+    monitors,
+    connections,
+    webhooks,
+    mcp,
+    meta,
+    legacy,
+  ),
 ];

@@ -102,7 +102,7 @@ export interface RouteContract<
   D extends z.ZodType = z.ZodType,
   P extends string = string,
 > {
-  method: "get" | "post" | "delete";
+  method: "get" | "post" | "patch" | "delete";
   /** OpenAPI path under /api/v1, with {param}s. */
   path: string;
   operationId: string;
