@@ -177,6 +177,8 @@ export class AnswerWorker implements KindWorker {
   private filling: Promise<number> | null = null;
   private again = false;
   private rotate = 0;
+  /** Providers that answered 429 to this process, until when (their Retry-After). */
+  private readonly blocked = new Map<EngineName, number>();
   readonly stats = { asked: 0, succeeded: 0, failed: 0, retried: 0, rateLimited: 0 };
 
   constructor(
@@ -251,6 +253,10 @@ export class AnswerWorker implements KindWorker {
     ]);
     await sleep(new Date(a.slot_at).getTime() - Date.now(), this.controller.signal);
     if (this.stopped) return void (await this.handleFailure(a, null));
+    // A 429 seen meanwhile holds the answers already given a slot: back to the queue until the provider's
+    // Retry-After, without counting an attempt (other processes see the block when they next claim).
+    const blockedUntil = this.blocked.get(a.engine) ?? 0;
+    if (blockedUntil > Date.now()) return void (await this.release(a, blockedUntil - Date.now()));
     this.stats.asked++;
     let outcome: "done" | "retry" = "done";
     try {
@@ -300,31 +306,39 @@ export class AnswerWorker implements KindWorker {
     if (outcome === "done") await finishRunIfDone(this.db, a.run_id);
   }
 
+  /** Gives a claimed answer back to the queue, its attempt not counted, askable again after `waitMs`. */
+  private async release(a: ClaimedAnswer, waitMs: number): Promise<void> {
+    await this.db
+      .update(monitorAnswers)
+      .set({
+        status: "pending",
+        leaseOwner: null,
+        leaseExpiresAt: null,
+        notBefore: sql`now() + make_interval(secs => ${Math.max(0, waitMs) / 1000})`,
+        attempts: sql`greatest(0, ${monitorAnswers.attempts} - 1)`,
+      })
+      .where(
+        and(
+          eq(monitorAnswers.id, a.id),
+          eq(monitorAnswers.status, "running"),
+          eq(monitorAnswers.leaseOwner, this.ctx.owner),
+        ),
+      );
+  }
+
   private async handleFailure(a: ClaimedAnswer, err: unknown): Promise<"done" | "retry"> {
     if (this.stopped) {
       // The process is stopping: the answer goes back to the queue for another process, not to the refunds.
-      await this.db
-        .update(monitorAnswers)
-        .set({
-          status: "pending",
-          leaseOwner: null,
-          leaseExpiresAt: null,
-          attempts: sql`greatest(0, ${monitorAnswers.attempts} - 1)`,
-        })
-        .where(
-          and(
-            eq(monitorAnswers.id, a.id),
-            eq(monitorAnswers.status, "running"),
-            eq(monitorAnswers.leaseOwner, this.ctx.owner),
-          ),
-        );
+      await this.release(a, 0);
       return "retry";
     }
     const engineError = err instanceof EngineError ? err : null;
     const retryAfter = engineError?.options.retryAfterMs;
     if (engineError?.code === "ENGINE_RATE_LIMITED") {
       this.stats.rateLimited++;
-      await blockProvider(this.db, a.engine, retryAfter ?? this.options.retryBaseMs);
+      const wait = retryAfter ?? this.options.retryBaseMs;
+      this.blocked.set(a.engine, Math.max(this.blocked.get(a.engine) ?? 0, Date.now() + wait));
+      await blockProvider(this.db, a.engine, wait);
     }
     if (engineError?.retryable && a.attempts < this.options.maxAttempts && !this.stopped) {
       const wait = retryAfter ?? this.options.retryBaseMs * 2 ** (a.attempts - 1);

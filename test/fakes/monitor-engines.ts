@@ -34,8 +34,12 @@ export interface EngineCounters {
   answered: number;
   rateLimited: number;
   failed: number;
-  /** The most requests seen within any 60 s window. */
+  /** The most requests accepted within any window (60 s unless `windowMs` says otherwise). */
   maxPerMinute: number;
+  /** When each request arrived (epoch ms), 429s included. */
+  times: number[];
+  /** When each request answered 429 arrived. */
+  limitedTimes: number[];
 }
 
 export interface MonitorEngines {
@@ -52,6 +56,10 @@ export interface MonitorEnginesOptions {
   delayMs?: number;
   /** Requests per minute each engine accepts (sliding 60 s); unlimited when absent. */
   rpm?: number;
+  /** The limit's window (default 60 s): a test can run a "minute" of one second. */
+  windowMs?: number;
+  /** Keep each request's arrival time (tests; the bench leaves it off). */
+  recordTimes?: boolean;
   seed?: number;
   /** Extra host → local origin routes for the fetch (the monitored site's home page). */
   routes?: Record<string, string>;
@@ -73,7 +81,10 @@ export async function startMonitorEngines(opts: MonitorEnginesOptions): Promise<
     Perplexity: await startFakePerplexity(),
   };
   const counters = Object.fromEntries(
-    ENGINES.map((e) => [e, { requests: 0, answered: 0, rateLimited: 0, failed: 0, maxPerMinute: 0 }]),
+    ENGINES.map((e) => [
+      e,
+      { requests: 0, answered: 0, rateLimited: 0, failed: 0, maxPerMinute: 0, times: [], limitedTimes: [] },
+    ]),
   ) as Record<EngineName, EngineCounters>;
   const down = new Set<EngineName>();
   const random = seededRandom(opts.seed ?? 1);
@@ -99,10 +110,13 @@ export async function startMonitorEngines(opts: MonitorEnginesOptions): Promise<
       const c = counters[engine];
       c.requests++;
       const now = Date.now();
-      while (head < window.length && window[head]! <= now - 60_000) head++;
+      if (opts.recordTimes) c.times.push(now);
+      const span = opts.windowMs ?? 60_000;
+      while (head < window.length && window[head]! <= now - span) head++;
       if (opts.rpm !== undefined && window.length - head >= opts.rpm) {
         c.rateLimited++;
-        const retry = Math.max(1, Math.ceil((window[head]! + 60_000 - now) / 1000));
+        if (opts.recordTimes) c.limitedTimes.push(now);
+        const retry = Math.max(1, Math.ceil((window[head]! + span - now) / 1000));
         res.writeHead(429, { "content-type": "application/json", "retry-after": String(retry) });
         res.end(JSON.stringify({ error: { message: "Rate limit reached.", type: "requests", code: 429 } }));
         return;
