@@ -33,18 +33,18 @@ export interface AnswerWorkerOptions {
   answerTimeoutMs: number;
 }
 
-function num(env: EnvRecord, name: string, fallback: number) {
-  const v = Number(env[name]);
-  return Number.isFinite(v) && v > 0 ? v : fallback;
+function positive(raw: string | undefined, fallback: number) {
+  const v = Number(raw);
+  return raw !== undefined && raw.trim() !== "" && Number.isFinite(v) && v > 0 ? v : fallback;
 }
 
 export function answerWorkerOptionsFromEnv(env: EnvRecord = process.env): AnswerWorkerOptions {
   return {
-    concurrency: Math.floor(num(env, "MONITOR_CONCURRENCY", 16)),
-    leaseSeconds: num(env, "MONITOR_ANSWER_LEASE_SECONDS", 300),
-    maxAttempts: Math.floor(num(env, "MONITOR_ANSWER_ATTEMPTS", 4)),
-    retryBaseMs: num(env, "MONITOR_RETRY_BASE_MS", 2000),
-    answerTimeoutMs: num(env, "MONITOR_ANSWER_TIMEOUT_MS", 120_000),
+    concurrency: Math.floor(positive(env.MONITOR_CONCURRENCY, 16)),
+    leaseSeconds: positive(env.MONITOR_ANSWER_LEASE_SECONDS, 300),
+    maxAttempts: Math.floor(positive(env.MONITOR_ANSWER_ATTEMPTS, 4)),
+    retryBaseMs: positive(env.MONITOR_RETRY_BASE_MS, 2000),
+    answerTimeoutMs: positive(env.MONITOR_ANSWER_TIMEOUT_MS, 120_000),
   };
 }
 
@@ -188,6 +188,17 @@ export class AnswerWorker implements KindWorker {
     private readonly limits: Record<EngineName, ProviderLimit> = readProviderLimits(ctx.env),
   ) {}
 
+  private refillTimer: NodeJS.Timeout | undefined;
+
+  /** Answers finishing together are refilled by one claim a few milliseconds later, not one claim each. */
+  private refillSoon(): void {
+    if (this.stopped || this.refillTimer) return;
+    this.refillTimer = setTimeout(() => {
+      this.refillTimer = undefined;
+      void this.fill();
+    }, 10);
+  }
+
   get inFlight(): number {
     return this.running.size;
   }
@@ -238,7 +249,7 @@ export class AnswerWorker implements KindWorker {
           .catch((err) => console.error(`[monitors] answer ${answer.id} not recorded`, redactDbError(err)))
           .finally(() => {
             this.running.delete(answer.id);
-            if (!this.stopped) void this.fill();
+            this.refillSoon();
           });
         this.running.set(answer.id, task);
       }
@@ -404,6 +415,7 @@ export class AnswerWorker implements KindWorker {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    clearTimeout(this.refillTimer);
     this.controller.abort();
     await Promise.allSettled([...this.running.values()]);
   }

@@ -13,6 +13,12 @@ import { type AnswerFacts, countAnswers, rateSet } from "./rates";
  * its last answer; the events and notices are written in the same transaction.
  */
 export async function finishRunIfDone(db: Db, runId: string): Promise<MonitorRun | null> {
+  // Most answers are not their run's last: one cheap read spares them the transaction.
+  const open = rowsOf<{ open: boolean }>(
+    await db.execute(sql`select exists (select 1 from monitor_answers
+      where run_id = ${runId} and status in ('pending', 'running')) as open`),
+  );
+  if (open[0]?.open) return null;
   return db.transaction(async (tx) => {
     const moved = rowsOf<{ id: string }>(
       await tx.execute(sql`

@@ -3,12 +3,12 @@ import type { DbOrTx, Tx } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
 import { ENGINE_NAMES, type EngineName, type EnvRecord } from "@/lib/providers/engine-types";
 
-/** Each engine's provider prefix in the environment: OPENAI_RPM, ANTHROPIC_CONCURRENCY, … */
-export const PROVIDER_PREFIX: Record<EngineName, string> = {
-  ChatGPT: "OPENAI",
-  Claude: "ANTHROPIC",
-  Gemini: "GEMINI",
-  Perplexity: "PERPLEXITY",
+/** The variables giving each provider's limits: requests per minute and requests in flight. */
+export const PROVIDER_LIMIT_ENV: Record<EngineName, { rpmEnv: string; concurrencyEnv: string }> = {
+  ChatGPT: { rpmEnv: "OPENAI_RPM", concurrencyEnv: "OPENAI_CONCURRENCY" },
+  Claude: { rpmEnv: "ANTHROPIC_RPM", concurrencyEnv: "ANTHROPIC_CONCURRENCY" },
+  Gemini: { rpmEnv: "GEMINI_RPM", concurrencyEnv: "GEMINI_CONCURRENCY" },
+  Perplexity: { rpmEnv: "PERPLEXITY_RPM", concurrencyEnv: "PERPLEXITY_CONCURRENCY" },
 };
 
 /**
@@ -34,20 +34,20 @@ export interface ProviderLimit {
   concurrency: number;
 }
 
-function positive(env: EnvRecord, name: string, fallback: number): number {
-  const value = Number(env[name]);
-  return Number.isFinite(value) && value > 0 ? value : fallback;
+function positive(raw: string | undefined, fallback: number): number {
+  const value = Number(raw);
+  return raw !== undefined && raw.trim() !== "" && Number.isFinite(value) && value > 0 ? value : fallback;
 }
 
 /** Each provider's limits and the monitors' share of them, from the environment. */
 export function readProviderLimits(env: EnvRecord = process.env): Record<EngineName, ProviderLimit> {
-  const share = Math.min(100, positive(env, "MONITOR_PROVIDER_SHARE", DEFAULT_MONITOR_SHARE)) / 100;
+  const share = Math.min(100, positive(env.MONITOR_PROVIDER_SHARE, DEFAULT_MONITOR_SHARE)) / 100;
   return Object.fromEntries(
     ENGINE_NAMES.map((engine) => {
-      const prefix = PROVIDER_PREFIX[engine];
-      const providerRpm = Math.floor(positive(env, `${prefix}_RPM`, DEFAULT_PROVIDER_LIMITS[engine].rpm));
+      const names = PROVIDER_LIMIT_ENV[engine];
+      const providerRpm = Math.floor(positive(env[names.rpmEnv], DEFAULT_PROVIDER_LIMITS[engine].rpm));
       const providerConcurrency = Math.floor(
-        positive(env, `${prefix}_CONCURRENCY`, DEFAULT_PROVIDER_LIMITS[engine].concurrency),
+        positive(env[names.concurrencyEnv], DEFAULT_PROVIDER_LIMITS[engine].concurrency),
       );
       return [
         engine,
