@@ -426,7 +426,32 @@ export class AnswerWorker implements KindWorker {
  * their last attempt; runs stuck for a day fail what is left (refunded); runs whose last answer was stored but
  * not closed are closed; runs and answers older than 13 months are deleted.
  */
-export async function maintainMonitorAnswers(db: Db, opts: AnswerWorkerOptions): Promise<void> {
+export async function maintainMonitorAnswers(
+  db: Db,
+  opts: AnswerWorkerOptions,
+  env: EnvRecord = process.env,
+): Promise<void> {
+  // Answers of an engine no longer configured here (its key removed since the run started) cannot be asked:
+  // failed and refunded now rather than after a day in the queue. A process with no engine configured at all
+  // (a worker started without the AI keys) is no judge of that and leaves them alone.
+  const configured = listConfiguredEngines(env);
+  const orphaned =
+    configured.length === 0
+      ? []
+      : rowsOf<{ id: string; engine: string }>(
+          await db.execute(sql`
+      select id, engine from monitor_answers
+      where status = 'pending' and not (engine = any(${`{${configured.join(",")}}`}::text[]))
+      limit 500`),
+        );
+  for (const { id, engine } of orphaned) {
+    await db.execute(sql`update monitor_answers set status = 'running', lease_owner = null,
+      lease_expires_at = now() where id = ${id} and status = 'pending'`);
+    await failAnswer(db, id, null, {
+      code: "ENGINE_NOT_CONFIGURED",
+      message: `${engine} is no longer available on this service. The answer's credits were refunded.`,
+    });
+  }
   await db.execute(sql`
     update monitor_answers set status = 'pending', lease_owner = null, lease_expires_at = null,
       not_before = now() + interval '5 seconds'

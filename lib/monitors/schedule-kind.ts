@@ -36,7 +36,7 @@ export function monitorScheduleKind(options?: Partial<AnswerWorkerOptions>): Sch
   return {
     name: "monitors",
     claimDue: (db) => claimDueMonitors(db),
-    maintain: (db, ctx) => maintainMonitorAnswers(db, resolved(ctx)),
+    maintain: (db, ctx) => maintainMonitorAnswers(db, resolved(ctx), ctx.env),
     createWorker: (db, ctx) => new AnswerWorker(db, ctx, resolved(ctx)),
   };
 }

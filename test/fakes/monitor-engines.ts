@@ -81,7 +81,7 @@ export async function startMonitorEngines(opts: MonitorEnginesOptions): Promise<
     Perplexity: await startFakePerplexity(),
   };
   const counters = Object.fromEntries(
-    ENGINES.map((e) => [
+    ENGINES.map((e): [EngineName, EngineCounters] => [
       e,
       { requests: 0, answered: 0, rateLimited: 0, failed: 0, maxPerMinute: 0, times: [], limitedTimes: [] },
     ]),

@@ -4,10 +4,11 @@ import type { DbHandle } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
 import { accountNotices, monitorAnswers, monitorRuns, webhookEndpoints } from "@/lib/db/schema";
 import { createMonitor, listRuns, monitorReport, runMonitorNow } from "@/lib/monitors";
+import { maintainMonitorAnswers } from "@/lib/monitors/execute";
 import { balanceOf, createTestAccount, type TestAccount } from "@/test/accounts";
 import { createTestDb } from "@/test/db";
 import { brandAnswers, type MonitorEngines, startMonitorEngines } from "@/test/fakes/monitor-engines";
-import { answerAll, ledgerMismatches, makeDue, runDue } from "./helpers";
+import { answerAll, FAST, ledgerMismatches, makeDue, runDue } from "./helpers";
 
 let handle: DbHandle;
 let fakes: MonitorEngines;
@@ -196,5 +197,37 @@ describe("a run", () => {
     const runs = await db.select().from(monitorRuns).where(eq(monitorRuns.monitorId, m.id));
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ trigger: "schedule", status: "completed" });
+  });
+});
+
+describe("housekeeping", () => {
+  test("answers of an engine no longer configured are failed and refunded; the run closes", async () => {
+    const db = handle.db;
+    const m = await createMonitor(
+      db,
+      acct.accountId,
+      {
+        domain: "acme.com",
+        prompts: ["cold brew kit"],
+        samples: 2,
+        engines: ["ChatGPT", "Claude"],
+        schedule,
+      },
+      fakes.env,
+    );
+    const before = await balanceOf(db, acct.accountId);
+    const started = await runMonitorNow(db, acct.accountId, m.id);
+    const { ANTHROPIC_API_KEY: _removed, ...withoutClaude } = fakes.env;
+    await answerAll(db, withoutClaude, fakes.fetch);
+    await maintainMonitorAnswers(db, FAST, { ...withoutClaude });
+    const [run] = await db.select().from(monitorRuns).where(eq(monitorRuns.id, started.id));
+    expect(run).toMatchObject({ status: "completed", creditsCharged: 20, creditsRefunded: 10 });
+    const failed = await db.select().from(monitorAnswers).where(eq(monitorAnswers.runId, started.id));
+    expect(failed.filter((a) => a.status === "failed").map((a) => a.error?.code)).toEqual([
+      "ENGINE_NOT_CONFIGURED",
+      "ENGINE_NOT_CONFIGURED",
+    ]);
+    expect(await balanceOf(db, acct.accountId)).toBe(before - 10);
+    expect(await ledgerMismatches(db)).toEqual([]);
   });
 });
