@@ -100,9 +100,12 @@ try {
   const fetch = fakes.fetch;
   const workers = handles.map((h, i) => new AnswerWorker(h.db, { owner: `bench_${i}`, env, fetch }));
   const started = performance.now();
+  const answerCpu0 = process.cpuUsage();
   await Promise.all(workers.map((w) => w.fill()));
   await Promise.all(workers.map((w) => w.drain({ untilMs: Date.now() + 3_600_000 })));
   const wallMs = performance.now() - started;
+  const answerCpu = process.cpuUsage(answerCpu0);
+  const answerCpuMs = (answerCpu.user + answerCpu.system) / 1000;
   await Promise.all(workers.map((w) => w.stop()));
 
   const [counts] = rowsOf<{ succeeded: number; failed: number; pending: number }>(
@@ -139,6 +142,9 @@ try {
   );
   console.log(
     `answer time         ${timing.map((t) => `${t.engine} ${t.ask_ms} ms`).join(", ")} (slot to stored)`,
+  );
+  console.log(
+    `process CPU         ${(answerCpuMs / 1000).toFixed(1)} s over ${(wallMs / 1000).toFixed(1)} s of answering (${((answerCpuMs / ANSWERS) * 1).toFixed(2)} ms per answer; fakes and runners share this process)`,
   );
   console.log(`runs charged twice  ${twice!.n}`);
   console.log(`ledger mismatches   ${mismatches.length}`);

@@ -68,6 +68,9 @@ export async function startRun(
   const id = randomUUID();
   const scheduledFor = opts.scheduledFor?.toISOString() ?? null;
   const monthStart = sql`(date_trunc('month', now() at time zone ${m.timeZone}) at time zone ${m.timeZone})`;
+  // The monitor's row is locked first (a scheduled claim holds it already): two runs of one monitor started at
+  // once are charged one after the other, the second seeing the first's spend against the monthly cap.
+  await tx.execute(sql`select id from monitors where id = ${m.id} for update`);
   const rows = rowsOf<{ balance: number; threshold: number }>(
     await tx.execute(sql`
       with spent as (

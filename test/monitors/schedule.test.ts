@@ -206,6 +206,33 @@ describe("skipped runs", () => {
   });
 });
 
+describe("concurrent runs", () => {
+  test("runs started at once never pass the monthly cap together", async () => {
+    const db = handle.db;
+    const acct = await createTestAccount(db, { credits: 5_000, domains: ["acme.com"] });
+    const m = await createMonitor(
+      db,
+      acct.accountId,
+      {
+        domain: "acme.com",
+        prompts: ["race"],
+        samples: 2,
+        engines: ["ChatGPT"],
+        schedule,
+        monthlyCreditCap: 25,
+      },
+      fakes.env,
+    );
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 5 }, () => runMonitorNow(db, acct.accountId, m.id)),
+    );
+    expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(2);
+    expect(await balanceOf(db, acct.accountId)).toBe(5_000 - 20);
+    await answerAll(db, fakes.env, fakes.fetch);
+    expect(await ledgerMismatches(db)).toEqual([]);
+  });
+});
+
 describe("alerts", () => {
   test("visibility.changed only when significant; citation.gained and citation.lost per prompt × engine", async () => {
     const db = handle.db;
