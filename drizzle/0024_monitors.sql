@@ -54,6 +54,7 @@ CREATE TABLE "monitor_runs" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"completed_at" timestamp with time zone,
 	"expires_at" timestamp with time zone DEFAULT now() + interval '13 months' NOT NULL,
+	"idempotency_key" text,
 	CONSTRAINT "monitor_runs_trigger_valid" CHECK ("trigger" in ('schedule', 'manual')),
 	CONSTRAINT "monitor_runs_status_valid" CHECK ("status" in ('running', 'completed', 'failed', 'skipped')),
 	CONSTRAINT "monitor_runs_skip_reason" CHECK (("status" = 'skipped') = ("skip_reason" is not null) and ("skip_reason" is null or "skip_reason" in ('insufficient_credits', 'monthly_cap'))),
@@ -64,6 +65,7 @@ CREATE TABLE "monitor_runs" (
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX "monitor_runs_slot_unique" ON "monitor_runs" USING btree ("monitor_id","scheduled_for") WHERE "scheduled_for" is not null;--> statement-breakpoint
+CREATE UNIQUE INDEX "monitor_runs_idempotency_unique" ON "monitor_runs" USING btree ("monitor_id","idempotency_key") WHERE "idempotency_key" is not null;--> statement-breakpoint
 CREATE INDEX "monitor_runs_monitor_idx" ON "monitor_runs" USING btree ("monitor_id","created_at","id");--> statement-breakpoint
 CREATE INDEX "monitor_runs_running_idx" ON "monitor_runs" USING btree ("created_at") WHERE "status" = 'running';--> statement-breakpoint
 CREATE INDEX "monitor_runs_expires_idx" ON "monitor_runs" USING btree ("expires_at");--> statement-breakpoint

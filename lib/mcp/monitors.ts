@@ -1,4 +1,5 @@
 import { parseValue } from "@/lib/errors";
+import { idempotencyKeySchema } from "@/lib/jobs/create";
 import {
   createMonitor,
   type ListMonitorsQuery,
@@ -23,7 +24,13 @@ import {
 import type { McpToolDef } from "./tools";
 
 const listInput = routeArgs(listMonitorsRoute);
-const runInput = routeArgs(runMonitorRoute);
+const runInput = routeArgs(runMonitorRoute).extend({
+  idempotencyKey: idempotencyKeySchema
+    .optional()
+    .describe(
+      "As the REST Idempotency-Key: the same key on the same monitor answers the original run, charged once.",
+    ),
+});
 const runsInput = routeArgs(listMonitorRunsRoute);
 const reportInput = routeArgs(getMonitorReportRoute);
 
@@ -70,8 +77,8 @@ export const monitorTools: McpToolDef[] = [
       openWorldHint: true,
     },
     run: (ctx, args) => {
-      parseValue(runInput, args);
-      return runMonitorNow(ctx.db, ctx.accountId, monitorId(args));
+      const { idempotencyKey } = parseValue(runInput, args) as { idempotencyKey?: string };
+      return runMonitorNow(ctx.db, ctx.accountId, monitorId(args), { idempotencyKey });
     },
   },
   {

@@ -22,7 +22,7 @@ import type { AnswerView, ListRunsQuery, RunList, RunStarted, RunView } from "./
 import { nextRunOf, requireMonitor } from "./service";
 
 export type RunOutcome =
-  | { status: "running"; run: MonitorRun }
+  | { status: "running"; run: MonitorRun; replayed?: boolean }
   | {
       status: "skipped";
       run: MonitorRun | null;
@@ -60,7 +60,7 @@ export function runConfigOf(m: Monitor): MonitorRunConfig {
 export async function startRun(
   tx: Tx,
   m: Monitor,
-  opts: { trigger: "schedule" | "manual"; scheduledFor?: Date },
+  opts: { trigger: "schedule" | "manual"; scheduledFor?: Date; idempotencyKey?: string },
 ): Promise<RunOutcome> {
   const config = runConfigOf(m);
   const planned = config.prompts.length * config.engines.length * config.samples;
@@ -71,6 +71,13 @@ export async function startRun(
   // The monitor's row is locked first (a scheduled claim holds it already): two runs of one monitor started at
   // once are charged one after the other, the second seeing the first's spend against the monthly cap.
   await tx.execute(sql`select id from monitors where id = ${m.id} for update`);
+  if (opts.idempotencyKey) {
+    const [replay] = await tx
+      .select()
+      .from(monitorRuns)
+      .where(and(eq(monitorRuns.monitorId, m.id), eq(monitorRuns.idempotencyKey, opts.idempotencyKey)));
+    if (replay) return { status: "running", run: replay, replayed: true };
+  }
   const rows = rowsOf<{ balance: number; threshold: number }>(
     await tx.execute(sql`
       with spent as (
@@ -83,9 +90,9 @@ export async function startRun(
         returning credit_balance, credits_low_threshold
       ), run as (
         insert into monitor_runs (id, monitor_id, account_id, trigger, scheduled_for, status, config, answers_planned,
-          credits_charged)
+          credits_charged, idempotency_key)
         select ${id}, ${m.id}, ${m.accountId}, ${opts.trigger}, ${scheduledFor}::timestamptz, 'running',
-          ${JSON.stringify(config)}::jsonb, ${planned}::int, ${cost}::int
+          ${JSON.stringify(config)}::jsonb, ${planned}::int, ${cost}::int, ${opts.idempotencyKey ?? null}::text
         from charged
         returning id
       ), spend as (
@@ -162,7 +169,12 @@ async function skipDetail(tx: Tx, m: Monitor, cost: number): Promise<SkipDetail>
  * POST /monitors/{id}/run: a run now, charged like a scheduled one. 402 when the balance cannot cover it, 400
  * when the monitor's monthly cap would be passed; nothing is charged then.
  */
-export async function runMonitorNow(db: Db, accountId: string, id: string): Promise<RunStarted> {
+export async function runMonitorNow(
+  db: Db,
+  accountId: string,
+  id: string,
+  opts: { idempotencyKey?: string } = {},
+): Promise<RunStarted> {
   const outcome = await db.transaction(async (tx) => {
     const m = await requireMonitor(tx, accountId, id);
     if (m.domainId === null) {
@@ -174,7 +186,7 @@ export async function runMonitorNow(db: Db, accountId: string, id: string): Prom
         },
       );
     }
-    return startRun(tx, m, { trigger: "manual" });
+    return startRun(tx, m, { trigger: "manual", idempotencyKey: opts.idempotencyKey });
   });
   if (outcome.status === "skipped") {
     if (outcome.reason === "insufficient_credits") {

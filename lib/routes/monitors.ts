@@ -153,8 +153,9 @@ export const runMonitorRoute = defineRoute({
   operationId: "runMonitor",
   tag: "Monitors",
   summary: "Run a monitor now",
-  description: `Starts a run at once, billed like a scheduled one (${PRICE}, charged now; failed answers refunded). 402 when the balance cannot cover the run, 400 (\`reason\` monthly_cap) when it would pass the monitor's monthly cap; nothing is charged then. Follow it with GET /monitors/{id}/runs.`,
+  description: `Starts a run at once, billed like a scheduled one (${PRICE}, charged now; failed answers refunded). 402 when the balance cannot cover the run, 400 (\`reason\` monthly_cap) when it would pass the monitor's monthly cap; nothing is charged then. The same \`Idempotency-Key\` on the same monitor answers the original run and charges nothing. Follow it with GET /monitors/{id}/runs.`,
   pathParams: [monitorIdParam],
+  idempotencyKey: true,
   success: {
     status: 202,
     description: "The run started.",

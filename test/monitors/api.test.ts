@@ -307,3 +307,19 @@ describe("a monitor's life", () => {
     expect(resumed).toMatchObject({ status: "active", pauseReason: null });
   });
 });
+
+describe("run now", () => {
+  test("an Idempotency-Key replays the original run and charges once", async () => {
+    const m = (await create()).body.data;
+    const before = await balanceOf(db, acct.accountId);
+    const first = await client.post(`/api/v1/monitors/${m.id}/run`, {}, { "idempotency-key": "run-once-1" });
+    const second = await client.post(`/api/v1/monitors/${m.id}/run`, {}, { "idempotency-key": "run-once-1" });
+    expect(first.status).toBe(202);
+    expect(second.status).toBe(202);
+    expect((await second.json()).data.id).toBe((await first.json()).data.id);
+    expect(await balanceOf(db, acct.accountId)).toBe(before - 30);
+    const bad = await client.post(`/api/v1/monitors/${m.id}/run`, {}, { "idempotency-key": "" });
+    expect(bad.status).toBe(400);
+    await answerAll(db, process.env, fakes.fetch);
+  });
+});

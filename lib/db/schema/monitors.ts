@@ -100,8 +100,13 @@ export const monitorRuns = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true })
       .notNull()
       .default(sql`now() + interval '13 months'`),
+    /** A manual run's Idempotency-Key: the same key on the same monitor answers the original run. */
+    idempotencyKey: text("idempotency_key"),
   },
   (t) => [
+    uniqueIndex("monitor_runs_idempotency_unique")
+      .on(t.monitorId, t.idempotencyKey)
+      .where(sql`${t.idempotencyKey} is not null`),
     uniqueIndex("monitor_runs_slot_unique")
       .on(t.monitorId, t.scheduledFor)
       .where(sql`${t.scheduledFor} is not null`),

@@ -8,6 +8,7 @@ import { runMonitorRoute } from "@/lib/routes/monitors";
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: implement(
     runMonitorRoute,
-    async ({ db, auth, params }) => new ApiResult(await runMonitorNow(db, auth.accountId, params.id), 202),
+    async ({ db, auth, params, idempotencyKey }) =>
+      new ApiResult(await runMonitorNow(db, auth.accountId, params.id, { idempotencyKey }), 202),
   ),
 });
