@@ -26,6 +26,13 @@ import * as v1KeysIdRoll from "@/app/api/v1/keys/[id]/roll/route";
 import * as v1KeysId from "@/app/api/v1/keys/[id]/route";
 import * as v1Keys from "@/app/api/v1/keys/route";
 import * as v1Mcp from "@/app/api/v1/mcp/route";
+import * as v1MonitorsIdPause from "@/app/api/v1/monitors/[id]/pause/route";
+import * as v1MonitorsIdReport from "@/app/api/v1/monitors/[id]/report/route";
+import * as v1MonitorsIdResume from "@/app/api/v1/monitors/[id]/resume/route";
+import * as v1MonitorsId from "@/app/api/v1/monitors/[id]/route";
+import * as v1MonitorsIdRun from "@/app/api/v1/monitors/[id]/run/route";
+import * as v1MonitorsIdRuns from "@/app/api/v1/monitors/[id]/runs/route";
+import * as v1Monitors from "@/app/api/v1/monitors/route";
 import * as v1OpenapiJson from "@/app/api/v1/openapi.json/route";
 import * as v1PostmanJson from "@/app/api/v1/postman.json/route";
 import * as v1Root from "@/app/api/v1/route";
@@ -61,6 +68,13 @@ export const API_ROUTES: RouteEntry[] = [
   { path: "/api/v1/keys/[id]/roll", module: v1KeysIdRoll },
   { path: "/api/v1/keys", module: v1Keys },
   { path: "/api/v1/mcp", module: v1Mcp },
+  { path: "/api/v1/monitors/[id]/pause", module: v1MonitorsIdPause },
+  { path: "/api/v1/monitors/[id]/report", module: v1MonitorsIdReport },
+  { path: "/api/v1/monitors/[id]/resume", module: v1MonitorsIdResume },
+  { path: "/api/v1/monitors/[id]", module: v1MonitorsId },
+  { path: "/api/v1/monitors/[id]/run", module: v1MonitorsIdRun },
+  { path: "/api/v1/monitors/[id]/runs", module: v1MonitorsIdRuns },
+  { path: "/api/v1/monitors", module: v1Monitors },
   { path: "/api/v1/openapi.json", module: v1OpenapiJson },
   { path: "/api/v1/postman.json", module: v1PostmanJson },
   { path: "/api/v1", module: v1Root },

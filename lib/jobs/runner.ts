@@ -9,9 +9,12 @@ import { rowsOf } from "@/lib/db/rows";
 import { type Job, jobs } from "@/lib/db/schema";
 import { ToolError } from "@/lib/errors";
 import { guardedFetch } from "@/lib/fetch";
+import { SchedulerHost } from "@/lib/scheduler/host";
+import type { ScheduleKind } from "@/lib/scheduler/kinds";
 import type { AnyTool, AnyToolRunner, Env } from "@/lib/tools/types";
 import { type DeliveryPassReport, deliverDueWebhooks, purgeWebhookHistory } from "@/lib/webhooks/deliver";
 import { JOBS_CHANNEL, jobEvents } from "./events";
+import { SCHEDULE_KINDS } from "./scheduled";
 import { type RunningTask, type ToolWorkerPool, toolPoolFor, WorkerLimitError } from "./tool-pool";
 import { catalogToolSource, describeFailure, type ToolSource } from "./tool-source";
 import { completeJob, failJob } from "./transitions";
@@ -96,13 +99,21 @@ export class JobRunner {
   private readonly onCreated = () => void this.tick({ claimOnly: true });
   private lastMaintenance = 0;
   private unlisten: (() => Promise<void>) | null = null;
+  /** Scheduled work (monitors, …): due schedules claimed on each pass, their work done beside the jobs. */
+  readonly schedules: SchedulerHost;
 
   constructor(
     private readonly db: Db,
     readonly options: RunnerOptions = runnerOptionsFromEnv(),
     private readonly tools: ToolSource = catalogToolSource,
     private readonly env: Env = process.env,
+    scheduleKinds: readonly ScheduleKind[] = SCHEDULE_KINDS,
   ) {
+    this.schedules = new SchedulerHost(db, scheduleKinds, {
+      owner: this.id,
+      env: env as Record<string, string | undefined>,
+      fetch: guardedFetch,
+    });
     this.pool = toolPoolFor({
       memoryMb: options.workerMemoryMb ?? 512,
       graceMs: options.abortGraceMs ?? 2000,
@@ -152,6 +163,7 @@ export class JobRunner {
     await settle(this.unlisten?.());
     await settle(this.passing);
     await settle(this.delivering);
+    await settle(this.schedules.stop());
     // All at once: each is its own transaction, guarded by the lease, so a job refunds once.
     await Promise.all(
       [...this.running.keys()].map(async (jobId) => {
@@ -177,6 +189,7 @@ export class JobRunner {
   /** Waits until every job this runner started has finished. */
   async drain(): Promise<void> {
     while (this.running.size) await Promise.allSettled([...this.running.values()]);
+    await this.schedules.drain({ untilMs: Date.now() + 60_000 });
   }
 
   /**
@@ -260,6 +273,12 @@ export class JobRunner {
         });
       this.running.set(job.id, run);
     }
+    // Schedules: due ones become runs; a started runner works them in the background, a one-off pass (cron)
+    // waits for what it started, within the cron call's time.
+    await this.schedules.pass({
+      maintenance: opts.maintenance !== false,
+      wait: !this.started && !this.stopped,
+    });
     // Webhooks: a started runner sends the due deliveries beside its jobs (one batch at a time, never holding
     // up the next claim); a one-off pass (cron, tests) waits for them.
     const deliveries = this.deliverWebhooks();

@@ -16,6 +16,7 @@ import { getJobRoute, listJobsRoute } from "@/lib/routes/jobs";
 import { pricingText, TOOL_NAMES, TOOLS } from "@/lib/tools/catalog";
 import type { AnyTool } from "@/lib/tools/types";
 import { connectionInputs, readSearchConsole, readTraffic } from "./connections";
+import { monitorTools } from "./monitors";
 import {
   describeEngines,
   enginesInput,
@@ -308,7 +309,11 @@ const dataTools: McpToolDef[] = [
 ];
 
 /** Every MCP tool: one per tool endpoint, then the free reads. */
-export const MCP_TOOLS: McpToolDef[] = [...TOOL_NAMES.map((name) => billedTool(TOOLS[name])), ...dataTools];
+export const MCP_TOOLS: McpToolDef[] = [
+  ...TOOL_NAMES.map((name) => billedTool(TOOLS[name])),
+  ...dataTools,
+  ...monitorTools,
+];
 
 /** The tools/list entry of a tool: JSON Schema of what it accepts. */
 export function listEntry(def: McpToolDef) {

@@ -7,6 +7,7 @@ import * as jobs from "@/lib/routes/jobs";
 import * as keys from "@/lib/routes/keys";
 import * as legacy from "@/lib/routes/legacy";
 import * as meta from "@/lib/routes/meta";
+import * as monitors from "@/lib/routes/monitors";
 import * as pages from "@/lib/routes/pages";
 import { toolContracts } from "@/lib/routes/tools";
 import * as tracking from "@/lib/routes/tracking";
@@ -14,7 +15,7 @@ import * as visibility from "@/lib/routes/visibility";
 import * as webhooks from "@/lib/routes/webhooks";
 
 const TAG_ORDER: string[] = TAGS.map((t) => t.name);
-const METHOD_ORDER = ["get", "post", "delete"];
+const METHOD_ORDER = ["get", "post", "patch", "delete"];
 
 /**
  * Every contract the modules export, ordered by tag, path and method (a module's exports have no order
@@ -45,6 +46,7 @@ export const API_ROUTES: AnyRouteContract[] = [
     pages,
     visibility,
     domains,
+    monitors,
     connections,
     webhooks,
     keys,

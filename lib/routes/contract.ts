@@ -24,6 +24,11 @@ export const TAGS = [
   },
   { name: "Domains", description: "The domains registered on the account. Free." },
   {
+    name: "Monitors",
+    description:
+      "AI visibility monitoring: tracked prompts asked of the AI engines on a schedule, billed per answer, reported with sample sizes, 95% intervals and significance tests.",
+  },
+  {
     name: "AI visibility",
     description: "The AI engines this server asks, and what completed AI checks observed over time. Free.",
   },
@@ -35,7 +40,7 @@ export const TAGS = [
   {
     name: "Webhooks",
     description:
-      "Endpoints that receive signed events (Standard Webhooks): job.completed, job.failed, citation.detected, credits.low, webhook.test. Free.",
+      "Endpoints that receive signed events (Standard Webhooks): job.completed, job.failed, citation.detected, credits.low, webhook.test, and the monitors' monitor.run_completed, monitor.run_skipped, visibility.changed, citation.gained, citation.lost. Free.",
   },
   {
     name: "Keys",
@@ -122,7 +127,7 @@ export interface RouteContract<
   D extends z.ZodType = z.ZodType,
   P extends string = string,
 > {
-  method: "get" | "post" | "delete";
+  method: "get" | "post" | "patch" | "delete";
   /** OpenAPI path under /api/v1, with {param}s. */
   path: string;
   operationId: string;

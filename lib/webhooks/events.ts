@@ -6,5 +6,10 @@ export const WEBHOOK_EVENTS = [
   "citation.detected",
   "credits.low",
   "webhook.test",
+  "monitor.run_completed",
+  "monitor.run_skipped",
+  "visibility.changed",
+  "citation.gained",
+  "citation.lost",
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];

@@ -88,6 +88,9 @@ const READS = [
   "get_search_console_queries",
   "get_analytics_traffic",
 ];
+/** The monitors' tools: two that change things (creating a monitor, a billed run), three reads. */
+const MONITOR_WRITES = ["create_monitor", "run_monitor"];
+const MONITOR_READS = ["list_monitors", "list_monitor_runs", "get_monitor_report"];
 const COSTS: Record<string, string> = {
   audits: "Costs 50 credits",
   core_web_vitals: "Costs 25 credits",
@@ -109,13 +112,17 @@ describe("tools/list", () => {
     const client = await connect(acct.headers);
     expect(client.getServerCapabilities()?.tools).toBeDefined();
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual([...BILLED, ...READS].sort());
+    expect(tools.map((t) => t.name).sort()).toEqual(
+      [...BILLED, ...READS, ...MONITOR_WRITES, ...MONITOR_READS].sort(),
+    );
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe("object");
       expect(tool.description).toBeTruthy();
       if (BILLED.includes(tool.name)) {
         expect(tool.description).toContain(COSTS[tool.name]);
         expect(tool.annotations).toMatchObject({ readOnlyHint: false, openWorldHint: true });
+      } else if (MONITOR_WRITES.includes(tool.name)) {
+        expect(tool.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
       } else {
         expect(tool.annotations).toMatchObject({ readOnlyHint: true });
       }
@@ -357,7 +364,7 @@ describe("authentication and rate limit, as the REST API", () => {
   test("Authorization: Bearer <key>:<secret> works too", async () => {
     const client = await connect({ authorization: `Bearer ${acct.key}:${acct.secret}` });
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(BILLED.length + READS.length);
+    expect(tools).toHaveLength(BILLED.length + READS.length + MONITOR_WRITES.length + MONITOR_READS.length);
   });
 
   test("every MCP HTTP request counts against the key's limit; the 4th of 3 is 429", async () => {

@@ -311,6 +311,7 @@ describe("GET /api/v1/postman.json", () => {
       "Credits",
       "Tracking",
       "Domains",
+      "Monitors",
       "AI visibility",
       "Search and analytics",
       "Webhooks",

@@ -35,12 +35,21 @@ export const creditLedger = pgTable(
     jobId: uuid("job_id").references(() => jobs.id, { onDelete: "set null" }),
     /** Set for purchases: the payment provider's event id, so a replayed event can never credit twice. */
     eventId: text("event_id"),
+    /** Set for a monitor run's spend (once per run) and an answer's refund (once per answer). */
+    monitorRunId: uuid("monitor_run_id"),
+    monitorAnswerId: uuid("monitor_answer_id"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index("credit_ledger_account_idx").on(t.accountId, t.id),
     // A job is charged once and refunded at most once.
     uniqueIndex("credit_ledger_job_type_unique").on(t.jobId, t.type).where(sql`${t.jobId} is not null`),
+    uniqueIndex("credit_ledger_monitor_run_spend_unique")
+      .on(t.monitorRunId)
+      .where(sql`${t.monitorRunId} is not null and ${t.type} = 'spend'`),
+    uniqueIndex("credit_ledger_monitor_answer_refund_unique")
+      .on(t.monitorAnswerId)
+      .where(sql`${t.monitorAnswerId} is not null`),
     // A payment event is applied once.
     uniqueIndex("credit_ledger_event_unique").on(t.eventId).where(sql`${t.eventId} is not null`),
     check(

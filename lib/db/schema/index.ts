@@ -10,3 +10,4 @@ export * from "./tracking";
 export * from "./visibility";
 export * from "./webgraph";
 export * from "./webhooks";
+export * from "./monitors";
