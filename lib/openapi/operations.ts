@@ -1,4 +1,5 @@
 import * as mcp from "@/lib/mcp/contract";
+import * as capabilities from "@/lib/routes/capabilities";
 import * as connections from "@/lib/routes/connections";
 import { type AnyRouteContract, isRouteContract, TAGS } from "@/lib/routes/contract";
 import * as credits from "@/lib/routes/credits";
@@ -36,5 +37,17 @@ export function contractsOf(...modules: Record<string, unknown>[]): AnyRouteCont
  */
 export const API_ROUTES: AnyRouteContract[] = [
   ...toolContracts(),
-  ...contractsOf(jobs, credits, tracking, visibility, domains, connections, webhooks, mcp, meta, legacy),
+  ...contractsOf(
+    jobs,
+    credits,
+    tracking,
+    visibility,
+    domains,
+    connections,
+    webhooks,
+    mcp,
+    meta,
+    capabilities,
+    legacy,
+  ),
 ];

@@ -82,6 +82,7 @@ const READS = [
   "get_bot_stats",
   "get_citations",
   "list_engines",
+  "get_capabilities",
   "get_visibility",
   "get_search_console_queries",
   "get_analytics_traffic",
