@@ -8,7 +8,9 @@ export default function DashboardNotFound() {
       <PageHeader title="Page not found" description="Nothing is at this address in your dashboard." />
       <Card>
         <div className="space-y-2 text-sm text-slate-700" data-testid="dashboard-404">
-          <p>The link may be mistyped, or what it showed is gone: jobs and their results are kept for 7 days.</p>
+          <p>
+            The link may be mistyped, or what it showed is gone: jobs and their results are kept for 7 days.
+          </p>
           <p>
             <Link className="link" href="/dashboard">
               Go to the overview
