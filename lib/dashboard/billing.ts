@@ -46,7 +46,8 @@ export type BillingEntry =
       id: string;
       at: Date;
       credits: number;
-      type: "grant" | "purchase" | "adjustment";
+      /** "bonus": the free credits of a verified sign-up; the others were added by the operator. */
+      type: "bonus" | "grant" | "purchase" | "adjustment";
       description: string;
     };
 
