@@ -11,17 +11,9 @@ import { pendingVerification } from "@/lib/dashboard/verification";
 
 type Memberships = Awaited<ReturnType<typeof listMemberships>>;
 
-/** The account switcher (or the account's name) and Sign out; `idSuffix` keeps ids unique when shown twice. */
-function AccountControls({
-  actor,
-  memberships,
-  idSuffix,
-}: {
-  actor: Actor;
-  memberships: Memberships;
-  idSuffix: string;
-}) {
-  const id = `account-switch${idSuffix}`;
+/** The account switcher (or the account's name) and Sign out. */
+function AccountControls({ actor, memberships }: { actor: Actor; memberships: Memberships }) {
+  const id = "account-switch";
   return (
     <>
       {memberships.length > 1 ? (
@@ -77,8 +69,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
       </a>
       <DashboardChrome
         operator={operator}
-        account={<AccountControls actor={actor} memberships={memberships} idSuffix="" />}
-        accountInMenu={<AccountControls actor={actor} memberships={memberships} idSuffix="-menu" />}
+        account={<AccountControls actor={actor} memberships={memberships} />}
       >
         <main id="main" className="min-w-0 flex-1">
           {verify ? <VerifyEmailBanner email={verify.email} bonus={SIGNUP_BONUS} /> : null}

@@ -36,18 +36,15 @@ function currentLabel(path: string, operator: boolean): string {
 
 /**
  * The header and the navigation. On a wide screen the sections are a column beside the content; on a phone the
- * header is one line (brand, the current section as a menu button) and the sections open below it, so the frame
- * never takes more than a line of the screen. `account` and `accountInMenu` are the same controls rendered on
- * the server, shown in the header on a wide screen and at the end of the menu on a phone.
+ * header is two short lines (brand and the menu button; the account and Sign out) and the sections open below
+ * it, so the frame stays under 120 px. `account` holds the account controls, rendered on the server.
  */
 export function DashboardChrome({
   account,
-  accountInMenu,
   operator,
   children,
 }: {
   account: React.ReactNode;
-  accountInMenu: React.ReactNode;
   operator: boolean;
   children: React.ReactNode;
 }) {
@@ -60,11 +57,13 @@ export function DashboardChrome({
   return (
     <>
       <header className="border-b border-slate-200 bg-white">
-        <div className="mx-auto flex max-w-7xl items-center justify-between gap-3 px-4 py-2.5 sm:px-6">
+        <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-x-3 gap-y-2 px-4 py-2 sm:px-6 md:py-3">
           <Link href="/dashboard" className="text-lg font-semibold text-slate-900">
             Findable
           </Link>
-          <div className="hidden min-w-0 items-center gap-3 text-sm text-slate-700 md:flex">{account}</div>
+          <div className="order-last flex w-full min-w-0 items-center justify-between gap-3 text-sm text-slate-700 md:order-none md:w-auto md:justify-end">
+            {account}
+          </div>
           <button
             type="button"
             className="btn-secondary md:hidden"
@@ -107,9 +106,6 @@ export function DashboardChrome({
               );
             })}
           </ul>
-          <div className="mt-3 flex flex-wrap items-center gap-3 border-t border-slate-200 pt-3 text-sm text-slate-700 md:hidden">
-            {accountInMenu}
-          </div>
         </nav>
         {children}
       </div>
