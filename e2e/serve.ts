@@ -67,12 +67,17 @@ for (const [name, extra] of [
 {
   const email = `e2e-operator-${Date.now()}@example.com`;
   const password = randomBytes(12).toString("base64url");
-  const { user } = await createAccount(handle.db, { ownerEmail: email });
+  const { account, user } = await createAccount(handle.db, { ownerEmail: email, extraGrant: 1000 });
   await handle.db
     .update(users)
     .set({ passwordHash: await bcrypt.hash(password, 10), emailVerified: new Date(), isOperator: true })
     .where(eq(users.id, user.id));
-  accounts.operator = { email, password };
+  await registerDomain(handle.db, account.id, "operator.e2e.example.com");
+  const key = await rotateKeyPair(handle.db, account.id, {
+    createdByUserId: user.id,
+    rateLimitPerMinute: 100_000,
+  });
+  accounts.operator = { email, password, accountId: account.id, key: key.keyId, secret: key.secret };
 }
 await handle.close();
 mkdirSync("reports", { recursive: true });
