@@ -38,7 +38,6 @@ const PAGES: [string, string][] = [
   ["billing", "/dashboard/billing"],
   ["account", "/dashboard/account"],
   ["operator", "/dashboard/operator"],
-  ["not-found", "/dashboard/no-such-page"],
 ];
 
 /** A session cookie header, from the real forms in a real browser. */
