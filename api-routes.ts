@@ -14,6 +14,7 @@ import * as legacyTrackingWebhookTest from "@/app/api/tracking/webhook/test/rout
 import * as v1CatchAll from "@/app/api/v1/[...path]/route";
 import * as v1Tool from "@/app/api/v1/[tool]/route";
 import * as v1AnalyticsTraffic from "@/app/api/v1/analytics/traffic/route";
+import * as v1Capabilities from "@/app/api/v1/capabilities/route";
 import * as v1Citations from "@/app/api/v1/citations/route";
 import * as v1Credits from "@/app/api/v1/credits/route";
 import * as v1DomainsDomain from "@/app/api/v1/domains/[domain]/route";
@@ -56,6 +57,7 @@ export const API_ROUTES: RouteEntry[] = [
   { path: "/api/v1/[...path]", module: v1CatchAll },
   { path: "/api/v1/[tool]", module: v1Tool },
   { path: "/api/v1/analytics/traffic", module: v1AnalyticsTraffic },
+  { path: "/api/v1/capabilities", module: v1Capabilities },
   { path: "/api/v1/citations", module: v1Citations },
   { path: "/api/v1/credits", module: v1Credits },
   { path: "/api/v1/domains/[domain]", module: v1DomainsDomain },

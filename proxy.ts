@@ -1,4 +1,5 @@
 import { type NextRequest, NextResponse } from "next/server";
+import { PAGE_PATH_HEADER } from "@/lib/auth/page-path";
 import { contentSecurityPolicy } from "@/lib/security/headers";
 
 // Pages only: the API answers JSON with its own headers, and static assets need no per-request nonce.
@@ -17,6 +18,8 @@ export function proxy(request: NextRequest) {
   const csp = contentSecurityPolicy(nonce, { dev: process.env.NODE_ENV === "development" });
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("x-nonce", nonce);
+  // The page's own address, so that a signed-out visit can be sent back here after sign-in (lib/auth/session.ts).
+  requestHeaders.set(PAGE_PATH_HEADER, `${request.nextUrl.pathname}${request.nextUrl.search}`);
   requestHeaders.set("content-security-policy", csp);
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set("content-security-policy", csp);

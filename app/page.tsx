@@ -1,4 +1,7 @@
 import Link from "next/link";
+import { CREDIT_PACKS, formatMoney, PACK_CURRENCY } from "@/lib/billing/packs";
+import { SIGNUP_BONUS } from "@/lib/credits/credits";
+import { pricingText, TOOL_NAMES, TOOLS } from "@/lib/tools/catalog";
 
 export default function Home() {
   return (
@@ -32,6 +35,35 @@ export default function Home() {
           Hosted MCP endpoint at <code className="font-mono">POST /api/v1/mcp</code> for AI assistants.
         </li>
       </ul>
+      <section aria-labelledby="pricing" className="mt-12" data-testid="pricing">
+        <h2 id="pricing" className="text-xl font-semibold text-slate-900">
+          What it costs
+        </h2>
+        <p className="mt-2 text-slate-700">
+          You pay in credits, only for tool runs: reading your bot visits, citations and reports is free, and
+          a run that fails is refunded. A new account gets {SIGNUP_BONUS} free credits once its email address
+          is verified. Credits do not expire.
+        </p>
+        <ul className="mt-4 grid gap-3 sm:grid-cols-3">
+          {CREDIT_PACKS.map((p) => (
+            <li key={p.id} className="rounded-lg border border-slate-200 bg-white p-4">
+              <p className="font-semibold text-slate-900">{p.name}</p>
+              <p className="text-slate-700">
+                {p.credits.toLocaleString("en-US")} credits for {formatMoney(p.price, PACK_CURRENCY)}
+              </p>
+            </li>
+          ))}
+        </ul>
+        <h3 className="mt-6 font-semibold text-slate-900">Credits per run</h3>
+        <ul className="mt-2 grid gap-x-6 gap-y-1 text-sm text-slate-700 sm:grid-cols-2">
+          {TOOL_NAMES.map((name) => (
+            <li key={name} className="flex justify-between gap-3 border-b border-slate-100 py-1">
+              <span>{TOOLS[name].title}</span>
+              <span className="text-right">{pricingText(TOOLS[name])}</span>
+            </li>
+          ))}
+        </ul>
+      </section>
     </main>
   );
 }

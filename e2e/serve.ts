@@ -5,9 +5,12 @@ import { randomBytes } from "node:crypto";
 import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import bcrypt from "bcryptjs";
+import { eq } from "drizzle-orm";
 import { createAccount } from "@/lib/accounts/accounts";
 import { registerDomain } from "@/lib/accounts/domains";
 import { migrateDatabase, openDatabase } from "@/lib/db/client";
+import { users } from "@/lib/db/schema";
 import { rotateKeyPair } from "@/lib/keys/keys";
 import { serverNodeFlags, serverProcessEnv } from "@/lib/server/node-flags";
 import { startFakeSmtp } from "@/test/fakes/smtp";
@@ -61,6 +64,22 @@ for (const [name, extra] of [
     secret: key.secret,
     domain: `${name}.e2e.example.com`,
   };
+}
+// A person who runs the service (the admin CLI's `operator` flag), signing in with a password: the operator page.
+{
+  const email = `e2e-operator-${Date.now()}@example.com`;
+  const password = randomBytes(12).toString("base64url");
+  const { account, user } = await createAccount(handle.db, { ownerEmail: email, extraGrant: 1000 });
+  await handle.db
+    .update(users)
+    .set({ passwordHash: await bcrypt.hash(password, 10), emailVerified: new Date(), isOperator: true })
+    .where(eq(users.id, user.id));
+  await registerDomain(handle.db, account.id, "operator.e2e.example.com");
+  const key = await rotateKeyPair(handle.db, account.id, {
+    createdByUserId: user.id,
+    rateLimitPerMinute: 100_000,
+  });
+  accounts.operator = { email, password, accountId: account.id, key: key.keyId, secret: key.secret };
 }
 await handle.close();
 mkdirSync("reports", { recursive: true });

@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { createAccount, getMembers } from "@/lib/accounts/accounts";
 import { listDomains, registerDomain } from "@/lib/accounts/domains";
 import { findAccount } from "@/lib/accounts/lookup";
+import { setOperator } from "@/lib/accounts/operators";
 import { DEFAULT_RATE_LIMIT } from "@/lib/api/rate-limit";
 import { getCreditAccount, grantCredits } from "@/lib/credits/credits";
 import { type Db, migrateDatabase, openDatabase } from "@/lib/db/client";
@@ -48,6 +49,8 @@ Commands:
   list-tokens --account <id|owner email>
   revoke-token --account <id|owner email> --token <token uuid>
   show --account <id|owner email>
+  operator --email <user email> / unoperator --email <user email>
+      Flags (or unflags) a user as an operator of this service: they see the dashboard's operator page.
   show-job --job <job id>
       A job as operators see it: state, charge and refunds, its ledger rows and the AI providers' token usage.
 ${IMPORT_WEBGRAPH_USAGE}
@@ -223,6 +226,13 @@ async function run(db: Db, command: string | undefined, values: Record<string, s
       return show(db, (await account(db, values.account)).id);
     case "show-job":
       return showJob(db, need(values.job, "job"));
+    case "operator":
+    case "unoperator": {
+      const email = need(values.email, "email");
+      const row = await setOperator(db, email, command === "operator");
+      if (!row) throw new UsageError(`no user ${email}`);
+      return row;
+    }
     case "import-webgraph":
       return runImportWebgraphCommand(db, values, (message) => new UsageError(message));
     default:

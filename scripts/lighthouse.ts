@@ -26,9 +26,18 @@ const PAGES: [string, string][] = [
   ["overview", "/dashboard"],
   ["bots", "/dashboard/bots"],
   ["tools", "/dashboard/tools"],
+  ["tool", "/dashboard/tools/audits"],
   ["jobs", "/dashboard/jobs"],
+  ["citations", "/dashboard/citations"],
+  ["visibility", "/dashboard/visibility"],
+  ["domains", "/dashboard/domains"],
+  ["connections", "/dashboard/connections"],
   ["keys", "/dashboard/keys"],
+  ["webhooks", "/dashboard/webhooks"],
+  ["members", "/dashboard/members"],
   ["billing", "/dashboard/billing"],
+  ["account", "/dashboard/account"],
+  ["operator", "/dashboard/operator"],
 ];
 
 /** A session cookie header, from the real forms in a real browser. */

@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useActionState } from "react";
+import { useActionState, useState } from "react";
 import type { AuthFormState } from "@/lib/actions/state";
 
 export function AuthForm({
@@ -14,6 +14,9 @@ export function AuthForm({
   next?: string;
 }) {
   const [state, formAction, pending] = useActionState(action, {});
+  // Controlled, so that the address stays in the field after a refused attempt (a form action resets the form).
+  const [email, setEmail] = useState("");
+  const [name, setName] = useState("");
   const signup = mode === "signup";
   const emailError = state.field === "email" ? state.error : undefined;
   const passwordError = state.field === "password" ? state.error : undefined;
@@ -31,6 +34,8 @@ export function AuthForm({
             name="name"
             type="text"
             autoComplete="name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
             className="field-input"
             maxLength={100}
           />
@@ -46,6 +51,8 @@ export function AuthForm({
           type="email"
           required
           autoComplete="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
           className="field-input"
           aria-invalid={emailError ? true : undefined}
           aria-describedby={emailError ? "email-error" : undefined}

@@ -1,20 +1,63 @@
-import Link from "next/link";
-import { NavLinks } from "@/components/dashboard/nav-links";
+import { DashboardChrome } from "@/components/dashboard/nav-links";
 import { QueryProvider } from "@/components/dashboard/providers";
 import { VerifyEmailBanner } from "@/components/dashboard/verify-email-banner";
+import { isOperator } from "@/lib/accounts/operators";
 import { signOutAction } from "@/lib/actions/sign-out";
 import { switchAccountAction } from "@/lib/actions/switch-account";
 import { requireActor } from "@/lib/auth/session";
 import { SIGNUP_BONUS } from "@/lib/credits/credits";
-import { listMemberships } from "@/lib/dashboard/members";
+import { type Actor, listMemberships } from "@/lib/dashboard/members";
 import { pendingVerification } from "@/lib/dashboard/verification";
+
+type Memberships = Awaited<ReturnType<typeof listMemberships>>;
+
+/** The account switcher (or the account's name) and Sign out. */
+function AccountControls({ actor, memberships }: { actor: Actor; memberships: Memberships }) {
+  const id = "account-switch";
+  return (
+    <>
+      {memberships.length > 1 ? (
+        <form action={switchAccountAction} className="flex min-w-0 max-w-full items-center gap-2">
+          <label htmlFor={id} className="sr-only">
+            Account
+          </label>
+          <select
+            id={id}
+            name="accountId"
+            defaultValue={actor.accountId}
+            className="w-full min-w-0 max-w-[14rem] truncate rounded-md border border-slate-300 px-2 py-1 text-sm sm:max-w-xs"
+          >
+            {memberships.map((m) => (
+              <option key={m.accountId} value={m.accountId}>
+                {m.name} ({m.role})
+              </option>
+            ))}
+          </select>
+          <button type="submit" className="btn-secondary">
+            Switch
+          </button>
+        </form>
+      ) : (
+        <span className="min-w-0 max-w-[14rem] truncate sm:max-w-xs" title={actor.accountName}>
+          {actor.accountName} · <span className="font-medium">{actor.role}</span>
+        </span>
+      )}
+      <form action={signOutAction}>
+        <button type="submit" className="btn-secondary">
+          Sign out
+        </button>
+      </form>
+    </>
+  );
+}
 
 // Every page below re-checks the session itself (requireActor); this is the frame and the first gate.
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
   const { db, actor } = await requireActor();
-  const [memberships, verify] = await Promise.all([
+  const [memberships, verify, operator] = await Promise.all([
     listMemberships(db, actor.userId),
     pendingVerification(db, actor.userId, actor.accountId),
+    isOperator(db, actor.userId),
   ]);
   return (
     <div className="min-h-screen bg-slate-50">
@@ -24,55 +67,15 @@ export default async function DashboardLayout({ children }: { children: React.Re
       >
         Skip to content
       </a>
-      <header className="border-b border-slate-200 bg-white">
-        <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-3 px-4 py-3 sm:px-6">
-          <Link href="/dashboard" className="text-lg font-semibold text-slate-900">
-            Findable
-          </Link>
-          <div className="flex min-w-0 max-w-full flex-wrap items-center gap-3 text-sm text-slate-700">
-            {memberships.length > 1 ? (
-              <form action={switchAccountAction} className="flex min-w-0 max-w-full items-center gap-2">
-                <label htmlFor="account-switch" className="sr-only">
-                  Account
-                </label>
-                <select
-                  id="account-switch"
-                  name="accountId"
-                  defaultValue={actor.accountId}
-                  className="w-full min-w-0 max-w-[14rem] truncate rounded-md border border-slate-300 px-2 py-1 text-sm sm:max-w-xs"
-                >
-                  {memberships.map((m) => (
-                    <option key={m.accountId} value={m.accountId}>
-                      {m.name} ({m.role})
-                    </option>
-                  ))}
-                </select>
-                <button type="submit" className="btn-secondary">
-                  Switch
-                </button>
-              </form>
-            ) : (
-              <span className="min-w-0 max-w-[14rem] truncate sm:max-w-xs" title={actor.accountName}>
-                {actor.accountName} · <span className="font-medium">{actor.role}</span>
-              </span>
-            )}
-            <form action={signOutAction}>
-              <button type="submit" className="btn-secondary">
-                Sign out
-              </button>
-            </form>
-          </div>
-        </div>
-      </header>
-      <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-6 sm:px-6 md:flex-row">
-        <nav aria-label="Dashboard" className="md:w-44 md:shrink-0">
-          <NavLinks />
-        </nav>
+      <DashboardChrome
+        operator={operator}
+        account={<AccountControls actor={actor} memberships={memberships} />}
+      >
         <main id="main" className="min-w-0 flex-1">
           {verify ? <VerifyEmailBanner email={verify.email} bonus={SIGNUP_BONUS} /> : null}
           <QueryProvider>{children}</QueryProvider>
         </main>
-      </div>
+      </DashboardChrome>
     </div>
   );
 }

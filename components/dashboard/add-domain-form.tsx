@@ -1,11 +1,17 @@
 "use client";
 
-import { useActionState } from "react";
+import { useActionState, useState } from "react";
 import { addDomainAction } from "@/lib/actions/add-domain";
 import type { ActionState } from "@/lib/actions/state";
 
 export function AddDomainForm() {
-  const [state, action, pending] = useActionState<ActionState, FormData>(addDomainAction, {});
+  // The typed value stays after a refusal (a form action resets the form); it is cleared once the domain is added.
+  const [value, setValue] = useState("");
+  const [state, action, pending] = useActionState<ActionState, FormData>(async (prev, form) => {
+    const next = await addDomainAction(prev, form);
+    if (next.ok) setValue("");
+    return next;
+  }, {});
   return (
     <form action={action} className="flex flex-wrap items-end gap-3">
       <div className="min-w-60 flex-1">
@@ -18,6 +24,8 @@ export function AddDomainForm() {
           required
           placeholder="example.com"
           className="field-input"
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
           aria-invalid={state.error ? true : undefined}
           aria-describedby={state.error ? "domain-error" : undefined}
         />

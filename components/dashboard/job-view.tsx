@@ -4,6 +4,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { ResultView } from "@/components/results/result-view";
 import { StatusBadge } from "@/components/ui/card";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 import { formatElapsed } from "@/lib/dashboard/format";
 import { toolTitle } from "@/lib/dashboard/labels";
 import type { JobView as Job } from "@/lib/jobs/view";
@@ -129,9 +130,12 @@ export function JobView({ jobId, initial }: { jobId: string; initial?: Job }) {
       {job.status === "completed" ? (
         <details className="rounded-lg border border-slate-200 bg-white p-3">
           <summary className="cursor-pointer text-sm font-medium text-slate-900">Raw JSON</summary>
-          <pre className="mt-2 max-h-[32rem] overflow-auto rounded bg-slate-900 p-3 text-xs text-slate-100">
-            {JSON.stringify(job.result, null, 2)}
-          </pre>
+          <ScrollRegion
+            label="Raw JSON of the result"
+            className="mt-2 max-h-[32rem] rounded bg-slate-900 p-3"
+          >
+            <pre className="text-xs text-slate-100">{JSON.stringify(job.result, null, 2)}</pre>
+          </ScrollRegion>
         </details>
       ) : null}
     </section>

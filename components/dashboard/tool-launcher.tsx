@@ -2,27 +2,44 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState, useTransition } from "react";
+import { useEffect, useState, useTransition } from "react";
 import { JobView } from "@/components/dashboard/job-view";
+import { checkLaunchAction } from "@/lib/actions/check-launch";
 import { launchToolAction } from "@/lib/actions/launch-tool";
+import type { ToolCapability } from "@/lib/capabilities/capabilities";
 import type { CreditAccountView } from "@/lib/credits/credits";
-import type { ToolBlock } from "@/lib/dashboard/tools";
-import { getTool, type ToolStatus } from "@/lib/tools/catalog";
+import type { LaunchCheck } from "@/lib/dashboard/tools";
+import { getTool } from "@/lib/tools/catalog";
 import { estimateCost, type FormValues, formToInput, initialFormValues } from "@/lib/tools/form";
-import { checkAvailability, type Env, type FieldSpec } from "@/lib/tools/types";
+import type { FieldSpec } from "@/lib/tools/types";
 import { setCreditBalance, useCredits } from "./use-credits";
 
 type Values = FormValues;
 
+/** Field → its options this server cannot serve (an AI engine not offered here), from the tool's capability. */
+function refusedOptions(capability?: ToolCapability): Record<string, Set<string>> {
+  const out: Record<string, Set<string>> = {};
+  for (const o of capability?.options ?? []) {
+    if (o.available) continue;
+    const at = o.option.indexOf("=");
+    if (at < 0) continue;
+    const field = o.option.slice(0, at);
+    const set = out[field] ?? new Set<string>();
+    set.add(o.option.slice(at + 1));
+    out[field] = set;
+  }
+  return out;
+}
+
 /**
- * The form's first state, leaving out options this server cannot serve (an engine without its key): the
+ * The form's first state, leaving out options this server cannot serve (an engine not offered here): the
  * price shown is then the price of a launch that can run.
  */
-function startValues(form: readonly FieldSpec[], status?: ToolStatus): Values {
+function startValues(form: readonly FieldSpec[], refused: Record<string, Set<string>>): Values {
   const values = initialFormValues(form);
-  const missing = new Set((status?.requirements ?? []).filter((r) => !r.configured).map((r) => r.label));
-  if (missing.size === 0) return values;
   for (const f of form) {
+    const missing = refused[f.name];
+    if (!missing) continue;
     if (f.kind === "checkboxes") {
       values[f.name] = f.options.filter((o) => !missing.has(o));
     } else if (f.kind === "select" && missing.has(f.default)) {
@@ -32,55 +49,62 @@ function startValues(form: readonly FieldSpec[], status?: ToolStatus): Values {
   return values;
 }
 
-/** What the browser may know of the server's configuration: which required variables are set, not their values. */
-function configuredFacts(status?: ToolStatus): Env {
-  return Object.fromEntries(
-    (status?.requirements ?? []).map((r) => [r.env, r.configured ? "set" : undefined]),
-  );
+/**
+ * The server's verdict on the current input (the rule a launch applies, lib/tools/verdict.ts), asked as the
+ * form changes: Launch is disabled exactly when the launch would be refused.
+ */
+function useLaunchCheck(tool: string, body: unknown) {
+  const key = JSON.stringify(body);
+  const [checked, setChecked] = useState<{ key: string; result: LaunchCheck } | null>(null);
+  useEffect(() => {
+    let live = true;
+    const timer = setTimeout(() => {
+      checkLaunchAction(tool, JSON.parse(key))
+        .then((result) => {
+          if (live) setChecked({ key, result });
+        })
+        .catch(() => {});
+    }, 250);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [tool, key]);
+  return checked?.key === key ? checked.result : null;
 }
 
 /**
- * A tool's launch form, built from its catalogue definition. `status` and `block` are computed on the
- * server (they read the environment) and handed over as plain data. A tool this server cannot run, or an
- * input it cannot serve (an AI engine without its key), keeps the launch button disabled and says what
- * to configure: the dashboard never lets a job be charged only to be refunded.
+ * A tool's launch form, built from its catalogue definition. `capability` is computed on the server (the tool's
+ * verdict and its options this server cannot serve) and handed over as plain data; each input is judged by the
+ * server as it changes. The dashboard never lets a job be charged only to be refunded, and never names the
+ * operator's settings.
  */
 export function ToolLauncher({
   tool,
   credits,
-  status,
-  block,
+  capability,
 }: {
   tool: string;
   credits: CreditAccountView;
-  status?: ToolStatus;
-  block?: ToolBlock | null;
+  capability?: ToolCapability;
 }) {
   const info = getTool(tool);
   const queryClient = useQueryClient();
   const balance = useCredits(credits).data?.balance ?? credits.balance;
-  const [values, setValues] = useState<Values>(() => startValues(info?.form ?? [], status));
+  const refused = refusedOptions(capability);
+  const [values, setValues] = useState<Values>(() => startValues(info?.form ?? [], refused));
   const [issues, setIssues] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<string | null>(null);
   const [short, setShort] = useState(false);
   const [launched, setLaunched] = useState<{ jobId: string; charged: number } | null>(null);
   const [pending, start] = useTransition();
+  const body = info ? formToInput(info, values) : {};
+  const check = useLaunchCheck(tool, body);
   if (!info) return null;
 
-  const body = formToInput(info, values);
   const cost = estimateCost(info, body);
-  const missing = (status?.requirements ?? []).filter((r) => !r.configured);
-  const unconfigured = missing.map((r) => r.label);
-  // An option named by a requirement (an AI engine) is disabled while its variable is not set here.
-  const disabledOptions = Object.fromEntries(missing.map((r) => [r.label, r.env]));
-  // The definition's own check on this input (engines chosen), with which variables are set here.
-  const parsedBody = info.input.safeParse(body);
-  const refusal = block
-    ? null
-    : parsedBody.success
-      ? checkAvailability(info, parsedBody.data, configuredFacts(status))
-      : null;
-  const inputRefused = refusal && !refusal.ok ? refusal.reason : null;
+  const unoffered = Object.values(refused).flatMap((set) => [...set]);
+  const inputRefused = check && !check.ok ? check.message : null;
   const set = (name: string, value: string | string[] | boolean) =>
     setValues((v) => ({ ...v, [name]: value }));
 
@@ -116,28 +140,9 @@ export function ToolLauncher({
         noValidate
         className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-5"
       >
-        {block ? (
-          <div className="rounded-md bg-amber-50 p-3 text-sm text-amber-950" data-testid="unavailable-note">
-            <p className="font-semibold">This server cannot run {info.title} yet.</p>
-            <p className="mt-1">{block.reason}</p>
-            {block.settings.length > 0 ? (
-              <p className="mt-1">
-                To enable it, the operator sets{" "}
-                {block.settings.map((s, i) => (
-                  <span key={s}>
-                    {i > 0 ? (i === block.settings.length - 1 ? " and " : ", ") : null}
-                    <code className="font-mono">{s}</code>
-                  </span>
-                ))}
-                .
-              </p>
-            ) : null}
-            <p className="mt-1">Nothing can be launched, so nothing is charged.</p>
-          </div>
-        ) : unconfigured.length > 0 ? (
-          <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-950" data-testid="unconfigured-note">
-            Not configured on this server: {unconfigured.join(", ")}. A launch that needs them is refused
-            before any charge.
+        {unoffered.length > 0 ? (
+          <p className="rounded-md bg-slate-100 p-3 text-sm text-slate-800" data-testid="unconfigured-note">
+            Not offered on this service yet: {unoffered.join(", ")}.
           </p>
         ) : null}
         {info.form.map((f) => (
@@ -146,7 +151,7 @@ export function ToolLauncher({
             field={f}
             value={values[f.name]}
             error={issues[f.name]}
-            disabledOptions={disabledOptions}
+            disabledOptions={refused[f.name]}
             onChange={(v) => set(f.name, v)}
           />
         ))}
@@ -154,7 +159,7 @@ export function ToolLauncher({
           <button
             type="submit"
             className="btn-primary"
-            disabled={pending || Boolean(block) || Boolean(inputRefused)}
+            disabled={pending || Boolean(inputRefused)}
             aria-describedby={inputRefused ? "launch-refused" : undefined}
           >
             {pending ? "Launching…" : `Launch for ${cost} credits`}
@@ -178,7 +183,11 @@ export function ToolLauncher({
           </p>
         </div>
         {inputRefused ? (
-          <p id="launch-refused" className="rounded-md bg-amber-50 p-3 text-sm text-amber-950">
+          <p
+            id="launch-refused"
+            className="rounded-md bg-amber-50 p-3 text-sm text-amber-950"
+            data-testid="launch-refused"
+          >
             {inputRefused}
           </p>
         ) : null}
@@ -213,14 +222,14 @@ function Field({
   field,
   value,
   error,
-  disabledOptions = {},
+  disabledOptions,
   onChange,
 }: {
   field: FieldSpec;
   value: string | string[] | boolean | undefined;
   error?: string;
-  /** Option → the environment variable that would enable it (unconfigured engines). */
-  disabledOptions?: Record<string, string>;
+  /** Options this service does not offer (an AI engine without its provider). */
+  disabledOptions?: Set<string>;
   onChange: (v: string | string[] | boolean) => void;
 }) {
   const id = `field-${field.name}`;
@@ -263,7 +272,7 @@ function Field({
           <legend className="field-label">{field.label}</legend>
           <div className="mt-1 flex flex-wrap gap-4">
             {field.options.map((o) => {
-              const needs = disabledOptions[o];
+              const needs = disabledOptions?.has(o) ?? false;
               return (
                 <label
                   key={o}
@@ -272,12 +281,12 @@ function Field({
                   <input
                     type="checkbox"
                     className="size-4"
-                    disabled={Boolean(needs)}
+                    disabled={needs}
                     checked={!needs && list.includes(o)}
                     onChange={(e) => onChange(e.target.checked ? [...list, o] : list.filter((x) => x !== o))}
                   />
                   {o}
-                  {needs ? <span className="text-xs">(not configured: set {needs})</span> : null}
+                  {needs ? <span className="text-xs">(not offered here)</span> : null}
                 </label>
               );
             })}
@@ -299,8 +308,8 @@ function Field({
             className="field-input"
           >
             {field.options.map((o) => (
-              <option key={o} value={o} disabled={Boolean(disabledOptions[o])}>
-                {disabledOptions[o] ? `${o} (not configured: set ${disabledOptions[o]})` : o}
+              <option key={o} value={o} disabled={disabledOptions?.has(o)}>
+                {disabledOptions?.has(o) ? `${o} (not offered here)` : o}
               </option>
             ))}
           </select>

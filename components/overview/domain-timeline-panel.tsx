@@ -1,40 +1,86 @@
-import type { ReactNode } from "react";
-import type { DomainTimeline } from "@/lib/dashboard/domain-timeline";
+import Link from "next/link";
+import type { DomainTimeline, TimelineDay } from "@/lib/dashboard/domain-timeline";
+import { compareWeeks, describeChange, type WeekComparison } from "@/lib/dashboard/week-compare";
 
-const num = (v: number | null) => (v === null ? "—" : v.toLocaleString("en-US"));
-const pct = (v: number | null) => (v === null ? "—" : `${Math.round(v * 100)}%`);
-const sum = (values: (number | null)[]) =>
-  values.every((v) => v === null) ? null : values.reduce<number>((s, v) => s + (v ?? 0), 0);
+type Source = "search" | "analytics" | "tracking";
+
+const METRICS: { key: keyof TimelineDay; label: string; source: Source }[] = [
+  { key: "searchClicks", label: "Search clicks", source: "search" },
+  { key: "searchImpressions", label: "Search impressions", source: "search" },
+  { key: "visits", label: "Visits", source: "analytics" },
+  { key: "aiReferredVisits", label: "Visits referred by AI", source: "analytics" },
+  { key: "aiBotVisits", label: "AI bot visits", source: "tracking" },
+  { key: "citations", label: "AI citations", source: "tracking" },
+];
+
+/** Which connections this server offers: the overview never suggests one a customer cannot make. */
+export interface OfferedSources {
+  search: boolean;
+  analytics: boolean;
+}
 
 /**
- * Search, analytics, AI bots, citations and AI visibility of one domain on one daily axis: a table (readable
- * by screen readers and on small screens), newest day first, with the window's totals above it.
+ * The figures of one domain that have data, each as the last 7 days against the 7 before, and in one line what
+ * to connect for the ones missing. A source that is not connected is left out rather than shown as dashes.
  */
-export function DomainTimelinePanel({ timeline }: { timeline: DomainTimeline }) {
-  const days = [...timeline.days].reverse();
-  const totals = [
-    { label: "Search clicks", value: num(sum(days.map((d) => d.searchClicks))) },
-    { label: "Visits", value: num(sum(days.map((d) => d.visits))) },
-    { label: "AI-referred visits", value: num(sum(days.map((d) => d.aiReferredVisits))) },
-    { label: "AI bot visits", value: num(sum(days.map((d) => d.aiBotVisits))) },
-    { label: "AI citations", value: num(sum(days.map((d) => d.citations))) },
-  ];
+export function DomainTimelinePanel({
+  timeline,
+  offered,
+}: {
+  timeline: DomainTimeline;
+  offered: OfferedSources;
+}) {
+  const shown: { label: string; c: WeekComparison }[] = [];
+  const missing = new Set<Source>();
+  for (const m of METRICS) {
+    const values = timeline.days.map((d) => d[m.key] as number | null);
+    const c = compareWeeks(values);
+    // Tracking always answers (zeros when nothing was sent); it has data once a visit was recorded.
+    const hasData = c !== null && (m.source !== "tracking" || values.some((v) => (v ?? 0) > 0));
+    if (hasData) shown.push({ label: m.label, c });
+    else missing.add(m.source);
+  }
+  const hints = [
+    missing.has("search") && offered.search ? (
+      <Link key="s" href="/dashboard/connections" className="link">
+        connect Google Search Console for search clicks
+      </Link>
+    ) : null,
+    missing.has("analytics") && offered.analytics ? (
+      <Link key="a" href="/dashboard/connections" className="link">
+        connect GA4 or Plausible for visits
+      </Link>
+    ) : null,
+    missing.has("tracking") ? (
+      <Link key="t" href="/dashboard/domains" className="link">
+        add the tracking snippet for AI bot visits and citations
+      </Link>
+    ) : null,
+  ].filter(Boolean);
   return (
     <section
       aria-labelledby="timeline-title"
       className="mt-4 min-w-0 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-5"
+      data-testid="domain-timeline"
     >
       <h2 id="timeline-title" className="text-base font-semibold text-slate-900">
-        {timeline.domain}: search, traffic and AI, last {timeline.days.length} days
+        {timeline.domain}: last 7 days against the 7 before
       </h2>
-      <dl className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-5">
-        {totals.map((t) => (
-          <div key={t.label}>
-            <dt className="text-xs text-slate-600">{t.label}</dt>
-            <dd className="text-xl font-semibold text-slate-900">{t.value}</dd>
-          </div>
-        ))}
-      </dl>
+      {shown.length > 0 ? (
+        <dl className="mt-3 grid grid-cols-2 gap-4 sm:grid-cols-3">
+          {shown.map(({ label, c }) => (
+            <div key={label} data-testid="week-figure">
+              <dt className="text-xs text-slate-600">{label}</dt>
+              <dd className="text-xl font-semibold text-slate-900">{c.current.toLocaleString("en-US")}</dd>
+              <dd className="text-xs text-slate-600">
+                {describeChange(c)} ({c.previous.toLocaleString("en-US")})
+              </dd>
+            </div>
+          ))}
+        </dl>
+      ) : (
+        <p className="mt-2 text-sm text-slate-700">No figures for this domain yet.</p>
+      )}
       {timeline.notes.length > 0 ? (
         <ul className="mt-3 text-sm text-amber-800">
           {timeline.notes.map((n) => (
@@ -44,53 +90,18 @@ export function DomainTimelinePanel({ timeline }: { timeline: DomainTimeline }) 
           ))}
         </ul>
       ) : null}
-      <ScrollRegion label="Search, traffic and AI figures per day">
-        <table className="w-full text-right text-sm">
-          <caption className="sr-only">
-            Per day, newest first; a dash means the source is not connected.
-          </caption>
-          <thead className="text-xs text-slate-600">
-            <tr>
-              <th scope="col" className="py-1 text-left">
-                Day (UTC)
-              </th>
-              <th scope="col">Search clicks</th>
-              <th scope="col">Impressions</th>
-              <th scope="col">Visits</th>
-              <th scope="col">AI-referred</th>
-              <th scope="col">AI bot visits</th>
-              <th scope="col">Citations</th>
-              <th scope="col">AI citation rate</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100 font-mono">
-            {days.map((d) => (
-              <tr key={d.day}>
-                <th scope="row" className="py-1 text-left font-normal">
-                  {d.day}
-                </th>
-                <td>{num(d.searchClicks)}</td>
-                <td>{num(d.searchImpressions)}</td>
-                <td>{num(d.visits)}</td>
-                <td>{num(d.aiReferredVisits)}</td>
-                <td>{num(d.aiBotVisits)}</td>
-                <td>{num(d.citations)}</td>
-                <td>{pct(d.citationRate)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </ScrollRegion>
+      {hints.length > 0 ? (
+        <p className="mt-3 text-sm text-slate-700" data-testid="connect-hint">
+          For more here:{" "}
+          {hints.map((h, i) => (
+            <span key={(h as { key: string }).key}>
+              {i > 0 ? "; " : ""}
+              {h}
+            </span>
+          ))}
+          .
+        </p>
+      ) : null}
     </section>
-  );
-}
-
-/** A sideways-scrolling box reachable by keyboard (axe: scrollable-region-focusable). */
-function ScrollRegion({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    // biome-ignore lint/a11y: a scrolling region must be reachable by keyboard, named as a group (not a landmark)
-    <div className="mt-3 overflow-x-auto" role="group" aria-label={label} tabIndex={0}>
-      {children}
-    </div>
   );
 }

@@ -138,8 +138,9 @@ export function CoreWebVitalsResultView({ result }: { result: CoreWebVitalsResul
         </ul>
       ) : null}
       <section aria-labelledby="cwv-vitals" className="space-y-3">
+        {/* Not "Core Web Vitals": the job's own region already carries the tool's title (landmarks are unique). */}
         <h3 id="cwv-vitals" className="text-base font-semibold text-slate-900">
-          Core Web Vitals
+          Vitals and performance score
         </h3>
         <div className="grid gap-3 lg:grid-cols-4">
           <ScoreCard label="Performance score" score={result.performanceScore} note="Lighthouse, lab" />

@@ -1,6 +1,7 @@
 "use client";
 
 import { CopyButton } from "@/components/ui/copy-button";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 import type { FaqGeneratorResult } from "@/lib/tools/faq-generator/schema";
 
 export function FaqResultView({ result }: { result: FaqGeneratorResult }) {
@@ -41,9 +42,9 @@ export function FaqResultView({ result }: { result: FaqGeneratorResult }) {
           <CopyButton text={result.html} label="Copy JSON-LD" />
         </div>
         <p className="mt-1 text-sm text-slate-600">Paste it into the page's &lt;head&gt; or &lt;body&gt;.</p>
-        <pre className="mt-2 max-h-96 overflow-auto rounded bg-slate-900 p-3 text-xs text-slate-100">
-          {result.html}
-        </pre>
+        <ScrollRegion label="FAQPage JSON-LD" className="mt-2 max-h-96 rounded bg-slate-900 p-3">
+          <pre className="text-xs text-slate-100">{result.html}</pre>
+        </ScrollRegion>
       </div>
     </div>
   );

@@ -1,10 +1,11 @@
 // The dashboard's gate, for server components, server actions and /api/dashboard routes.
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import { type Actor, getActor } from "@/lib/dashboard/members";
 import { type Db, getDb } from "@/lib/db/client";
 import { auth } from "./config";
+import { PAGE_PATH_HEADER, signInPathFor } from "./page-path";
 
 export { ACCOUNT_COOKIE, accountCookieOptions } from "./cookies";
 
@@ -30,6 +31,9 @@ export const currentActor = cache(async (): Promise<{ db: Db; actor: Actor } | n
  */
 export async function requireActor(): Promise<{ db: Db; actor: Actor }> {
   const ctx = await currentActor();
-  if (!ctx) redirect((await auth())?.user?.id ? "/login?error=no-account" : "/login");
+  if (!ctx) {
+    if ((await auth())?.user?.id) redirect("/login?error=no-account");
+    redirect(signInPathFor((await headers()).get(PAGE_PATH_HEADER)));
+  }
   return ctx;
 }

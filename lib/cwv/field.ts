@@ -19,7 +19,8 @@ export async function fetchFieldData(
   if (!config) {
     return {
       field: null,
-      reason: "Field data is not configured on this server (CRUX_API_KEY); only lab values are reported.",
+      reason:
+        "Field data (Chrome UX Report) is not offered on this service yet; only lab values are reported.",
     };
   }
   const formFactor: CruxFormFactor = strategy === "desktop" ? "DESKTOP" : "PHONE";

@@ -1,9 +1,14 @@
 import type { Db } from "@/lib/db/client";
 import { AppError as ApiError } from "@/lib/errors";
+import {
+  isUnavailableReason,
+  UNAVAILABLE_REASON_TEXT,
+  type UnavailableReason,
+} from "@/lib/errors/unavailable";
 import { createJob } from "@/lib/jobs/create";
 import { getTool, TOOL_NAMES, type ToolName } from "@/lib/tools/catalog";
-import { loadServerAvailability } from "@/lib/tools/load-availability";
-import { checkAvailability, type Env } from "@/lib/tools/types";
+import { readServerEnv } from "@/lib/tools/server-env";
+import { judgeToolInput } from "@/lib/tools/verdict";
 import type { Actor } from "./members";
 
 export interface FieldIssue {
@@ -13,7 +18,15 @@ export interface FieldIssue {
 
 export type LaunchResult =
   | { ok: true; jobId: string; creditsCharged: number; balance: number }
-  | { ok: false; message: string; issues: FieldIssue[]; required?: number; available?: number };
+  | {
+      ok: false;
+      message: string;
+      issues: FieldIssue[];
+      required?: number;
+      available?: number;
+      /** Set when the input cannot run on this server (the 400's `details.reason`). */
+      reason?: UnavailableReason;
+    };
 
 export const isToolName = (name: string): name is ToolName =>
   (TOOL_NAMES as readonly string[]).includes(name);
@@ -54,40 +67,29 @@ export async function launchTool(
       };
     }
     if (err instanceof ApiError && err.code === "VALIDATION_ERROR") {
+      // A refusal of what this server cannot run: its reason, in words without the operator's settings.
+      const reason = err.details.reason;
+      if (isUnavailableReason(reason)) {
+        return { ok: false, message: UNAVAILABLE_REASON_TEXT[reason], issues: [], reason };
+      }
       return { ok: false, message: err.message, issues: [] };
     }
     throw err;
   }
 }
 
-/** Why a tool cannot run on this server at all, and the settings that would enable it. */
-export interface ToolBlock {
-  reason: string;
-  /** Environment variables to set, or the facts to provide ("Chromium installed at CHROME_PATH …"). */
-  settings: string[];
-}
+/** The verdict on one input, for the launcher before a launch: what createJob would decide, in customer words. */
+export type LaunchCheck = { ok: true } | { ok: false; reason: UnavailableReason; message: string };
 
 /**
- * Whether a tool can run here for any input, judged with the catalogue's own availability checks (the
- * definition's and the tool's server-side availability.ts) on its documented example: the dashboard then
- * disables the launch instead of letting a job be charged and refunded. A tool with some of its
- * requirements met (one AI engine of four) is not blocked: the launcher checks each input, and createJob
- * refuses an input that needs a missing one before any charge.
+ * Whether `raw` (the launcher's body) can run here, by the rule createJob applies (lib/tools/verdict.ts). An
+ * input the schema refuses is "ok" here: the launch itself answers with the field errors.
  */
-export async function findToolBlock(db: Db, toolName: string, env: Env): Promise<ToolBlock | null> {
-  const tool = getTool(toolName);
-  if (!tool) return null;
-  if (tool.unavailable) return { reason: tool.unavailable.reason, settings: [] };
-  const input = tool.input.safeParse(tool.example);
-  if (!input.success) return null;
-  let availability = checkAvailability(tool, input.data, env);
-  if (availability.ok) {
-    const serverCheck = await loadServerAvailability(tool.name);
-    if (serverCheck) availability = await serverCheck(db, input.data, env);
-  }
-  if (availability.ok) return null;
-  const requirements = (tool.requires ?? []).map((r) => ({ ...r, configured: Boolean(env[r.env]?.trim()) }));
-  if (requirements.some((r) => r.configured)) return null;
-  const settings = [...new Set(requirements.map((r) => (r.detected ? r.label : r.env)))];
-  return { reason: availability.reason, settings };
+export async function checkLaunch(db: Db, toolName: string, raw: unknown): Promise<LaunchCheck> {
+  const tool = isToolName(toolName) ? getTool(toolName) : undefined;
+  if (!tool) return { ok: true };
+  const parsed = tool.input.safeParse(raw);
+  if (!parsed.success) return { ok: true };
+  const verdict = await judgeToolInput(db, tool, parsed.data, readServerEnv());
+  return verdict.ok ? { ok: true } : { ok: false, reason: verdict.reason, message: verdict.customerMessage };
 }

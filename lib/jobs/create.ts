@@ -6,9 +6,9 @@ import { redactDbError } from "@/lib/db/errors";
 import { rowsOf } from "@/lib/db/rows";
 import { accounts, idempotencyRecords, type Job, jobs } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
-import { loadServerAvailability } from "@/lib/tools/load-availability";
 import { readServerEnv } from "@/lib/tools/server-env";
-import { type AnyTool, checkAvailability, type Env } from "@/lib/tools/types";
+import type { AnyTool, Env } from "@/lib/tools/types";
+import { judgeToolInput } from "@/lib/tools/verdict";
 import { newMessageId } from "@/lib/webhooks/outbox";
 import { JOBS_CHANNEL, jobEvents } from "./events";
 
@@ -403,26 +403,12 @@ export async function createJob(
   // before any charge, whoever asks.
   // A tool not built here is still created and charged, then failed with TOOL_UNAVAILABLE and refunded
   // (clients integrate against its real contract); a built tool missing configuration is refused.
-  // The server's environment (a copy with the facts checked on disk) only for a tool that asks about it.
-  let env: Env | undefined;
-  const serverEnv = () => {
-    env ??= readServerEnv(input.env ?? process.env);
-    return env;
-  };
-  let availability =
-    tool.unavailable || !tool.availability
-      ? { ok: true as const }
-      : checkAvailability(tool, input.input, serverEnv());
-  if (availability.ok && !tool.unavailable) {
-    // What only the server knows (an imported web graph), from the tool's own availability.ts.
-    const serverCheck = await loadServerAvailability(tool.name);
-    if (serverCheck) availability = await serverCheck(db, input.input, serverEnv());
-  }
-  if (!availability.ok) {
-    throw new AppError("VALIDATION_ERROR", availability.reason, {
-      reason: "tool_not_available_here",
-      ...availability.details,
-    });
+  if (!tool.unavailable) {
+    // The one rule REST, MCP, the dashboard and GET /capabilities share (lib/tools/verdict.ts).
+    const verdict = await judgeToolInput(db, tool, input.input, readServerEnv(input.env ?? process.env));
+    if (!verdict.ok) {
+      throw new AppError("VALIDATION_ERROR", verdict.message, { ...verdict.details, reason: verdict.reason });
+    }
   }
   const cost = tool.cost(input.input);
   try {

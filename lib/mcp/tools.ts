@@ -1,6 +1,7 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { VISIBILITY_DAYS } from "@/lib/ai-visibility/api-schemas";
+import { listCapabilities } from "@/lib/capabilities";
 import { toJsonSchema } from "@/lib/contract/json-schema";
 import { getCreditAccount, RECENT_TRANSACTIONS } from "@/lib/credits/credits";
 import type { Db } from "@/lib/db/client";
@@ -10,10 +11,12 @@ import { createJob, idempotencyKeySchema, requestHash } from "@/lib/jobs/create"
 import { type ListJobsQuery, listJobs } from "@/lib/jobs/list";
 import { getJob } from "@/lib/jobs/queries";
 import { pollUrl, toJobView } from "@/lib/jobs/view";
+import { getCapabilitiesRoute } from "@/lib/routes/capabilities";
 import { parsePathParam, routeArgs } from "@/lib/routes/contract";
 import { getCreditsRoute } from "@/lib/routes/credits";
 import { getJobRoute, listJobsRoute } from "@/lib/routes/jobs";
 import { pricingText, TOOL_NAMES, TOOLS } from "@/lib/tools/catalog";
+import { readServerEnv } from "@/lib/tools/server-env";
 import type { AnyTool } from "@/lib/tools/types";
 import { connectionInputs, readSearchConsole, readTraffic } from "./connections";
 import { monitorTools } from "./monitors";
@@ -152,6 +155,7 @@ const waitInput = jobIdInput
 /** GET /jobs' query parameters as typed arguments: the same filters, bounds and defaults. */
 const listInput = routeArgs(listJobsRoute);
 const creditsInput = routeArgs(getCreditsRoute);
+const capabilitiesInput = routeArgs(getCapabilitiesRoute);
 
 const dataTools: McpToolDef[] = [
   {
@@ -263,6 +267,17 @@ const dataTools: McpToolDef[] = [
     async run(_ctx, args) {
       parseValue(enginesInput, args ?? {});
       return describeEngines();
+    },
+  },
+  {
+    name: "get_capabilities",
+    description:
+      "Every tool and further capability of this server (AI engines, search and analytics connections, field data, buying credits, email) with `available` and, when not, `reason` from a closed list; the same reasons a refused tool call carries. Free.",
+    input: capabilitiesInput,
+    annotations: { ...READ_ONLY, title: "Get capabilities" },
+    async run(ctx, args) {
+      parseValue(capabilitiesInput, args ?? {});
+      return listCapabilities(ctx.db, ctx.accountId, readServerEnv());
     },
   },
   {

@@ -1,4 +1,5 @@
 import * as mcp from "@/lib/mcp/contract";
+import * as capabilities from "@/lib/routes/capabilities";
 import * as connections from "@/lib/routes/connections";
 import { type AnyRouteContract, isRouteContract, TAGS } from "@/lib/routes/contract";
 import * as credits from "@/lib/routes/credits";
@@ -52,6 +53,7 @@ export const API_ROUTES: AnyRouteContract[] = [
     keys,
     mcp,
     meta,
+    capabilities,
     legacy,
   ),
 ];

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Db, Tx } from "@/lib/db/client";
 import type { Job } from "@/lib/db/schema";
+import type { UnavailableReason } from "@/lib/errors/unavailable";
 import type { GuardedFetch } from "@/lib/fetch/types";
 
 export { ToolError } from "@/lib/errors";
@@ -10,8 +11,12 @@ export type Env = Readonly<Record<string, string | undefined>>;
 
 export type Availability =
   | { ok: true }
-  /** `details` joins the 400's details (e.g. the engines configured here and the variables to set). */
-  | { ok: false; reason: string; details?: Record<string, unknown> };
+  /**
+   * `reason` is the 400's message; `code` its `details.reason` from the closed list (lib/errors/unavailable.ts),
+   * derived from the tool's requirements when the check leaves it out (lib/tools/verdict.ts); `details` joins
+   * the 400's details (e.g. the engines configured here and the variables to set).
+   */
+  | { ok: false; reason: string; code?: UnavailableReason; details?: Record<string, unknown> };
 
 /** A fact the server must be configured with for (part of) a tool to run. */
 export interface EnvRequirement {

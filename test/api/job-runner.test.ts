@@ -126,7 +126,7 @@ describe("state transitions", () => {
     };
     await expect(
       createJob(handle.db, { accountId: acct.accountId, tool: unavailable as never, input: { ms: 0 } }),
-    ).rejects.toMatchObject({ code: "VALIDATION_ERROR", details: { reason: "tool_not_available_here" } });
+    ).rejects.toMatchObject({ code: "VALIDATION_ERROR", details: { reason: "provider_not_configured" } });
     expect(await balanceOf(handle.db, acct.accountId)).toBe(before);
   });
 

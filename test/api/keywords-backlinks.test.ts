@@ -74,7 +74,7 @@ async function expectRefusedBeforeCharge(tool: string, body: unknown, mention: R
   const r = await post(tool, body);
   expect(r.res.status).toBe(400);
   expect(r.body.error.code).toBe("VALIDATION_ERROR");
-  expect(r.body.error.details.reason).toBe("tool_not_available_here");
+  expect(r.body.error.details.reason).toBe("provider_not_configured");
   expect(r.body.error.message).toMatch(mention);
   expect(await balanceOf(handle.db, acct.accountId)).toBe(before);
 }

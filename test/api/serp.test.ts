@@ -54,7 +54,7 @@ test("without DataForSEO: 400 naming the variables, nothing charged", async () =
   const before = await balanceOf(handle.db, acct.accountId);
   const r = await post({ keyword: "cold brew coffee" });
   expect(r.res.status).toBe(400);
-  expect(r.body.error.details.reason).toBe("tool_not_available_here");
+  expect(r.body.error.details.reason).toBe("provider_not_configured");
   expect(r.body.error.message).toMatch(/DATAFORSEO_LOGIN and DATAFORSEO_PASSWORD/);
   expect(await balanceOf(handle.db, acct.accountId)).toBe(before);
 });

@@ -46,7 +46,7 @@ describe("engine availability, once an AI tool is built", () => {
     });
     await expect(refused).rejects.toMatchObject({
       code: "VALIDATION_ERROR",
-      details: { reason: "tool_not_available_here" },
+      details: { reason: "engine_not_configured" },
     });
     const message = await refused.catch((e: Error) => e.message);
     expect(message).toContain("Claude");

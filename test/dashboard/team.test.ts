@@ -15,9 +15,10 @@ import {
   removeMember,
   revokeInvite,
 } from "@/lib/dashboard/team";
-import { findToolBlock } from "@/lib/dashboard/tools";
 import type { Db, DbHandle } from "@/lib/db/client";
 import { domains, memberships, trackingDailyBots, visits } from "@/lib/db/schema";
+import { TOOLS, type ToolName } from "@/lib/tools/catalog";
+import { judgeTool } from "@/lib/tools/verdict";
 import { ingestEvents } from "@/lib/tracking/ingest/ingest-visits";
 import { createTestDb } from "../db";
 
@@ -187,20 +188,35 @@ describe("domains", () => {
 });
 
 describe("tools this server cannot run", () => {
-  test("blocked with the reason and the settings when no requirement is met, else open", async () => {
-    const none = await findToolBlock(db, "ai-citation-check", {});
-    expect(none?.settings).toEqual(
-      expect.arrayContaining(["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "PERPLEXITY_API_KEY"]),
-    );
-    expect(none?.reason).toMatch(/not configured/);
-    expect(await findToolBlock(db, "ai-citation-check", { OPENAI_API_KEY: "k" })).toBeNull();
-    const backlinks = await findToolBlock(db, "backlinks-overview", {});
-    expect(backlinks?.settings).toEqual(["DATAFORSEO_LOGIN", "DATAFORSEO_PASSWORD"]);
+  test("refused with a reason from the closed list when no input can run, else open", async () => {
+    const tool = (name: ToolName) => TOOLS[name];
+    const none = await judgeTool(db, tool("ai-citation-check"), {});
+    expect(none).toMatchObject({ available: false, refusal: { reason: "engine_not_configured" } });
+    expect(none.refusal?.customerMessage).not.toMatch(/[A-Z]{2,}_[A-Z]{2,}/);
+    const one = await judgeTool(db, tool("ai-citation-check"), { OPENAI_API_KEY: "k" });
+    expect(one.available).toBe(true);
+    expect(one.options).toContainEqual({
+      option: "engines=Claude",
+      available: false,
+      reason: "engine_not_configured",
+    });
+    expect(one.options).toContainEqual({ option: "engines=ChatGPT", available: true });
+    const backlinks = await judgeTool(db, tool("backlinks-overview"), {});
+    expect(backlinks).toMatchObject({ available: false, refusal: { reason: "provider_not_configured" } });
     expect(
-      await findToolBlock(db, "backlinks-overview", { DATAFORSEO_LOGIN: "l", DATAFORSEO_PASSWORD: "p" }),
-    ).toBeNull();
-    const cwv = await findToolBlock(db, "core-web-vitals", {});
-    expect(cwv?.settings[0]).toMatch(/Chromium/);
-    expect(await findToolBlock(db, "audits", {})).toBeNull();
+      (await judgeTool(db, tool("backlinks-overview"), { DATAFORSEO_LOGIN: "l", DATAFORSEO_PASSWORD: "p" }))
+        .available,
+    ).toBe(true);
+    const cwv = await judgeTool(db, tool("core-web-vitals"), {});
+    expect(cwv).toMatchObject({ available: false, refusal: { reason: "browser_missing" } });
+    expect((await judgeTool(db, tool("core-web-vitals"), { CHROME_AVAILABLE: "true" })).available).toBe(true);
+    // Keyword research from a URL needs no provider; from seed keywords it does.
+    const research = await judgeTool(db, tool("keyword-research"), {});
+    expect(research.available).toBe(true);
+    expect(research.options).toEqual([
+      { option: "url", available: true },
+      { option: "keywords", available: false, reason: "provider_not_configured" },
+    ]);
+    expect(await judgeTool(db, tool("audits"), {})).toEqual({ available: true });
   });
 });

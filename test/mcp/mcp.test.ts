@@ -84,6 +84,7 @@ const READS = [
   "get_citations",
   "get_page_funnel",
   "list_engines",
+  "get_capabilities",
   "get_visibility",
   "get_search_console_queries",
   "get_analytics_traffic",

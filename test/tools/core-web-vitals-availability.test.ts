@@ -91,7 +91,7 @@ describe("through the API", () => {
     expect(body.error).toMatchObject({
       code: "VALIDATION_ERROR",
       message: expect.stringContaining("Chromium"),
-      details: { reason: "tool_not_available_here" },
+      details: { reason: "browser_missing" },
     });
     expect(await balanceOf(handle.db, acct.accountId)).toBe(100);
     const jobs = await fetch(`${api.url}/api/v1/jobs?tool=core-web-vitals`, { headers: acct.headers });

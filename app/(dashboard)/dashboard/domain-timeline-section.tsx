@@ -1,6 +1,6 @@
-import Link from "next/link";
 import { DomainTimelinePanel } from "@/components/overview/domain-timeline-panel";
 import { listDomains } from "@/lib/accounts/domains";
+import { listConnections } from "@/lib/connections/manage";
 import { getDomainTimeline } from "@/lib/dashboard/domain-timeline";
 import type { Db } from "@/lib/db/client";
 
@@ -17,20 +17,16 @@ export async function DomainTimelineSection({
   const domains = await listDomains(db, accountId);
   const chosen = domains.find((d) => d.hostname === domain) ?? domains[0];
   if (!chosen) return null;
-  const timeline = await getDomainTimeline(db, process.env, accountId, {
-    id: chosen.id,
-    hostname: chosen.hostname,
-  });
+  const [timeline, connections] = await Promise.all([
+    getDomainTimeline(db, process.env, accountId, { id: chosen.id, hostname: chosen.hostname }),
+    listConnections(db, process.env, accountId),
+  ]);
+  const offered = (provider: "google" | "plausible") =>
+    connections.some((c) => c.provider === provider && c.available);
   return (
-    <>
-      <DomainTimelinePanel timeline={timeline} />
-      <p className="mt-1 text-xs text-slate-600">
-        Search and analytics come from your{" "}
-        <Link href="/dashboard/connections" className="link">
-          connections
-        </Link>
-        .
-      </p>
-    </>
+    <DomainTimelinePanel
+      timeline={timeline}
+      offered={{ search: offered("google"), analytics: offered("google") || offered("plausible") }}
+    />
   );
 }

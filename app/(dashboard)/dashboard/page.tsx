@@ -14,6 +14,7 @@ import { toolTitle } from "@/lib/dashboard/labels";
 import { getOnboarding } from "@/lib/dashboard/onboarding";
 import { getSpendSeries } from "@/lib/dashboard/overview";
 import { noticesFor } from "@/lib/dashboard/webhooks";
+import { compareWeeks, describeChange } from "@/lib/dashboard/week-compare";
 import { listJobs } from "@/lib/jobs/list";
 import { DomainTimelineSection } from "./domain-timeline-section";
 
@@ -28,7 +29,7 @@ export default async function OverviewPage() {
     getOnboarding(db, actor.accountId),
     noticesFor(db, actor),
   ]);
-  const spent30 = series.reduce((s, d) => s + d.spent - d.refunded, 0);
+  const spend = compareWeeks(series.map((d) => d.spent - d.refunded));
   return (
     <>
       <PageHeader title="Overview" description={`${actor.accountName} · signed in as ${actor.role}`}>
@@ -57,8 +58,13 @@ export default async function OverviewPage() {
       <div className="grid gap-4 sm:grid-cols-3">
         <BalanceFigures initial={credits} />
         <Card>
-          <p className="text-sm text-slate-600">Net spend, last 30 days</p>
-          <p className="mt-1 text-3xl font-semibold text-slate-900">{formatNumber(spent30)}</p>
+          <p className="text-sm text-slate-600">Net spend, last 7 days</p>
+          <p className="mt-1 text-3xl font-semibold text-slate-900">{formatNumber(spend?.current ?? 0)}</p>
+          {spend ? (
+            <p className="mt-1 text-xs text-slate-600">
+              {describeChange(spend)} ({formatNumber(spend.previous)})
+            </p>
+          ) : null}
         </Card>
       </div>
       <DomainTimelineSection db={db} accountId={actor.accountId} />

@@ -51,6 +51,8 @@ export const users = pgTable(
     image: text("image"),
     /** Embedded in every session token; bumping it (sign-out, password change) ends every session. */
     sessionVersion: integer("session_version").notNull().default(0),
+    /** Runs the service: sees the operator page. Set by the admin CLI only. */
+    isOperator: boolean("is_operator").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex("users_email_unique").on(sql`lower(${t.email})`)],

@@ -7,6 +7,7 @@ import { Card, PageHeader } from "@/components/ui/card";
 import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { LocalTime } from "@/components/ui/local-time";
+import { PathText } from "@/components/ui/path-text";
 import { listDomains } from "@/lib/accounts/domains";
 import { requireActor } from "@/lib/auth/session";
 import { getCitationPeriod } from "@/lib/dashboard/citation-period";
@@ -64,7 +65,7 @@ export default async function CitationsPage({
           <DataTable
             label="Top cited pages"
             columns={[
-              { header: "Path", cell: (p) => p.path, className: "break-all font-mono text-xs" },
+              { header: "Path", cell: (p) => <PathText value={p.path} />, className: "font-mono text-xs" },
               { header: "Engines", cell: (p) => p.engines.join(", ") },
               { header: "Citations", cell: (p) => formatNumber(p.citations), align: "right" },
             ]}
@@ -93,7 +94,7 @@ export default async function CitationsPage({
               className: "whitespace-nowrap",
             },
             { header: "Engine", cell: (c) => c.bot },
-            { header: "Path", cell: (c) => c.path, className: "break-all font-mono text-xs" },
+            { header: "Path", cell: (c) => <PathText value={c.path} />, className: "font-mono text-xs" },
           ]}
           label="Most recent citations"
           rows={report.citations}

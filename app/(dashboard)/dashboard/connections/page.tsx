@@ -34,7 +34,7 @@ export default async function ConnectionsPage({
     <>
       <PageHeader
         title="Connections"
-        description="Your own search and analytics data, read through these connections by GET /search-console/queries, GET /analytics/traffic and the overview."
+        description="Your own search and analytics data, read through these connections by the overview and the API's search-console and analytics reads."
       />
       {sp.error ? (
         <p role="alert" className="mb-4 rounded-md bg-red-50 p-3 text-sm text-red-800">
@@ -53,8 +53,8 @@ export default async function ConnectionsPage({
             {google.connectedAt ? ` · since ${formatDateTime(google.connectedAt)}` : ""}
           </p>
           {!google.available ? (
-            <p className="mt-2 text-sm text-slate-600">
-              Not available on this server: the operator sets {google.missing.join(", ")}.
+            <p className="mt-2 text-sm text-slate-600" data-testid="google-unoffered">
+              Not offered on this service yet.
             </p>
           ) : null}
           {google.state === "revoked" ? (
@@ -104,8 +104,8 @@ export default async function ConnectionsPage({
             </p>
           ) : null}
           {!plausible.available ? (
-            <p className="mt-2 text-sm text-slate-600">
-              Not available on this server: the operator sets {plausible.missing.join(", ")}.
+            <p className="mt-2 text-sm text-slate-600" data-testid="plausible-unoffered">
+              Not offered on this service yet.
             </p>
           ) : manage ? (
             <div className="mt-3 grid gap-3">

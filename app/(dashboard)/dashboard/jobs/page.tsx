@@ -1,9 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Card, PageHeader, StatusBadge } from "@/components/ui/card";
-import { DataTable } from "@/components/ui/data-table";
+import { EmptyState } from "@/components/ui/empty-state";
 import { LocalTime } from "@/components/ui/local-time";
+import { PathText } from "@/components/ui/path-text";
 import { requireActor } from "@/lib/auth/session";
+import { getJobTargets } from "@/lib/dashboard/job-targets";
 import { shortJobRef, toolTitle } from "@/lib/dashboard/labels";
 import { JOB_STATUSES, type JobStatus } from "@/lib/db/schema";
 import { listJobs } from "@/lib/jobs/list";
@@ -23,6 +25,11 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
   const cursor = sp.cursor && sp.cursor.length <= 200 ? sp.cursor : undefined;
   const page = await listJobs(db, actor.accountId, { status, tool, limit: 25, cursor }).catch(() =>
     listJobs(db, actor.accountId, { status, tool, limit: 25 }),
+  );
+  const targets = await getJobTargets(
+    db,
+    actor.accountId,
+    page.jobs.map((j) => j.jobId),
   );
   const qs = (extra: Record<string, string | undefined>) => {
     const p = new URLSearchParams();
@@ -66,39 +73,43 @@ export default async function JobsPage({ searchParams }: { searchParams: Promise
             Filter
           </button>
         </form>
-        <DataTable
-          columns={[
-            {
-              header: "Tool",
-              cell: (j) => (
-                <Link href={`/dashboard/jobs/${j.jobId}`} className="link">
-                  {toolTitle(j.tool)}
-                  <span className="sr-only"> job {shortJobRef(j.jobId)}</span>
-                </Link>
-              ),
-            },
-            { header: "Status", cell: (j) => <StatusBadge status={j.status} /> },
-            {
-              header: "Created",
-              cell: (j) => <LocalTime value={j.createdAt} />,
-              className: "whitespace-nowrap",
-            },
-            {
-              header: "Finished",
-              cell: (j) => <LocalTime value={j.completedAt} />,
-              className: "whitespace-nowrap",
-            },
-            {
-              header: "Credits",
-              cell: (j) => `${j.creditsCharged}${j.creditsRefunded ? " (refunded)" : ""}`,
-              align: "right",
-            },
-          ]}
-          rows={page.jobs}
-          rowKey={(j) => j.jobId}
-          empty="No jobs match."
-          label="Jobs"
-        />
+        {/* A list, not a table: tool, status, target and times stay readable at any width without sideways scrolling. */}
+        {page.jobs.length === 0 ? (
+          <EmptyState>No jobs match.</EmptyState>
+        ) : (
+          <ul className="divide-y divide-slate-100" aria-label="Jobs" data-testid="jobs-list">
+            {page.jobs.map((j) => {
+              const target = targets.get(j.jobId);
+              return (
+                <li
+                  key={j.jobId}
+                  className="grid gap-1 py-3 text-sm sm:grid-cols-[minmax(0,1fr)_auto] sm:gap-x-6"
+                >
+                  <div className="min-w-0">
+                    <Link href={`/dashboard/jobs/${j.jobId}`} className="link font-medium">
+                      {toolTitle(j.tool)}
+                      <span className="sr-only"> job {shortJobRef(j.jobId)}</span>
+                    </Link>
+                    {target ? (
+                      <p className="mt-0.5 font-mono text-xs text-slate-700" data-testid="job-target">
+                        <PathText value={target} />
+                      </p>
+                    ) : null}
+                  </div>
+                  <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-slate-600 sm:justify-end">
+                    <StatusBadge status={j.status} />
+                    <span>
+                      <LocalTime value={j.createdAt} />
+                    </span>
+                    <span>
+                      {j.creditsCharged} credits{j.creditsRefunded ? " (refunded)" : ""}
+                    </span>
+                  </div>
+                </li>
+              );
+            })}
+          </ul>
+        )}
         {page.nextCursor ? (
           <p className="mt-4">
             <Link className="link" href={`/dashboard/jobs${qs({ cursor: page.nextCursor })}`}>
