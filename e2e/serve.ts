@@ -10,6 +10,7 @@ import { registerDomain } from "@/lib/accounts/domains";
 import { migrateDatabase, openDatabase } from "@/lib/db/client";
 import { rotateKeyPair } from "@/lib/keys/keys";
 import { serverNodeFlags, serverProcessEnv } from "@/lib/server/node-flags";
+import { brandAnswers, startMonitorEngines } from "@/test/fakes/monitor-engines";
 import { startFakeSmtp } from "@/test/fakes/smtp";
 import { startFakeStripe } from "@/test/fakes/stripe";
 import { startSiteFixture } from "@/test/fixtures/site/server";
@@ -20,7 +21,20 @@ const env: NodeJS.ProcessEnv = { ...process.env };
 env.AUTH_SECRET ??= randomBytes(32).toString("base64url");
 env.AUTH_TRUST_HOST ??= "true";
 env.ALLOW_PRIVATE_TARGETS ??= "loopback";
-// Every provider is configured, at a closed local port: the tools that need one are created and billed as in
+// The four AI engines are local fakes of their providers' APIs, answering about a coffee roaster whose
+// monitor the monitors spec creates (the brand named in about half the answers, its page cited in some).
+const engines = await startMonitorEngines({
+  answer: brandAnswers({
+    brand: "Northwind Roasters",
+    domain: "northwind-roasters.example.com",
+    competitor: "beanco.example.com",
+    mentionRate: 0.5,
+    citeRate: 0.4,
+  }),
+  seed: 35,
+});
+for (const [name, value] of Object.entries(engines.env)) env[name] ??= value;
+// Every other provider is configured, at a closed local port: the tools that need one are created and billed as in
 // production, then fail (the provider cannot be reached) and are refunded. Nothing leaves the machine.
 const CLOSED_PORT = "http://127.0.0.1:9";
 for (const provider of ["OPENAI", "ANTHROPIC", "GEMINI", "PERPLEXITY"]) {
@@ -109,5 +123,7 @@ const server = spawn(
 );
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => {
-  void Promise.all([fixture.close(), smtp.close(), stripe.close()]).finally(() => process.exit(code ?? 0));
+  void Promise.all([fixture.close(), smtp.close(), stripe.close(), engines.close()]).finally(() =>
+    process.exit(code ?? 0),
+  );
 });
