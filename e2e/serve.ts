@@ -26,8 +26,8 @@ env.ALLOW_PRIVATE_TARGETS ??= "loopback";
 const engines = await startMonitorEngines({
   answer: brandAnswers({
     brand: "Northwind Roasters",
-    domain: "northwind-roasters.example.com",
-    competitor: "beanco.example.com",
+    domain: "northwind-roasters.com",
+    competitor: "beanco.com",
     mentionRate: 0.5,
     citeRate: 0.4,
   }),

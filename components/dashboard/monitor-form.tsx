@@ -422,7 +422,7 @@ export function MonitorForm({
           {every === "week" ? (
             <div>
               <label htmlFor={fieldId("weekday")} className="field-label">
-                On
+                Weekday
               </label>
               <select
                 id={fieldId("weekday")}

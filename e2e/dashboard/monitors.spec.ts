@@ -11,7 +11,7 @@ import { verifyEmail } from "../mail";
 
 const SHOTS = "test-results/screenshots";
 const PASSWORD = "a long enough password";
-const DOMAIN = "northwind-roasters.example.com";
+const DOMAIN = "northwind-roasters.com";
 
 const VIEWPORTS = [
   { name: "desktop", width: 1440, height: 900 },
@@ -79,7 +79,7 @@ for (const vp of VIEWPORTS) {
       }
       await expect(page.getByTestId("estimate-answers")).toHaveText("0");
       await page.getByLabel("Brand names").fill("Northwind Roasters");
-      await page.getByLabel("Competitor domains (up to 5)").fill("beanco.example.com");
+      await page.getByLabel("Competitor domains (up to 5)").fill("beanco.com");
       await page.getByLabel("Add a prompt").fill("Which coffee roaster ships fresh beans in Lyon?");
       await page.getByRole("button", { name: "Add", exact: true }).click();
       await expect(page.getByTestId("estimate-answers")).toHaveText("12");
@@ -90,8 +90,8 @@ for (const vp of VIEWPORTS) {
       await page.getByLabel("Samples per prompt and engine").fill("1");
       await expect(page.getByTestId("estimate-answers")).toHaveText("8");
       await expect(page.getByTestId("estimate-run")).toHaveText("40");
-      await page.getByLabel("Every").selectOption("week");
-      await expect(page.getByLabel("On")).toBeVisible();
+      await page.getByLabel("Every", { exact: true }).selectOption("week");
+      await expect(page.getByLabel("Weekday", { exact: true })).toBeVisible();
       // 40 credits × 52 / 12 weekly runs, rounded up.
       await expect(page.getByTestId("estimate-month")).toHaveText("174");
       // The browser's own time zone is preselected.
@@ -124,7 +124,7 @@ for (const vp of VIEWPORTS) {
       await expect(page.getByRole("heading", { name: "Share of voice per run" })).toBeVisible();
       await expect(page.locator(".recharts-surface").first()).toBeVisible({ timeout: 30_000 });
       await expect(page.getByText(/95% interval \d+%–\d+%, n = \d+/).first()).toBeVisible();
-      await expect(page.getByRole("cell", { name: "beanco.example.com" })).toBeVisible();
+      await expect(page.getByRole("cell", { name: "beanco.com", exact: true }).first()).toBeVisible();
       await expect(page.getByRole("group", { name: "Prompt by engine" })).toContainText("Mentioned");
       await expect(page.getByText("Wilson score interval").first()).toBeVisible();
       await expect(page.getByText("two-proportion z-test").first()).toBeVisible();

@@ -295,7 +295,14 @@ export default async function MonitorReportPage({
           {page.message}
         </p>
       ) : (
-        <ReportBody monitorLabel={label} page={page} brands={brands} rivals={rivals} sp={sp} />
+        <ReportBody
+          monitorLabel={label}
+          prompts={monitor.prompts}
+          page={page}
+          brands={brands}
+          rivals={rivals}
+          sp={sp}
+        />
       )}
     </>
   );
@@ -303,18 +310,25 @@ export default async function MonitorReportPage({
 
 function ReportBody({
   monitorLabel,
+  prompts,
   page,
   brands,
   rivals,
   sp,
 }: {
   monitorLabel: string;
+  prompts: string[];
   page: Awaited<ReturnType<typeof monitorReportPage>>;
   brands: string[];
   rivals: string[];
   sp: { from?: string; to?: string; compare?: string };
 }) {
   const { report, series, runs } = page;
+  const promptOrder = new Map(prompts.map((p, i) => [p, i]));
+  const answerOrder = (a: AnswerView, b: AnswerView) =>
+    (promptOrder.get(a.prompt) ?? 999) - (promptOrder.get(b.prompt) ?? 999) ||
+    a.engine.localeCompare(b.engine) ||
+    a.sample - b.sample;
   const t = report.total;
   const engines = [...new Set(report.byPrompt.map((c) => c.engine))];
   const promptsInReport = [...new Set(report.byPrompt.map((c) => c.prompt))];
@@ -395,7 +409,8 @@ function ReportBody({
           </>
         )}
         <p className="mt-2 text-xs text-slate-600">
-          Share of voice: {report.methods.shareOfVoice}. The band is the {report.methods.interval}.
+          Share of voice: {report.methods.shareOfVoice.replace(/\.$/, "")}. The band is the{" "}
+          {report.methods.interval}.
         </p>
       </Card>
 
@@ -556,14 +571,16 @@ function ReportBody({
                     {r.answers.length === 0 ? (
                       <p className="text-sm text-slate-600">No answer in this run.</p>
                     ) : (
-                      r.answers.map((a) => (
-                        <AnswerDetails
-                          key={`${a.engine}-${a.prompt}-${a.sample}`}
-                          a={a}
-                          brands={brands}
-                          rivals={rivals}
-                        />
-                      ))
+                      [...r.answers]
+                        .sort(answerOrder)
+                        .map((a) => (
+                          <AnswerDetails
+                            key={`${a.engine}-${a.prompt}-${a.sample}`}
+                            a={a}
+                            brands={brands}
+                            rivals={rivals}
+                          />
+                        ))
                     )}
                   </div>
                 </details>
