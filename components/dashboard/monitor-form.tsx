@@ -13,6 +13,7 @@ import { estimateCost } from "@/lib/monitors/estimate";
 
 const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"] as const;
 type Weekday = (typeof WEEKDAYS)[number];
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const HOURS = Array.from({ length: 24 }, (_, h) => h);
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -532,8 +533,8 @@ export function MonitorForm({
         )}
         {estimate ? (
           <p className="mt-2 text-xs">
-            {selected.length} prompts × {chosenEngines.length} engines × {samplesN} samples ×{" "}
-            {estimate.creditsPerAnswer} credits per answer; a month is{" "}
+            {plural(selected.length, "prompt")} × {plural(chosenEngines.length, "engine")} ×{" "}
+            {plural(samplesN, "sample")} × {estimate.creditsPerAnswer} credits per answer; a month is{" "}
             {every === "day" ? "30 daily runs" : "52 ÷ 12 weekly runs"}.
             {capN && Number.isFinite(capN) && capN < estimate.creditsPerMonth
               ? ` Your cap of ${formatNumber(capN)} credits will skip the runs past it.`
