@@ -13,6 +13,7 @@ import { migrateDatabase, openDatabase } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
 import { rotateKeyPair } from "@/lib/keys/keys";
 import { serverNodeFlags, serverProcessEnv } from "@/lib/server/node-flags";
+import { brandAnswers, startMonitorEngines } from "@/test/fakes/monitor-engines";
 import { startFakeSmtp } from "@/test/fakes/smtp";
 import { startFakeStripe } from "@/test/fakes/stripe";
 import { startSiteFixture } from "@/test/fixtures/site/server";
@@ -25,7 +26,20 @@ env.AUTH_TRUST_HOST ??= "true";
 env.ALLOW_PRIVATE_TARGETS ??= "loopback";
 // The production server stores webhook signing secrets (and connection credentials) sealed with this key.
 env.DATA_ENCRYPTION_KEY ??= randomBytes(32).toString("base64");
-// Every provider is configured, at a closed local port: the tools that need one are created and billed as in
+// The four AI engines are local fakes of their providers' APIs, answering about a coffee roaster whose
+// monitor the monitors spec creates (the brand named in about half the answers, its page cited in some).
+const engines = await startMonitorEngines({
+  answer: brandAnswers({
+    brand: "Northwind Roasters",
+    domain: "northwind-roasters.com",
+    competitor: "beanco.com",
+    mentionRate: 0.5,
+    citeRate: 0.4,
+  }),
+  seed: 35,
+});
+for (const [name, value] of Object.entries(engines.env)) env[name] ??= value;
+// Every other provider is configured, at a closed local port: the tools that need one are created and billed as in
 // production, then fail (the provider cannot be reached) and are refunded. Nothing leaves the machine.
 const CLOSED_PORT = "http://127.0.0.1:9";
 for (const provider of ["OPENAI", "ANTHROPIC", "GEMINI", "PERPLEXITY"]) {
@@ -130,5 +144,7 @@ const server = spawn(
 );
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => {
-  void Promise.all([fixture.close(), smtp.close(), stripe.close()]).finally(() => process.exit(code ?? 0));
+  void Promise.all([fixture.close(), smtp.close(), stripe.close(), engines.close()]).finally(() =>
+    process.exit(code ?? 0),
+  );
 });

@@ -13,3 +13,7 @@ export const LazyVisibilityChart = dynamic(() => import("./visibility-chart"), {
   ssr: false,
   loading: placeholder,
 });
+export const LazyShareOfVoiceChart = dynamic(() => import("./share-of-voice-chart"), {
+  ssr: false,
+  loading: placeholder,
+});

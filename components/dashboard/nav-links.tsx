@@ -13,6 +13,7 @@ export const SECTIONS = [
   { href: "/dashboard/citations", label: "Citations" },
   { href: "/dashboard/pages", label: "Pages" },
   { href: "/dashboard/visibility", label: "AI visibility" },
+  { href: "/dashboard/monitors", label: "Monitors" },
   { href: "/dashboard/domains", label: "Domains" },
   { href: "/dashboard/connections", label: "Connections" },
   { href: "/dashboard/keys", label: "API keys" },
