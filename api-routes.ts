@@ -117,6 +117,8 @@ export const API_EDGE_ROUTES: EdgeRoute[] = [
   { path: "/api/dashboard/google/callback", methods: ["GET"] },
   { path: "/api/dashboard/google/connect", methods: ["GET"] },
   { path: "/api/dashboard/jobs/[jobId]", methods: ["GET"] },
+  { path: "/api/dashboard/jobs/[jobId]/previous", methods: ["GET"] },
+  { path: "/api/dashboard/monitors/[id]/report", methods: ["GET"] },
   { path: "/api/dashboard/onboarding", methods: ["GET"] },
   { path: "/api/webhooks/stripe", methods: ["POST"] },
 ];
