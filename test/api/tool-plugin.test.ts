@@ -12,7 +12,8 @@ import { jobRow, SLEEP_TOOL_FILE, sleepRunner, sleepTool } from "../jobs-helpers
 // How a tool plugs in: a definition, a runner, optionally onCompleted; availability from the environment.
 let handle: DbHandle;
 let acct: TestAccount;
-const opts = { concurrency: 2, leaseSeconds: 5, queueTimeoutSeconds: 600, pollMs: 50 };
+// One account's jobs: it may have both slots (the default per-account cap keeps one slot for other accounts).
+const opts = { concurrency: 2, accountConcurrency: 2, leaseSeconds: 5, queueTimeoutSeconds: 600, pollMs: 50 };
 
 beforeAll(async () => {
   handle = await createTestDb();

@@ -25,10 +25,14 @@ const call = async (name: string, args: Record<string, unknown>) =>
 describe("billed MCP tools take an idempotencyKey", () => {
   test("listed in every billed tool's input schema", async () => {
     const { tools } = await client.listTools();
-    const billed = tools.filter((t) => t.annotations?.readOnlyHint === false);
-    expect(billed.map((t) => t.name).sort()).toEqual(TOOL_NAMES.map(mcpToolName).sort());
-    for (const tool of billed) {
-      expect(tool.inputSchema.properties, tool.name).toHaveProperty("idempotencyKey");
+    // Every catalogue tool creates a billed job; running a monitor now bills its answers.
+    const billed = [...TOOL_NAMES.map(mcpToolName), "run_monitor"];
+    // The tools that change something: the billed ones, and creating a monitor (free until it runs).
+    const writing = tools.filter((t) => t.annotations?.readOnlyHint === false).map((t) => t.name);
+    expect(writing.sort()).toEqual([...billed, "create_monitor"].sort());
+    for (const name of billed) {
+      const tool = tools.find((t) => t.name === name);
+      expect(tool?.inputSchema.properties, name).toHaveProperty("idempotencyKey");
     }
   });
 
