@@ -92,12 +92,14 @@ for (const vp of VIEWPORTS) {
         "x-api-secret": (await page.getByTestId("new-key-secret").textContent()) ?? "",
       };
 
-      // This week: GPTBot crawls /pricing three times (once with a query string) and / once; Googlebot / twice;
-      // a ChatGPT user's fetch of /pricing. Three weeks ago: GPTBot crawls /old four times.
+      // This week: GPTBot crawls /pricing three times (once with a query string; once from OpenAI's published
+      // range, once from an address OpenAI does not use) and / once; Googlebot / twice; a ChatGPT user's fetch
+      // of /pricing. Three weeks ago: GPTBot crawls /old four times.
       const now = Date.now();
       const at = (daysAgo: number, minutes = 5) =>
         new Date(now - daysAgo * DAY - minutes * 60_000).toISOString();
-      const ev = (path: string, userAgent: string, timestamp: string) => ({
+      const ev = (path: string, userAgent: string, timestamp: string, ip?: string) => ({
+        ...(ip ? { ip } : {}),
         domain,
         path,
         userAgent,
@@ -107,8 +109,8 @@ for (const vp of VIEWPORTS) {
         headers,
         data: {
           events: [
-            ev("/pricing", UA.gptbot, at(0)),
-            ev("/pricing?ref=mail", UA.gptbot, at(1)),
+            ev("/pricing", UA.gptbot, at(0), "20.171.206.10"),
+            ev("/pricing?ref=mail", UA.gptbot, at(1), "8.8.8.8"),
             ev("/pricing", UA.gptbot, at(2)),
             ev("/", UA.gptbot, at(3)),
             ev("/", UA.googlebot, at(1)),
@@ -146,7 +148,11 @@ for (const vp of VIEWPORTS) {
       const gpt = page.getByRole("group", { name: "Top bots" }).getByRole("row", { name: /GPTBot/ });
       await expect(gpt).toContainText("AI training");
       await expect(gpt.getByRole("cell").nth(1)).toHaveText("8");
-      await expect(gpt).toContainText("not verified");
+      // Verification names the deciding method, and the spoofed visits apart.
+      await expect(gpt.getByRole("cell").nth(2)).toHaveText("✓ 1 verified by IP range⚠ 1 spoofed");
+      await expect(
+        page.getByRole("group", { name: "Top bots" }).getByRole("row", { name: /Googlebot/ }),
+      ).toContainText("not verified");
       if (vp.name === "desktop") await expectTableFits(page, "Top bots");
       await expectNoSidewaysScroll(page);
       await expectNoAxeViolations(page);
@@ -158,6 +164,8 @@ for (const vp of VIEWPORTS) {
       await expect(page).toHaveURL(/days=30/);
       await expect(page.getByText("Bot: GPTBot")).toBeVisible();
       await expect(page.getByTestId("period-visits")).toHaveText("8");
+      await expect(page.getByTestId("bot-verified")).toHaveText("1");
+      await expect(page.getByTestId("bot-spoofed")).toHaveText("1");
       await expect(page.getByRole("img", { name: /^GPTBot visits per day: 8 in 30 days/ })).toBeVisible();
       expect(await rowsOf(page, "Pages GPTBot visited")).toEqual([
         ["/old", "4"],

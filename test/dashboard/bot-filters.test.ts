@@ -33,18 +33,20 @@ test("top pages follow the period; bot and page filters equal the visits counted
       Math.min(today - d * DAY + 12 * 3_600_000 + i * 1000, now.getTime() - 3_600_000 + i),
     ).toISOString();
   let n = 0;
-  const ev = (path: string, userAgent: string, time: string, referrer?: string) => ({
+  const ev = (path: string, userAgent: string, time: string, referrer?: string, ip?: string) => ({
     id: `e${n++}`,
     domain: HOST,
     path,
     userAgent,
     timestamp: time,
     ...(referrer ? { referrer } : {}),
+    ...(ip ? { ip } : {}),
   });
   const events = [
-    // This week: GPTBot crawls /pricing three times (one with a query string) and / once; Googlebot / twice.
-    ev("/pricing", UA.gptbot, at(0, 1)),
-    ev("/pricing?ref=x", UA.gptbot, at(1, 2)),
+    // This week: GPTBot crawls /pricing three times (one with a query string; one from OpenAI's published
+    // range, one from an address OpenAI does not use) and / once; Googlebot / twice.
+    ev("/pricing", UA.gptbot, at(0, 1), undefined, "20.171.206.10"),
+    ev("/pricing?ref=x", UA.gptbot, at(1, 2), undefined, "8.8.8.8"),
     ev("/pricing", UA.gptbot, at(2, 3)),
     ev("/", UA.gptbot, at(3, 4)),
     ev("/", UA.googlebot, at(1, 5)),
@@ -64,7 +66,7 @@ test("top pages follow the period; bot and page filters equal the visits counted
 
   // Top pages: the last 7 days have no /old; 30 days have it first.
   expect(await getPeriodTopPages(plans.db, id, 7, now)).toEqual([
-    { page: "/pricing", aiCrawls: 3, verifiedAiCrawls: 0 },
+    { page: "/pricing", aiCrawls: 3, verifiedAiCrawls: 1 },
     { page: "/", aiCrawls: 1, verifiedAiCrawls: 0 },
   ]);
   expect((await getPeriodTopPages(plans.db, id, 30, now)).map((p) => [p.page, p.aiCrawls])).toEqual([
@@ -75,7 +77,15 @@ test("top pages follow the period; bot and page filters equal the visits counted
 
   // A bot: its daily series and its pages, within the period only.
   const gpt7 = await getBotDetail(plans.db, id, "GPTBot", 7, now);
-  expect(gpt7).toMatchObject({ name: "GPTBot", isAIBot: true, visits: 4, verified: 0, spoofed: 0 });
+  expect(gpt7).toMatchObject({
+    name: "GPTBot",
+    purpose: "training",
+    isAIBot: true,
+    visits: 4,
+    verified: 1,
+    spoofed: 1,
+    verifiedBy: { signature: 0, ip: 1, rdns: 0 },
+  });
   expect(gpt7.series.days).toHaveLength(7);
   expect(gpt7.series.total).toBe(4);
   expect(gpt7.series.days.at(-1)).toEqual({ day: new Date(today).toISOString().slice(0, 10), value: 1 });
@@ -107,6 +117,7 @@ test("top pages follow the period; bot and page filters equal the visits counted
   ]);
   const crawls = await getPageCrawlSeries(plans.db, id, "/pricing", 7, now);
   expect(crawls.total).toBe(3);
+  expect(crawls.verified).toBe(1);
   expect(crawls.days).toHaveLength(7);
 
   // Every figure against the visits counted afresh.
