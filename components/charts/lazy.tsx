@@ -4,7 +4,6 @@ import dynamic from "next/dynamic";
 
 const placeholder = () => <div className="h-60 animate-pulse rounded-md bg-slate-100" aria-hidden="true" />;
 
-export const LazyBotChart = dynamic(() => import("./bot-chart"), { ssr: false, loading: placeholder });
 export const LazyCitationChart = dynamic(() => import("./citation-chart"), {
   ssr: false,
   loading: placeholder,

@@ -168,7 +168,7 @@ test("sign up, audit the fixture site, rotate the key", async ({ page, request }
   await page.goto("/dashboard/bots");
   await expect(page.getByRole("cell", { name: /GPTBot/ })).toContainText("AI");
   await expect(page.getByRole("cell", { name: "/pricing" })).toBeVisible();
-  await expect(page.locator(".recharts-surface").first()).toBeVisible();
+  await expect(page.getByRole("img", { name: /^Bot visits per day/ })).toBeVisible();
   await shot(page, "bots");
   await page.goto("/dashboard/citations?days=7&limit=10");
   await expect(
