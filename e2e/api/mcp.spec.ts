@@ -1,6 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { expect, test } from "@playwright/test";
+import { MCP_TOOLS } from "@/lib/mcp/tools";
 import { TOOL_NAMES } from "@/lib/tools/catalog";
 import { E2E_BASE_URL } from "../../playwright.config";
 import { e2eAccount } from "../accounts";
@@ -17,11 +18,12 @@ test("the MCP SDK client lists every tool and reads credits over POST /api/v1/mc
   try {
     const { tools } = await client.listTools();
     // One per catalogue tool, plus the reads (jobs, credits, bot stats, citations, engines, visibility, Search
-    // Console queries, analytics traffic).
+    // Console queries, analytics traffic, capabilities, the page funnel) and the monitors' tools.
     const names = tools.map((t) => t.name);
     for (const tool of TOOL_NAMES) expect(names).toContain(tool.replaceAll("-", "_"));
     expect(names).toEqual(expect.arrayContaining(["get_search_console_queries", "get_analytics_traffic"]));
-    expect(tools).toHaveLength(TOOL_NAMES.length + 10);
+    // Exactly the tools the code declares: none lost in the production build's pipeline.
+    expect([...names].sort()).toEqual(MCP_TOOLS.map((t) => t.name).sort());
     const credits = await client.callTool({ name: "get_credits", arguments: {} });
     expect(credits.isError ?? false).toBe(false);
     expect((credits.structuredContent as { balance: number }).balance).toBeGreaterThan(0);

@@ -104,6 +104,9 @@ function testScript(op: OpenApiOperation): string[] {
       `pm.collectionVariables.set("id", body.data.id);`,
     );
   }
+  if (op.operationId === "createMonitor" || op.operationId === "createSchedule") {
+    lines.push(`pm.collectionVariables.set("id", body.data.id);`);
+  }
   if (op.operationId === "createKey") {
     lines.push(
       `pm.test("secret shown once", function () { pm.expect(body.data.secret).to.match(/^sks_/); });`,
@@ -290,7 +293,7 @@ export function buildPostmanCollection(doc: OpenApiDocument): PostmanCollection 
         key: "id",
         value: EXAMPLE_WEBHOOK_ID,
         type: "string",
-        description: "Set by the requests that create a webhook.",
+        description: "Set by the requests that create a webhook, a key pair, a monitor or a schedule.",
       },
       {
         key: "deliveryId",
