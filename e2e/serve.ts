@@ -20,6 +20,8 @@ const env: NodeJS.ProcessEnv = { ...process.env };
 env.AUTH_SECRET ??= randomBytes(32).toString("base64url");
 env.AUTH_TRUST_HOST ??= "true";
 env.ALLOW_PRIVATE_TARGETS ??= "loopback";
+// The production server stores webhook signing secrets (and connection credentials) sealed with this key.
+env.DATA_ENCRYPTION_KEY ??= randomBytes(32).toString("base64");
 // Every provider is configured, at a closed local port: the tools that need one are created and billed as in
 // production, then fail (the provider cannot be reached) and are refunded. Nothing leaves the machine.
 const CLOSED_PORT = "http://127.0.0.1:9";

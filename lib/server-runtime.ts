@@ -11,13 +11,22 @@ export async function startServerRuntime(tools: ToolSource = catalogToolSource):
   const runner = new JobRunner(db, runnerOptionsFromEnv(), tools);
   state.__jobRunner = runner;
   runner.start();
-  // Fail-and-refund the running jobs now rather than when their leases expire. If nothing else
-  // handles the signal (Next does, by exiting), exit once the runner has stopped.
+  // Fail-and-refund the running jobs now rather than when their leases expire. The production server
+  // (server.ts) awaits `stopServerRuntime` before it exits; if nothing else handles the signal (Next's own
+  // start, which exits by itself), exit once the runner has stopped.
   const stop = (signal: NodeJS.Signals) => {
-    void runner.stop().finally(() => {
+    void stopServerRuntime().finally(() => {
       if (process.listenerCount(signal) === 0) process.exit(0);
     });
   };
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
+}
+
+/**
+ * Stops this process's job runner: no more claims, its running jobs failed as INTERRUPTED and refunded.
+ * Resolves at once when none runs; every caller shares the one stop.
+ */
+export function stopServerRuntime(): Promise<void> {
+  return state.__jobRunner?.stop() ?? Promise.resolve();
 }

@@ -3,12 +3,24 @@ import { parseArgs } from "node:util";
 import { createAccount, getMembers } from "@/lib/accounts/accounts";
 import { listDomains, registerDomain } from "@/lib/accounts/domains";
 import { findAccount } from "@/lib/accounts/lookup";
+import { DEFAULT_RATE_LIMIT } from "@/lib/api/rate-limit";
 import { getCreditAccount, grantCredits } from "@/lib/credits/credits";
 import { type Db, migrateDatabase, openDatabase } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { describeJobForOperators } from "@/lib/jobs/operator-view";
-import { getActiveKey, rotateKeyPair } from "@/lib/keys/keys";
+import {
+  createNamedKeyPair,
+  findKeyPair,
+  getActiveKey,
+  keyPairView,
+  listKeyPairs,
+  revokeKeyPair,
+  rollKeyPair,
+  rotateKeyPair,
+  setKeyRateLimit,
+} from "@/lib/keys/keys";
 import { createLegacyToken, listLegacyTokens, revokeLegacyToken } from "@/lib/keys/legacy-tokens";
+import { keyCreateInput, ROLL_WINDOWS, type RollWindow } from "@/lib/keys/schemas";
 import {
   IMPORT_WEBGRAPH_OPTIONS,
   IMPORT_WEBGRAPH_USAGE,
@@ -22,8 +34,15 @@ Commands:
       New account with the 100 free credits (plus an optional operator grant) and its first key pair.
   add-domain --account <id|owner email> --domain <hostname>
   grant --account <id|owner email> --amount <credits> [--type grant|purchase|adjustment] [--description <text>]
-  rotate-key --account <id|owner email> [--rate-limit <requests per minute>]
-      Revokes the active pair and prints the new key and secret (shown once).
+  rotate-key --account <id|owner email> [--name <pair name>] [--rate-limit <requests per minute>]
+      Revokes the active pair of that name (default "Default") and prints the new key and secret (shown once).
+  list-keys --account <id|owner email>
+  create-key --account <id|owner email> --name <pair name>
+      A new named pair beside the others; prints its key and secret (shown once).
+  roll-key --account <id|owner email> --key <sk_live_… | pair id> [--window none|1h|24h|7d]
+      A new pair for an active one; the old one keeps working for the window (none: revoked at once).
+  revoke-key --account <id|owner email> --key <sk_live_… | pair id>
+  set-key-limit --account <id|owner email> --key <sk_live_… | pair id> --rate-limit <requests per minute|default>
   create-token --account <id|owner email> --name <name>
       A bearer token for the older interface (/api/auth/me, /api/tracking/*, /api/analytics/*); shown once.
   list-tokens --account <id|owner email>
@@ -57,6 +76,18 @@ async function account(db: Db, ref: string | undefined) {
   return found;
 }
 
+async function keyOf(db: Db, accountId: string, ref: string | undefined) {
+  const key = await findKeyPair(db, accountId, need(ref, "key"));
+  if (!key) throw new UsageError(`no key pair ${ref} on this account`);
+  return key;
+}
+
+function parseKeyName(name: string): string {
+  const parsed = keyCreateInput.safeParse({ name });
+  if (!parsed.success) throw new UsageError(`--name: ${parsed.error.issues[0]?.message ?? "invalid"}`);
+  return parsed.data.name;
+}
+
 async function show(db: Db, accountId: string) {
   const acct = await findAccount(db, accountId);
   const credits = await getCreditAccount(db, accountId);
@@ -71,6 +102,9 @@ async function show(db: Db, accountId: string) {
       verified: !!d.verifiedAt,
     })),
     apiKey: await getActiveKey(db, accountId),
+    keys: (await listKeyPairs(db, accountId)).map((k) =>
+      keyPairView(k.key, DEFAULT_RATE_LIMIT, k.replacedBy),
+    ),
     recentTransactions: credits.recentTransactions,
   };
 }
@@ -125,8 +159,52 @@ async function run(db: Db, command: string | undefined, values: Record<string, s
       const acct = await account(db, values.account);
       const key = await rotateKeyPair(db, acct.id, {
         rateLimitPerMinute: positiveInt(values["rate-limit"], "rate-limit"),
+        ...(values.name ? { name: values.name } : {}),
       });
       return { accountId: acct.id, apiKey: key.keyId, apiSecret: key.secret, createdAt: key.createdAt };
+    }
+    case "list-keys": {
+      const acct = await account(db, values.account);
+      const keys = await listKeyPairs(db, acct.id);
+      return {
+        accountId: acct.id,
+        keys: keys.map((k) => keyPairView(k.key, DEFAULT_RATE_LIMIT, k.replacedBy)),
+      };
+    }
+    case "create-key": {
+      const acct = await account(db, values.account);
+      const name = parseKeyName(need(values.name, "name"));
+      const { row, secret } = await createNamedKeyPair(db, acct.id, { name });
+      return { accountId: acct.id, ...keyPairView(row, DEFAULT_RATE_LIMIT), secret };
+    }
+    case "roll-key": {
+      const acct = await account(db, values.account);
+      const key = await keyOf(db, acct.id, values.key);
+      const window = (values.window ?? "none") as RollWindow;
+      if (!ROLL_WINDOWS.includes(window))
+        throw new UsageError(`--window must be one of ${ROLL_WINDOWS.join(", ")}`);
+      const { row, secret, replaced } = await rollKeyPair(db, acct.id, key.id, { window });
+      return {
+        accountId: acct.id,
+        key: { ...keyPairView(row, DEFAULT_RATE_LIMIT), secret },
+        replaced: keyPairView(replaced, DEFAULT_RATE_LIMIT, row.keyId),
+      };
+    }
+    case "revoke-key": {
+      const acct = await account(db, values.account);
+      const key = await keyOf(db, acct.id, values.key);
+      return {
+        accountId: acct.id,
+        ...keyPairView(await revokeKeyPair(db, acct.id, key.id), DEFAULT_RATE_LIMIT),
+      };
+    }
+    case "set-key-limit": {
+      const acct = await account(db, values.account);
+      const key = await keyOf(db, acct.id, values.key);
+      const raw = need(values["rate-limit"], "rate-limit");
+      const limit = raw === "default" ? null : positiveInt(raw, "rate-limit")!;
+      const row = await setKeyRateLimit(db, acct.id, key.keyId, limit);
+      return { accountId: acct.id, ...keyPairView(row, DEFAULT_RATE_LIMIT) };
     }
     case "create-token": {
       const acct = await account(db, values.account);
@@ -169,6 +247,8 @@ async function main() {
         type: { type: "string" },
         description: { type: "string" },
         "rate-limit": { type: "string" },
+        key: { type: "string" },
+        window: { type: "string" },
         ...IMPORT_WEBGRAPH_OPTIONS,
         help: { type: "boolean", short: "h" },
       },

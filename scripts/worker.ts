@@ -4,6 +4,7 @@
 import { getDbHandle } from "@/lib/db/client";
 import { DataDirBusyError } from "@/lib/db/data-dir";
 import { JobRunner } from "@/lib/jobs/runner";
+import { exitGracefullyOnSignals } from "@/lib/server/graceful-stop";
 
 const handle = await getDbHandle({ command: "npm run worker" }).catch((err: Error) => {
   if (err instanceof DataDirBusyError) {
@@ -24,11 +25,12 @@ console.log(
   }),
 );
 
-async function shutdown(signal: string) {
-  console.log(JSON.stringify({ worker: runner.id, stopping: signal }));
-  await runner.stop();
-  await handle.close();
-  process.exit(0);
-}
-process.once("SIGTERM", () => void shutdown("SIGTERM"));
-process.once("SIGINT", () => void shutdown("SIGINT"));
+// SIGTERM/SIGINT: no more claims, the running jobs failed as INTERRUPTED and refunded, then exit, all within
+// SHUTDOWN_GRACE_MS.
+exitGracefullyOnSignals(
+  async () => {
+    await runner.stop();
+    await handle.close();
+  },
+  { log: (message) => console.log(JSON.stringify({ worker: runner.id, message })) },
+);

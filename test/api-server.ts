@@ -1,8 +1,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { API_ROUTES } from "@/api-routes";
+import { API_EDGE_ROUTES, API_ROUTES } from "@/api-routes";
 import { type DbHandle, setDbHandle } from "@/lib/db/client";
 import { createApiDispatch } from "@/lib/server/api-dispatch";
+import { answerConnect, createApiEdge } from "@/lib/server/api-edge";
 
 type Handler = (
   req: Request,
@@ -37,7 +38,8 @@ const routes: Route[] = Object.entries(modules)
         if (rest) {
           names.push(rest[1]!);
           catchAll = true;
-          rank += 100;
+          // The deeper catch-all first: /api/v1/[...path] before /api/[...path].
+          rank += 100 - segments.length;
           return "(.+)";
         }
         const dyn = seg.match(/^\[(\w+)\]$/);
@@ -69,6 +71,7 @@ export function selectMount(which: "next" | "lean"): void {
 }
 export const currentMount = () => mount;
 const lean = createApiDispatch(API_ROUTES);
+const edge = createApiEdge(API_EDGE_ROUTES);
 
 /**
  * A real HTTP server on 127.0.0.1 that runs the app's route handlers against `handle`.
@@ -80,13 +83,13 @@ export async function startTestApi(handle: DbHandle): Promise<TestApi> {
   const useLean = mount === "lean";
   const server = http.createServer(async (req, res) => {
     try {
-      if (useLean) {
-        // As server.ts: the forwarding headers are the server's own (here: the socket's address).
-        req.headers["x-forwarded-for"] ??= req.socket.remoteAddress ?? "";
-        if (!req.rawHeaders.some((h) => h.toLowerCase() === "x-forwarded-for"))
-          req.rawHeaders.push("X-Forwarded-For", req.socket.remoteAddress ?? "");
-        if (await lean(req, res)) return;
-      }
+      // As server.ts: the forwarding headers are the server's own (here: the socket's address), and the edge
+      // answers malformed escapes and methods outside GET…OPTIONS ahead of both mounts.
+      req.headers["x-forwarded-for"] ??= req.socket.remoteAddress ?? "";
+      if (!req.rawHeaders.some((h) => h.toLowerCase() === "x-forwarded-for"))
+        req.rawHeaders.push("X-Forwarded-For", req.socket.remoteAddress ?? "");
+      if (await edge.handle(req, res)) return;
+      if (useLean && (await lean(req, res))) return;
       const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "127.0.0.1"}`);
       const route = routes.find((r) => r.pattern.test(url.pathname));
       if (!route) {
@@ -129,6 +132,13 @@ export async function startTestApi(handle: DbHandle): Promise<TestApi> {
       res.writeHead(599, { "content-type": "text/plain" }).end(`test server: ${String(err)}`);
     }
   });
+  answerConnect(
+    server,
+    (req, res) => {
+      server.emit("request", req, res);
+    },
+    http.ServerResponse,
+  );
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -13,6 +13,7 @@ export const SECTIONS = [
   { href: "/dashboard/jobs", label: "Jobs" },
   { href: "/dashboard/bots", label: "Bots" },
   { href: "/dashboard/citations", label: "Citations" },
+  { href: "/dashboard/pages", label: "Pages" },
   { href: "/dashboard/visibility", label: "AI visibility" },
   { href: "/dashboard/domains", label: "Domains" },
   { href: "/dashboard/connections", label: "Connections" },

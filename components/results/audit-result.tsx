@@ -1,7 +1,10 @@
 "use client";
 
+import { CATEGORY_TITLES } from "@/lib/analysis/check-catalog";
 import type { AuditResult } from "@/lib/tools/audits/schema";
+import { AiAccessView } from "./ai-access-result";
 import { Checklist, ScoreCard } from "./checklist";
+import { RunActions } from "./run-actions";
 
 export function AuditResultView({ result }: { result: AuditResult }) {
   return (
@@ -10,6 +13,7 @@ export function AuditResultView({ result }: { result: AuditResult }) {
         Audit of <span className="font-mono">{result.finalUrl}</span>
         {result.finalUrl !== result.url ? <> (asked for {result.url})</> : null}
       </p>
+      <RunActions tool="audits" input={result.input ?? { url: result.url }} />
       <div className="grid gap-3 sm:grid-cols-4">
         <ScoreCard
           label="Score"
@@ -46,7 +50,7 @@ export function AuditResultView({ result }: { result: AuditResult }) {
             {result.categories.map((c) => (
               <tr key={c.id}>
                 <th scope="row" className="font-medium">
-                  {c.id}
+                  {CATEGORY_TITLES[c.id] ?? c.id}
                 </th>
                 <td className="text-right">{c.score}</td>
                 <td className="text-right">{c.counts.pass}</td>
@@ -59,6 +63,12 @@ export function AuditResultView({ result }: { result: AuditResult }) {
       </div>
       <h3 className="text-base font-semibold text-slate-900">Checklist</h3>
       <Checklist checks={result.checks} label="Audit checks" />
+      {result.aiAccess ? (
+        <>
+          <h3 className="text-base font-semibold text-slate-900">Who may read the site: AI access</h3>
+          <AiAccessView access={result.aiAccess} />
+        </>
+      ) : null}
       <p className="text-sm text-slate-700">
         Security headers grade <strong>{result.security.grade}</strong> ({result.security.score}) · HTTP{" "}
         {result.http.status} in {result.http.elapsedMs} ms · robots.txt {result.robots.mode} ·{" "}

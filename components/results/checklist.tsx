@@ -1,10 +1,27 @@
 "use client";
 
 import { useState } from "react";
-import { StatusBadge } from "@/components/ui/card";
+import { checkInfo } from "@/lib/analysis/check-catalog";
 import type { CheckResult } from "@/lib/tools/audits/schema";
 
 const ICON = { pass: "✓", warn: "!", fail: "✕" } as const;
+const STATUS_WORDS = { pass: "Passed", warn: "Warning", fail: "Failed" } as const;
+const SEVERITY_STYLE = {
+  error: "bg-red-50 text-red-800 ring-red-600/30",
+  warning: "bg-amber-50 text-amber-900 ring-amber-600/30",
+  notice: "bg-sky-50 text-sky-800 ring-sky-600/30",
+} as const;
+
+/** The check in words; results stored before checks carried their words take them from the catalogue. */
+function wordsOf(c: CheckResult) {
+  const info = checkInfo(c.id);
+  return {
+    title: c.title ?? info.title,
+    severity: c.severity ?? info.severity,
+    meaning: c.meaning ?? info.meaning,
+    fix: c.fix ?? info.fix,
+  };
+}
 const ICON_STYLE = {
   pass: "bg-emerald-100 text-emerald-800",
   warn: "bg-amber-100 text-amber-900",
@@ -35,7 +52,7 @@ export function Checklist({ checks, label }: { checks: CheckResult[]; label: str
                 : "bg-white text-slate-800 ring-slate-300 hover:bg-slate-50"
             }`}
           >
-            {f === "all" ? `All ${checks.length}` : `${f} ${count(f)}`}
+            {f === "all" ? `All ${checks.length}` : `${STATUS_WORDS[f]} ${count(f)}`}
           </button>
         ))}
       </fieldset>
@@ -44,38 +61,63 @@ export function Checklist({ checks, label }: { checks: CheckResult[]; label: str
         aria-label={label}
         data-testid="checklist"
       >
-        {shown.map((c) => (
-          <li key={c.id} className="flex gap-3 p-3" data-status={c.status}>
-            <span
-              aria-hidden="true"
-              className={`mt-0.5 flex size-6 shrink-0 items-center justify-center rounded-full text-sm font-bold ${ICON_STYLE[c.status]}`}
-            >
-              {ICON[c.status]}
-            </span>
-            <div className="min-w-0 flex-1">
-              <div className="flex flex-wrap items-center gap-2">
-                <StatusBadge status={c.status} />
-                <code className="text-xs text-slate-600">{c.id}</code>
+        {shown.map((c) => {
+          const words = wordsOf(c);
+          return (
+            <li key={c.id} className="flex gap-3 p-3" data-status={c.status} data-check={c.id}>
+              <span
+                aria-hidden="true"
+                className={`mt-0.5 flex size-6 shrink-0 items-center justify-center rounded-full text-sm font-bold ${ICON_STYLE[c.status]}`}
+              >
+                {ICON[c.status]}
+              </span>
+              <div className="min-w-0 flex-1">
+                <div className="flex flex-wrap items-center gap-2">
+                  <h4 className="text-sm font-semibold text-slate-900">{words.title}</h4>
+                  <span className="text-xs text-slate-700">{STATUS_WORDS[c.status]}</span>
+                  {c.status !== "pass" ? (
+                    <span
+                      className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${SEVERITY_STYLE[words.severity]}`}
+                    >
+                      {words.severity}
+                    </span>
+                  ) : null}
+                  <code className="text-xs text-slate-600">{c.id}</code>
+                </div>
+                <p className="mt-1 text-sm text-slate-900">{c.message}</p>
+                {words.meaning ? (
+                  <details className="mt-1">
+                    <summary className="cursor-pointer text-xs text-slate-700">
+                      {c.status === "pass" ? "What it checks" : "What it means and how to fix it"}
+                    </summary>
+                    <p className="mt-1 text-sm text-slate-700">{words.meaning}</p>
+                    {c.status !== "pass" && words.fix ? (
+                      <p className="mt-1 text-sm text-slate-900">
+                        <strong>Fix: </strong>
+                        {words.fix}
+                      </p>
+                    ) : null}
+                  </details>
+                ) : null}
+                {c.evidence.length > 0 ? (
+                  <details className="mt-1">
+                    <summary className="cursor-pointer text-xs text-slate-700">
+                      Evidence ({c.evidence.length})
+                    </summary>
+                    <ul className="mt-1 space-y-1">
+                      {c.evidence.map((e, i) => (
+                        // biome-ignore lint/suspicious/noArrayIndexKey: evidence lines have no id and never change order
+                        <li key={`${c.id}-${i}`} className="break-all font-mono text-xs text-slate-700">
+                          {e}
+                        </li>
+                      ))}
+                    </ul>
+                  </details>
+                ) : null}
               </div>
-              <p className="mt-1 text-sm text-slate-900">{c.message}</p>
-              {c.evidence.length > 0 ? (
-                <details className="mt-1">
-                  <summary className="cursor-pointer text-xs text-slate-600">
-                    Evidence ({c.evidence.length})
-                  </summary>
-                  <ul className="mt-1 space-y-1">
-                    {c.evidence.map((e, i) => (
-                      // biome-ignore lint/suspicious/noArrayIndexKey: evidence lines have no id and never change order
-                      <li key={`${c.id}-${i}`} className="break-all font-mono text-xs text-slate-700">
-                        {e}
-                      </li>
-                    ))}
-                  </ul>
-                </details>
-              ) : null}
-            </div>
-          </li>
-        ))}
+            </li>
+          );
+        })}
       </ul>
     </div>
   );

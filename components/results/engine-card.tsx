@@ -9,6 +9,20 @@ const SENTIMENT_STYLE: Record<EngineResult["sentiment"], string> = {
   negative: "bg-red-50 text-red-900",
 };
 
+function SourceList({ list }: { list: EngineResult["sources"] }) {
+  return (
+    <ul className="mt-1 space-y-1 text-sm">
+      {list.map((s) => (
+        <li key={s.url}>
+          <span className="text-slate-900">{s.title || s.domain || "Untitled"}</span>{" "}
+          <span className="text-slate-600">· </span>
+          <Url url={s.url} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function Url({ url }: { url: string }) {
   const href = safeHref(url);
   return href ? (
@@ -39,7 +53,10 @@ function Answer({ text, brandNames }: { text: string; brandNames: readonly strin
   );
 }
 
-/** One engine's answer: cited URLs, mention position, sentiment, the answer and its sources, or its failure. */
+/**
+ * One engine's answer: cited URLs, mention position, sentiment and how it was judged, the answer, the sources it
+ * cites, the results it read without citing and its searches; or its failure.
+ */
 export function EngineCard({
   entry,
   brandNames,
@@ -50,6 +67,10 @@ export function EngineCard({
   /** Credits given back for this engine when it failed. */
   refund?: number;
 }) {
+  // Results stored before retrieved results and searches were kept have neither.
+  const cited = new Set(entry.sources.map((s) => s.url));
+  const readNotCited = (entry.retrieved ?? []).filter((s) => !cited.has(s.url));
+  const queries = entry.queries ?? [];
   return (
     <section
       className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
@@ -87,8 +108,15 @@ export function EngineCard({
                 <span
                   className={`rounded px-2 py-0.5 text-xs font-medium ${SENTIMENT_STYLE[entry.sentiment]}`}
                 >
-                  {entry.sentiment}
+                  {entry.sentimentDetail?.label === "mixed" ? "mixed (counts as neutral)" : entry.sentiment}
                 </span>
+                {entry.sentimentDetail ? (
+                  <span className="ml-2 text-xs text-slate-600">
+                    {entry.sentimentDetail.method === "model"
+                      ? `judged by ${entry.sentimentDetail.model ?? "a model"}`
+                      : "judged by the lexicon"}
+                  </span>
+                ) : null}
               </dd>
             </div>
           </dl>
@@ -111,18 +139,28 @@ export function EngineCard({
           {entry.sources.length > 0 ? (
             <details>
               <summary className="cursor-pointer text-sm font-medium text-slate-900">
-                Sources ({entry.sources.length})
+                Cited sources ({entry.sources.length})
               </summary>
-              <ul className="mt-1 space-y-1 text-sm">
-                {entry.sources.map((s) => (
-                  <li key={s.url}>
-                    <span className="text-slate-900">{s.title || s.domain || "Untitled"}</span>{" "}
-                    <span className="text-slate-600">· </span>
-                    <Url url={s.url} />
-                  </li>
+              <SourceList list={entry.sources} />
+            </details>
+          ) : null}
+          {readNotCited.length > 0 ? (
+            <details>
+              <summary className="cursor-pointer text-sm font-medium text-slate-900">
+                Read but not cited ({readNotCited.length})
+              </summary>
+              <SourceList list={readNotCited} />
+            </details>
+          ) : null}
+          {queries.length > 0 ? (
+            <div>
+              <h4 className="text-sm font-medium text-slate-900">Searches the engine ran</h4>
+              <ul className="mt-1 list-disc pl-5 text-sm text-slate-800">
+                {queries.map((q) => (
+                  <li key={q}>{q}</li>
                 ))}
               </ul>
-            </details>
+            </div>
           ) : null}
         </>
       )}

@@ -8,15 +8,30 @@ export function FaqResultView({ result }: { result: FaqGeneratorResult }) {
     <div className="space-y-4">
       <p className="text-sm text-slate-700">
         {result.count} question and answer pairs from{" "}
-        <span className="break-all font-mono">{result.finalUrl}</span>, in the page's own words.
+        <span className="break-all font-mono">{result.finalUrl}</span>
+        {result.method?.kind === "generated"
+          ? `, written by ${result.method.engine} from the page's own sentences (each answer lists the sentences it rests on${result.method.unsupportedDropped ? `; ${result.method.unsupportedDropped} answers the page could not support were left out` : ""}).`
+          : ", in the page's own words."}
       </p>
+      {result.method?.note ? <p className="text-sm text-amber-900">{result.method.note}</p> : null}
       <dl className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white">
         {result.pairs.map((p, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: pairs have no id and never change order
           <div key={`${p.question}-${i}`} className="p-3">
             <dt className="font-medium text-slate-900">{p.question}</dt>
             <dd className="mt-1 text-sm text-slate-700">{p.answer}</dd>
-            <dd className="mt-1 text-xs text-slate-600">Found in: {p.source}</dd>
+            {p.supportingSentences?.length ? (
+              <dd className="mt-1 text-xs text-slate-600">
+                Rests on:
+                <ul className="mt-0.5 list-disc pl-5">
+                  {p.supportingSentences.map((s) => (
+                    <li key={s}>“{s}”</li>
+                  ))}
+                </ul>
+              </dd>
+            ) : (
+              <dd className="mt-1 text-xs text-slate-600">Found in: {p.source}</dd>
+            )}
           </div>
         ))}
       </dl>

@@ -1,6 +1,7 @@
 "use client";
 
 import type { AiCitationCheckResult, BrandVisibilityResult } from "@/lib/ai-visibility/schemas";
+import type { AiAccess } from "@/lib/analysis/ai-access/schema";
 import type { CoreWebVitalsResult } from "@/lib/cwv/result-schema";
 import type { KeywordMetricsResult } from "@/lib/keywords/metrics-schema";
 import type { KeywordResearchResult } from "@/lib/keywords/schema";
@@ -9,6 +10,7 @@ import type { FaqGeneratorResult } from "@/lib/tools/faq-generator/schema";
 import type { LlmsTxtResult } from "@/lib/tools/llms-txt/schema";
 import type { SeoAeoGeoResult } from "@/lib/tools/seo-aeo-geo-audit/schema";
 import type { BacklinksOverviewResult, DomainAuthorityResult } from "@/lib/webgraph/backlinks-schema";
+import { AiAccessResultView } from "./ai-access-result";
 import { AiCitationResultView } from "./ai-citation-result";
 import { AuditResultView } from "./audit-result";
 import { BacklinksResultView, DomainAuthorityResultView } from "./backlinks-result";
@@ -44,6 +46,8 @@ export function ResultView({ tool, result }: { tool: string; result: unknown }) 
       return <KeywordMetricsResultView result={result as KeywordMetricsResult} />;
     case "backlinks-overview":
       return <BacklinksResultView result={result as BacklinksOverviewResult} />;
+    case "ai-access":
+      return <AiAccessResultView result={result as AiAccess} />;
     case "domain-authority":
       return <DomainAuthorityResultView result={result as DomainAuthorityResult} />;
     default:

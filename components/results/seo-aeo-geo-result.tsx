@@ -1,7 +1,9 @@
 "use client";
 
 import type { SeoAeoGeoResult } from "@/lib/tools/seo-aeo-geo-audit/schema";
+import { AiAccessView } from "./ai-access-result";
 import { Checklist, ScoreCard } from "./checklist";
+import { RunActions } from "./run-actions";
 
 export function SeoAeoGeoResultView({ result }: { result: SeoAeoGeoResult }) {
   return (
@@ -9,6 +11,7 @@ export function SeoAeoGeoResultView({ result }: { result: SeoAeoGeoResult }) {
       <p className="break-all text-sm text-slate-700">
         Audit of <span className="font-mono">{result.finalUrl}</span>
       </p>
+      <RunActions tool="seo-aeo-geo-audit" input={result.input ?? { url: result.url }} />
       <div className="grid gap-3 sm:grid-cols-4">
         <ScoreCard label="Overall" score={result.overall} note="40% SEO, 30% AEO, 30% GEO" />
         <ScoreCard label="SEO" score={result.seo.score} note={`Security ${result.seo.securityGrade}`} />
@@ -46,6 +49,12 @@ export function SeoAeoGeoResultView({ result }: { result: SeoAeoGeoResult }) {
             </tbody>
           </table>
         </div>
+      ) : null}
+      {result.aiAccess ? (
+        <>
+          <h3 className="text-base font-semibold text-slate-900">Who may read the site: AI access</h3>
+          <AiAccessView access={result.aiAccess} />
+        </>
       ) : null}
       <h3 className="text-base font-semibold text-slate-900">GEO: generative-engine signals</h3>
       <ul className="grid gap-3 sm:grid-cols-2">

@@ -98,7 +98,7 @@ test("sign up, audit the fixture site, rotate the key", async ({ page, request }
   await expect(page.getByTestId("credit-balance")).toHaveText("50");
   await shot(page, "overview");
 
-  // A new account has no key yet: create one (its secret is shown once), then rotate it with confirmation.
+  // A new account has no key yet: create one (its secret is shown once), then roll it with confirmation.
   await page.getByRole("link", { name: "API keys" }).click();
   await expect(page.getByText("This account has no active key yet.")).toBeVisible();
   await shot(page, "keys-empty");
@@ -117,10 +117,12 @@ test("sign up, audit the fixture site, rotate the key", async ({ page, request }
   await expect(page.getByTestId("active-key-id")).toHaveText(oldKey);
   await expect(page.getByText(oldSecret)).toHaveCount(0);
   await shot(page, "keys");
-  await page.getByRole("button", { name: "Rotate key" }).click();
+  await page.getByRole("button", { name: "Roll Default" }).click();
   await expect(page.getByRole("dialog")).toBeVisible();
+  // The default is to stop the old pair at once; a window would keep it working beside the new one.
+  await expect(page.getByLabel("The old pair")).toHaveValue("none");
   await shot(page, "keys-confirm");
-  await page.getByRole("button", { name: "Rotate now" }).click();
+  await page.getByRole("button", { name: "Roll now" }).click();
   await expect(page.getByTestId("new-key-secret")).toHaveText(/^sks_/);
   const newKey = (await page.getByTestId("new-key-id").textContent()) ?? "";
   const newSecret = (await page.getByTestId("new-key-secret").textContent()) ?? "";
@@ -257,8 +259,10 @@ test("an invited member can launch tools but not rotate keys or add domains", as
   await shot(owner, "tool-llms-txt-result");
 
   await member.goto("/dashboard/keys");
-  await expect(member.getByText("Only an owner or admin can rotate the key.")).toBeVisible();
-  await expect(member.getByRole("button", { name: "Rotate key" })).toHaveCount(0);
+  await expect(
+    member.getByText("Only an owner or admin can create, roll or revoke key pairs."),
+  ).toBeVisible();
+  await expect(member.getByRole("button", { name: "Roll Default" })).toHaveCount(0);
   await member.goto("/dashboard/domains");
   await expect(member.getByText("Only an owner or admin can add domains.")).toBeVisible();
   await owner.close();

@@ -5,12 +5,13 @@ import { clientIpFromHeaders } from "@/lib/api/https";
 import { signIn } from "@/lib/auth/config";
 import { changePassword } from "@/lib/dashboard/change-password";
 import { formFields } from "./client";
+import { secret } from "./fields";
 import { actorAction } from "./safe-action";
 import { type ActionState, toActionState } from "./state";
 
 const input = z.object({
-  currentPassword: z.string().default(""),
-  newPassword: z.string().default(""),
+  currentPassword: secret(),
+  newPassword: secret(),
 });
 
 const change = actorAction(

@@ -5,7 +5,9 @@ import type { z } from "zod";
 import { ForbiddenError, FormError } from "@/lib/dashboard/errors";
 import type { Actor } from "@/lib/dashboard/members";
 import type { Db } from "@/lib/db/client";
+import { redactDbError } from "@/lib/db/errors";
 import type { Role } from "@/lib/db/schema";
+import { findUnsafeText } from "@/lib/errors";
 import { isSameOriginRequest } from "./origin";
 
 export interface ActionDeps {
@@ -33,8 +35,47 @@ export class CrossSiteActionError extends Error {
   }
 }
 
-/** The first zod issue as a form error naming its field. */
+/**
+ * An action that failed on the server's side (a database or programming error). Its message says nothing of
+ * the input: the cause is logged, redacted, by the action client, and Next prints only this.
+ */
+export class ActionFailedError extends Error {
+  constructor() {
+    super("The action could not be completed. Try again in a moment.");
+    this.name = "ActionFailedError";
+  }
+}
+
+/** Next's own control flow (redirect(), notFound(), dynamic rendering bail-outs) carries a string `digest`. */
+const isFrameworkSignal = (err: unknown) =>
+  typeof err === "object" && err !== null && typeof (err as { digest?: unknown }).digest === "string";
+
+/**
+ * Anything but a refusal or Next's control flow: logged without the statement's parameters (a failed insert's
+ * message holds every value, a password hash too), then replaced by an error that carries none of it.
+ */
+function failed(err: unknown): never {
+  if (isFrameworkSignal(err) || err instanceof CrossSiteActionError) throw err;
+  const redacted = redactDbError(err);
+  // A programming error keeps its stack; a statement quoted inside some other error's text loses its values.
+  const text =
+    redacted instanceof Error
+      ? (redacted.stack ?? `${redacted.name}: ${redacted.message}`)
+      : JSON.stringify(redacted);
+  console.error("[action] failed:", text.replace(/(Failed query:|params:)[\s\S]*/i, "$1 [redacted]"));
+  throw new ActionFailedError();
+}
+
+/**
+ * The first zod issue as a form error naming its field. Text with NUL or an unpaired surrogate is refused
+ * first, wherever it sits (a tool's nested input too), as the API refuses it.
+ */
 function parseInput<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
+  const unsafe = findUnsafeText(raw);
+  if (unsafe !== null) {
+    const field = unsafe.split(".")[0] || undefined;
+    throw new FormError("This field contains characters that are not allowed.", field);
+  }
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
@@ -61,7 +102,7 @@ export function createActionClient(deps: ActionDeps) {
         return await run({ db, actor, input: parseInput(spec.input, raw) });
       } catch (err) {
         if (err instanceof ForbiddenError || err instanceof FormError) return spec.refused(err);
-        throw err;
+        return failed(err);
       }
     };
   }
@@ -77,7 +118,7 @@ export function createActionClient(deps: ActionDeps) {
         return await run(parseInput(spec.input, raw));
       } catch (err) {
         if (err instanceof FormError) return spec.refused(err);
-        throw err;
+        return failed(err);
       }
     };
   }

@@ -6,6 +6,7 @@ import { connectPlausible, disconnectPlausible, setGa4Property } from "@/lib/con
 import { CONNECTIONS_PAGE } from "@/lib/connections/store";
 import { AppError } from "@/lib/errors";
 import { formFields } from "./client";
+import { line, secret } from "./fields";
 import { actorAction } from "./safe-action";
 import { type ActionState, toActionState } from "./state";
 
@@ -18,7 +19,10 @@ function shown(err: unknown): ActionState {
   throw err;
 }
 
-const plausibleInput = z.object({ apiKey: z.string().default(""), baseUrl: z.string().default("") });
+const plausibleInput = z.object({
+  apiKey: secret(500, "The API key"),
+  baseUrl: line(2100, "The address"),
+});
 const connectPlausibleAs = actorAction(
   { input: plausibleInput, role: "admin", refused: toActionState },
   async ({ db, actor, input }): Promise<ActionState> => {
@@ -37,7 +41,7 @@ export async function connectPlausibleAction(_prev: ActionState, form: FormData)
   return connectPlausibleAs(formFields(form));
 }
 
-const ga4Input = z.object({ domain: z.string().default(""), property: z.string().default("") });
+const ga4Input = z.object({ domain: line(300, "The domain"), property: line(100, "The property") });
 const setGa4As = actorAction(
   { input: ga4Input, role: "admin", refused: toActionState },
   async ({ db, actor, input }): Promise<ActionState> => {

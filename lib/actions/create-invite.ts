@@ -5,12 +5,13 @@ import { emailInvite } from "@/lib/dashboard/invite-email";
 import { createInvite } from "@/lib/dashboard/invites";
 import { ROLES } from "@/lib/db/schema";
 import { formFields } from "./client";
+import { line } from "./fields";
 import { actorAction } from "./safe-action";
 import { type InviteState, toActionState } from "./state";
 
 // An unknown role falls back to the least one; the address is checked by createInvite.
 const createInviteInput = z.object({
-  email: z.string().default(""),
+  email: line(320, "The email address"),
   role: z.enum(ROLES).catch("member"),
 });
 

@@ -2,10 +2,11 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { type LaunchResult, launchTool } from "@/lib/dashboard/tools";
+import { line } from "./fields";
 import { actorAction } from "./safe-action";
 
 // The tool's own schema checks the input inside launchTool, exactly as POST /api/v1/<tool> does.
-const launchToolInput = z.object({ tool: z.string(), input: z.unknown() });
+const launchToolInput = z.object({ tool: line(80, "The tool"), input: z.unknown() });
 
 const launch = actorAction(
   {

@@ -5,10 +5,11 @@ import { clientIpFromHeaders } from "@/lib/api/https";
 import { requestPasswordReset } from "@/lib/dashboard/email-tokens";
 import { getDb } from "@/lib/db/client";
 import { formFields } from "./client";
+import { line } from "./fields";
 import { publicAction } from "./safe-action";
 import type { ActionState } from "./state";
 
-const input = z.object({ email: z.string().default("") });
+const input = z.object({ email: line(320, "The email address") });
 
 const request = publicAction(
   { input, refused: (err): ActionState => ({ error: err.message, field: err.field }) },

@@ -4,10 +4,11 @@ import { z } from "zod";
 import { resetPassword } from "@/lib/dashboard/email-tokens";
 import { getDb } from "@/lib/db/client";
 import { formFields } from "./client";
+import { linkToken, secret } from "./fields";
 import { publicAction } from "./safe-action";
 import type { ActionState } from "./state";
 
-const input = z.object({ token: z.string().default(""), password: z.string().default("") });
+const input = z.object({ token: linkToken("This reset link is not valid."), password: secret() });
 
 const reset = publicAction(
   { input, refused: (err): ActionState => ({ error: err.message, field: err.field }) },

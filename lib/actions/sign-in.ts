@@ -6,13 +6,14 @@ import { z } from "zod";
 import { signIn } from "@/lib/auth/config";
 import { SignInThrottled } from "@/lib/auth/options";
 import { formFields } from "./client";
+import { line, secret } from "./fields";
 import { publicAction } from "./safe-action";
 import { safeNext } from "./safe-next";
 import type { AuthFormState } from "./state";
 
 const signInInput = z.object({
-  email: z.string().default(""),
-  password: z.string().default(""),
+  email: line(320, "The email address"),
+  password: secret(),
   next: z.unknown().optional(),
 });
 

@@ -17,9 +17,10 @@ export type InviteState = ActionState & {
   emailError?: string;
 };
 
-export type RotateResult =
-  | { ok: true; keyId: string; secret: string; createdAt: string }
-  | { ok: false; error: string };
+/** A key pair created or rolled: its secret is in this answer only. */
+export type KeyPairResult =
+  | { ok: true; keyId: string; secret: string }
+  | { ok: false; error: string; field?: string };
 
 /** A form whose success carries a secret shown once (a webhook signing secret, a legacy token). */
 export type SecretState = ActionState & { secret?: string };

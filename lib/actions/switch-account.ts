@@ -2,12 +2,13 @@
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { ACCOUNT_COOKIE } from "@/lib/auth/session";
+import { ACCOUNT_COOKIE, accountCookieOptions } from "@/lib/auth/session";
 import { getActor } from "@/lib/dashboard/members";
 import { formFields } from "./client";
+import { id } from "./fields";
 import { actorAction } from "./safe-action";
 
-const switchAccountInput = z.object({ accountId: z.string().default("") });
+const switchAccountInput = z.object({ accountId: id("Unknown account.") });
 
 const switchAccount = actorAction(
   { input: switchAccountInput, role: "member", refused: () => undefined },
@@ -15,7 +16,7 @@ const switchAccount = actorAction(
     // Only an account the user belongs to can become active.
     const next = await getActor(db, actor.userId, input.accountId);
     if (next?.accountId === input.accountId) {
-      (await cookies()).set(ACCOUNT_COOKIE, input.accountId, { httpOnly: true, sameSite: "lax", path: "/" });
+      (await cookies()).set(ACCOUNT_COOKIE, input.accountId, accountCookieOptions());
     }
   },
 );

@@ -4,12 +4,13 @@ import { z } from "zod";
 import { changeMemberRole, removeDomain, removeMember, revokeInvite } from "@/lib/dashboard/team";
 import { ROLES } from "@/lib/db/schema";
 import { formFields } from "./client";
+import { id, line } from "./fields";
 import { actorAction } from "./safe-action";
 import { type ActionState, toActionState } from "./state";
 
 const changeRole = actorAction(
   {
-    input: z.object({ userId: z.string().min(1), role: z.enum(ROLES, { error: "Choose a role." }) }),
+    input: z.object({ userId: id("Unknown member."), role: z.enum(ROLES, { error: "Choose a role." }) }),
     role: "admin",
     refused: toActionState,
   },
@@ -26,7 +27,7 @@ export async function changeMemberRoleAction(_prev: ActionState, form: FormData)
 }
 
 const remove = actorAction(
-  { input: z.object({ userId: z.string().min(1) }), role: "admin", refused: toActionState },
+  { input: z.object({ userId: id("Unknown member.") }), role: "admin", refused: toActionState },
   async ({ db, actor, input }): Promise<ActionState> => {
     await removeMember(db, actor, input.userId);
     revalidatePath("/dashboard", "layout");
@@ -41,7 +42,7 @@ export async function removeMemberAction(_prev: ActionState, form: FormData): Pr
 
 const revoke = actorAction(
   {
-    input: z.object({ inviteId: z.uuid({ error: "Unknown invitation." }) }),
+    input: z.object({ inviteId: id("Unknown invitation.") }),
     role: "admin",
     refused: toActionState,
   },
@@ -59,7 +60,7 @@ export async function revokeInviteAction(_prev: ActionState, form: FormData): Pr
 
 const dropDomain = actorAction(
   {
-    input: z.object({ domain: z.string().min(1), confirm: z.string().default("") }),
+    input: z.object({ domain: line(300, "The domain"), confirm: line(300, "The confirmation") }),
     role: "admin",
     refused: toActionState,
   },

@@ -4,10 +4,11 @@ import { z } from "zod";
 import { verifyDomainAs } from "@/lib/dashboard/domains";
 import { AppError } from "@/lib/errors";
 import { formFields } from "./client";
+import { line } from "./fields";
 import { actorAction } from "./safe-action";
 import { toActionState, type VerifyState } from "./state";
 
-const verifyDomainInput = z.object({ domain: z.string().default("") });
+const verifyDomainInput = z.object({ domain: line(300, "The domain") });
 
 const verifyDomain = actorAction(
   { input: verifyDomainInput, role: "admin", refused: toActionState },

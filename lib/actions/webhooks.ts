@@ -13,15 +13,16 @@ import {
   setCreditsLowThresholdAs,
   testWebhookAs,
 } from "@/lib/dashboard/webhooks";
+import { id, line } from "./fields";
 import { actorAction } from "./safe-action";
 import { type ActionState, type SecretState, toActionState } from "./state";
 
 const refused = toActionState;
-const id = z.object({ id: z.string().max(100) });
+const endpointInput = z.object({ id: id("Unknown webhook endpoint.") });
 
 const createWebhook = actorAction(
   {
-    input: z.object({ url: z.string().max(2100), events: z.array(z.string().max(40)).max(10) }),
+    input: z.object({ url: line(2100, "The URL"), events: z.array(line(60, "An event type")).max(20) }),
     role: "admin",
     refused,
   },
@@ -38,7 +39,7 @@ export async function createWebhookAction(_prev: SecretState, form: FormData): P
 }
 
 const rotateWebhook = actorAction(
-  { input: id, role: "admin", refused },
+  { input: endpointInput, role: "admin", refused },
   async ({ db, actor, input }): Promise<SecretState> => {
     const { secret } = await rotateWebhookAs(db, actor, input.id);
     revalidatePath("/dashboard/webhooks");
@@ -58,8 +59,9 @@ const simple = (
     id: string,
   ) => Promise<unknown>,
   role: "admin" | "member",
+  what: z.ZodType<{ id: string }> = endpointInput,
 ) =>
-  actorAction({ input: id, role, refused }, async ({ db, actor, input }): Promise<ActionState> => {
+  actorAction({ input: what, role, refused }, async ({ db, actor, input }): Promise<ActionState> => {
     await fn(db, actor, input.id);
     revalidatePath("/dashboard/webhooks");
     return { ok: true };
@@ -81,7 +83,11 @@ export async function testWebhookAction(endpointId: string): Promise<ActionState
 }
 
 const redeliverOne = actorAction(
-  { input: z.object({ id: z.string().max(100), deliveryId: z.string().max(100) }), role: "admin", refused },
+  {
+    input: z.object({ id: id("Unknown webhook endpoint."), deliveryId: id("Unknown delivery.") }),
+    role: "admin",
+    refused,
+  },
   async ({ db, actor, input }): Promise<ActionState> => {
     await redeliverAs(db, actor, input.id, input.deliveryId);
     revalidatePath("/dashboard/webhooks");
@@ -105,7 +111,7 @@ export async function setCreditsLowThresholdAction(_prev: ActionState, form: For
 }
 
 const dismiss = actorAction(
-  { input: id, role: "member", refused },
+  { input: z.object({ id: id("Unknown notice.") }), role: "member", refused },
   async ({ db, actor, input }): Promise<ActionState> => {
     await dismissNoticeAs(db, actor, input.id);
     revalidatePath("/dashboard");
@@ -117,7 +123,7 @@ export async function dismissNoticeAction(noticeId: string): Promise<ActionState
 }
 
 const createToken = actorAction(
-  { input: z.object({ name: z.string().max(200) }), role: "admin", refused },
+  { input: z.object({ name: line(200, "The name") }), role: "admin", refused },
   async ({ db, actor, input }): Promise<SecretState> => {
     const { token } = await createLegacyTokenAs(db, actor, input.name);
     revalidatePath("/dashboard/keys");
@@ -129,7 +135,7 @@ export async function createLegacyTokenAction(_prev: SecretState, form: FormData
   return createToken({ name: String(form.get("name") ?? "") });
 }
 
-const revokeToken = simple(revokeLegacyTokenAs, "admin");
+const revokeToken = simple(revokeLegacyTokenAs, "admin", z.object({ id: id("Unknown token.") }));
 export async function revokeLegacyTokenAction(tokenId: string): Promise<ActionState> {
   const res = await revokeToken({ id: tokenId });
   revalidatePath("/dashboard/keys");

@@ -55,6 +55,10 @@ export function collectEntities(
   return entities;
 }
 
+/** The words `mask: "distinct"` puts in place of the brand under judgement and of any other brand. */
+export const BRAND_MARKER = "thebrand";
+export const OTHER_BRAND_MARKER = "otherbrand";
+
 export interface MentionAnalysis {
   /** Every entity named, in order of first mention. */
   mentions: Mention[];
@@ -82,10 +86,18 @@ export function findMentions(answer: string, entities: readonly BrandEntity[]): 
 
 /**
  * The sentences of `answer` that contain a match of `key`, with every entity name in them replaced by a neutral
- * word, so that a brand called "Best Buy" or "Happy Labs" does not colour its own sentiment. Sentences end at
+ * word, so that a brand called "Best Buy" or "Happy Labs" does not colour its own sentiment: `it` for every
+ * name (`mask: "same"`, the default), or BRAND_MARKER for `key` and OTHER_BRAND_MARKER for the others
+ * (`"distinct"`, so that a comparison still tells them apart); `"none"` keeps the names as written (for a model judge). Sentences end at
  * . ! ? followed by white space, or at a line break; the scan is linear.
  */
-export function extractMentionSentences(answer: string, analysis: MentionAnalysis, key: string): string[] {
+export function extractMentionSentences(
+  answer: string,
+  analysis: MentionAnalysis,
+  key: string,
+  options: { mask?: "same" | "distinct" | "none" } = {},
+): string[] {
+  const mask = options.mask ?? "same";
   const text = analysis.lower.length === answer.length ? answer : analysis.lower;
   const bounds = splitSentences(text);
   const sentences: string[] = [];
@@ -105,7 +117,9 @@ export function extractMentionSentences(answer: string, analysis: MentionAnalysi
     let at = start;
     for (let k = first; k < analysis.matches.length && analysis.matches[k]!.start < end; k++) {
       const m = analysis.matches[k]!;
-      out += `${text.slice(at, Math.max(at, m.start))}it`;
+      if (mask === "none") break;
+      const word = mask === "same" ? "it" : m.key === key ? BRAND_MARKER : OTHER_BRAND_MARKER;
+      out += `${text.slice(at, Math.max(at, m.start))}${word}`;
       at = Math.max(at, m.end);
     }
     out += text.slice(Math.min(at, end), end);

@@ -32,6 +32,8 @@ function entry(
     sentiment: position > 0 ? "positive" : "neutral",
     answer: "…",
     sources: [],
+    retrieved: [],
+    queries: [],
     model: "m",
     ...(error ? { error: { code: "ENGINE_UNAVAILABLE", message: "down" } } : {}),
   };

@@ -263,3 +263,82 @@ describe("brand-visibility", () => {
     expect((err as ToolError).message).toContain("ANTHROPIC_API_KEY");
   });
 });
+
+describe("cited, retrieved and the sentiment judge", () => {
+  const readNotCited = {
+    text: "Acme is an excellent choice for small teams. Rival is popular too.",
+    sources: [{ url: "https://rival.io/guide", title: "Rival guide", quote: "Rival is popular too." }],
+    searchResults: [{ url: "https://www.acme.com/pricing", title: "Acme pricing" }],
+    queries: ["best project tool small teams"],
+  };
+
+  test("a page the engine read but did not cite is retrieved, not cited, on all four engines", async () => {
+    fakes.openai.enqueue({ answer: readNotCited });
+    fakes.anthropic.enqueue({ answer: readNotCited });
+    fakes.gemini.enqueue({ answer: readNotCited });
+    fakes.perplexity.enqueue({ answer: readNotCited });
+    // The judge (ChatGPT's judge model, the cheapest configured) answers every engine's sentences.
+    fakes.openai.respondStructured((req) => ({
+      json: {
+        sentiment: String((req.body as { input: string }).input).includes("excellent") ? "mixed" : "neutral",
+      },
+      inputTokens: 60,
+      outputTokens: 7,
+    }));
+    const judgeCallsBefore = fakes.openai.structuredRequests.length;
+    const run = await runCitationCheck(
+      { prompt: "best project tool?", domain: "acme.com", competitors: ["rival.io"] },
+      ctx(),
+    ).finally(() => fakes.openai.respondStructured(null));
+
+    for (const entry of run.results) {
+      expect(entry.cited, entry.engine).toBe(false);
+      expect(entry.citedUrls).toEqual([]);
+      expect(entry.sources.map((s) => s.domain)).toEqual(["rival.io"]);
+      expect(
+        entry.retrieved.map((s) => s.url),
+        entry.engine,
+      ).toContain("https://www.acme.com/pricing");
+      expect(entry.retrieved.find((s) => s.url === "https://www.acme.com/pricing")!.domain).toBe("acme.com");
+      expect(entry.queries).toEqual(entry.engine === "Perplexity" ? [] : readNotCited.queries);
+      expect(entry).toMatchObject({
+        mentionPosition: 1,
+        sentiment: "neutral",
+        sentimentDetail: { label: "mixed", method: "model", model: expect.stringContaining("gpt-5-nano") },
+      });
+    }
+    // Gemini's redirect links are resolved for both lists.
+    const gemini = run.results.find((r) => r.engine === "Gemini")!;
+    expect(gemini.retrieved.map((s) => s.url).sort()).toEqual(
+      ["https://rival.io/guide", "https://www.acme.com/pricing"].sort(),
+    );
+    expect(run.summary.citedIn).toEqual([]);
+    expect(run.summary.mentionedIn).toEqual(["ChatGPT", "Perplexity", "Claude", "Gemini"]);
+    expect(run.sentimentMethod).toMatch(/^A model judge \(gpt-5-nano.*structured output\)/);
+    expect(fakes.openai.structuredRequests.length - judgeCallsBefore).toBe(4);
+
+    const { result, usage } = separateUsage(run);
+    expect(aiCitationCheckResult.parse(result)).toEqual(result);
+    expect(JSON.stringify(result)).not.toContain("inputTokens");
+    const judgements = usage.filter((u) => u.purpose === "sentiment");
+    expect(judgements).toHaveLength(4);
+    for (const u of judgements)
+      expect(u).toMatchObject({ engine: "ChatGPT", inputTokens: 60, outputTokens: 7 });
+    expect(usage.filter((u) => u.purpose === undefined)).toHaveLength(4);
+  });
+
+  test("the judge failing leaves the lexicon's verdict, and the result says which method judged", async () => {
+    fakes.anthropic.enqueue({ answer: readNotCited });
+    fakes.openai.enqueueStructured({ status: 503 }, { status: 503 });
+    const run = await runBrandVisibility({ prompt: "q", domain: "acme.com", engine: "Claude" }, ctx());
+    expect(run).toMatchObject({
+      sentiment: "positive",
+      sentimentDetail: { label: "positive", method: "lexicon" },
+      sentimentMethod: SENTIMENT_METHOD,
+    });
+    expect(run.sentimentUsage).toBeUndefined();
+    expect(run.retrieved.map((s) => s.domain).sort()).toEqual(["acme.com", "rival.io"]);
+    const { result } = separateUsage(run);
+    expect(brandVisibilityResult.parse(result)).toEqual(result);
+  });
+});

@@ -20,7 +20,7 @@ import type {
   EngineUsageRecord,
 } from "./schemas";
 import { summarize } from "./score";
-import { SENTIMENT_METHOD } from "./sentiment";
+import { describeSentimentMethod, judgeSentences } from "./sentiment-judge";
 import { readSiteName } from "./site-name";
 
 export interface CheckContext {
@@ -35,10 +35,16 @@ export interface CheckContext {
   retry?: Partial<RetryPolicy>;
 }
 
-/** An engine entry as the run produces it: the customer's fields plus the operator-only token usage. */
-export type EngineRun = EngineResult & { usage: EngineUsageRecord };
+/**
+ * An engine entry as the run produces it: the customer's fields plus the operator-only token usage of the
+ * answer and, when a model judged its tone, of that judgement.
+ */
+export type EngineRun = EngineResult & { usage: EngineUsageRecord; sentimentUsage?: EngineUsageRecord };
 export type AiCitationCheckRun = Omit<AiCitationCheckResult, "results"> & { results: EngineRun[] };
-export type BrandVisibilityRun = BrandVisibilityResult & { usage: EngineUsageRecord };
+export type BrandVisibilityRun = BrandVisibilityResult & {
+  usage: EngineUsageRecord;
+  sentimentUsage?: EngineUsageRecord;
+};
 
 export interface AiCitationCheckInput {
   prompt: string;
@@ -77,7 +83,7 @@ export async function runCitationCheck(
     summary: summarize(results, competitorCitations),
     results,
     brandNames: checked.brandNames,
-    sentimentMethod: SENTIMENT_METHOD,
+    sentimentMethod: describeSentimentMethod(results),
   };
 }
 
@@ -97,7 +103,7 @@ export async function runBrandVisibility(
       run.analysis?.competitors ??
       checked.competitors.map((domain) => ({ domain, mentioned: false, mentionPosition: 0, cited: false })),
     brandNames: checked.brandNames,
-    sentimentMethod: SENTIMENT_METHOD,
+    sentimentMethod: describeSentimentMethod([run.entry]),
   };
 }
 
@@ -118,12 +124,12 @@ export function separateUsage(run: BrandVisibilityRun): {
 };
 export function separateUsage(run: AiCitationCheckRun | BrandVisibilityRun) {
   if ("results" in run) {
-    const usage = run.results.map((r) => r.usage);
-    const results = run.results.map(({ usage: _usage, ...entry }) => entry);
+    const usage = run.results.flatMap((r) => [r.usage, ...(r.sentimentUsage ? [r.sentimentUsage] : [])]);
+    const results = run.results.map(({ usage: _usage, sentimentUsage: _judge, ...entry }) => entry);
     return { result: { ...run, results }, usage };
   }
-  const { usage, ...result } = run;
-  return { result, usage: [usage] };
+  const { usage, sentimentUsage, ...result } = run;
+  return { result, usage: [usage, ...(sentimentUsage ? [sentimentUsage] : [])] };
 }
 
 interface EngineRunState {
@@ -164,10 +170,33 @@ async function checkEngines(
     outcomes.map(async ({ engine, answer, error }): Promise<EngineRunState> => {
       const model = answer?.model ?? resolveProvider(ENGINE_CONFIGS[engine], env).model;
       if (!answer) return { engine, entry: failedEntry(engine, model, error), analysis: null };
-      const sources = await resolveSources(engine, answer.sources, ctx.fetch, ctx.signal);
-      const analysis = analyzeAnswer(answer, sources, target);
+      // Cited and retrieved share links (Gemini's cited chunks are retrieved chunks): each is resolved once.
+      const links = [...new Map([...answer.sources, ...answer.retrieved].map((s) => [s.url, s])).values()];
+      const resolved = await resolveSources(engine, links, ctx.fetch, ctx.signal);
+      const byUrl = new Map(links.map((s, i) => [s.url, resolved[i]!]));
+      const sources = answer.sources.map((s) => byUrl.get(s.url)!);
+      const retrieved = answer.retrieved.map((s) => byUrl.get(s.url)!);
+      const analysis = analyzeAnswer(answer, sources, target, retrieved);
       const usage = { engine, model, ...answer.usage, attempts: answer.attempts };
-      return { engine, entry: { ...analysis.entry, usage }, analysis };
+      const entry: EngineRun = { ...analysis.entry, usage };
+      if (analysis.entry.mentionPosition > 0) {
+        const judged = await judgeSentences(
+          {
+            sentences: analysis.mentionSentences.raw,
+            brand: analysis.mentions.find((m) => m.domain === domain)?.text ?? domain,
+            lexiconSentences: analysis.mentionSentences.masked,
+          },
+          { env, signal: ctx.signal, deadline: ctx.deadline, retry: ctx.retry },
+        );
+        entry.sentiment = judged.sentiment;
+        entry.sentimentDetail = {
+          label: judged.label,
+          method: judged.method,
+          ...(judged.model ? { model: judged.model } : {}),
+        };
+        if (judged.usage) entry.sentimentUsage = judged.usage;
+      }
+      return { engine, entry, analysis };
     }),
   );
 
@@ -194,6 +223,8 @@ function failedEntry(engine: EngineName, model: string, error: unknown): EngineR
     sentiment: "neutral",
     answer: "",
     sources: [],
+    retrieved: [],
+    queries: [],
     model,
     error: failure,
     usage: {

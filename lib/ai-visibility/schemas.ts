@@ -6,8 +6,25 @@ import { ENGINE_NAMES } from "@/lib/providers/engine-types";
 export const SENTIMENTS = ["positive", "neutral", "negative"] as const;
 export type Sentiment = (typeof SENTIMENTS)[number];
 
+/**
+ * The judge's finer labels: `mixed` is praise and criticism of the brand together, neither dominant. It counts
+ * as `neutral` in the three-valued `sentiment` (the overall lean of a balanced judgement is none).
+ */
+export const SENTIMENT_LABELS = ["positive", "neutral", "negative", "mixed"] as const;
+export type SentimentLabel = (typeof SENTIMENT_LABELS)[number];
+export const SENTIMENT_METHODS = ["model", "lexicon"] as const;
+export type SentimentMethodName = (typeof SENTIMENT_METHODS)[number];
+
 export const engineName = z.enum(ENGINE_NAMES);
 export const sentiment = z.enum(SENTIMENTS);
+
+/** How one answer's tone was judged: the finer label, the method and, for a model, which one. */
+export const sentimentDetail = z.object({
+  label: z.enum(SENTIMENT_LABELS),
+  method: z.enum(SENTIMENT_METHODS),
+  model: z.string().optional(),
+});
+export type SentimentDetail = z.infer<typeof sentimentDetail>;
 
 export const engineSource = z.object({
   url: z.string(),
@@ -18,15 +35,25 @@ export const engineSource = z.object({
 
 export const engineFailure = z.object({ code: z.string(), message: z.string() });
 
-/** One engine's entry: the spec's fields, then the answer, its sources, the model and, on failure, the error. */
+/**
+ * One engine's entry: the spec's fields, then the answer, what it cites (`sources`), what it read
+ * (`retrieved`), the searches it ran (`queries`), the model and, on failure, the error.
+ */
 export const engineResult = z.object({
   engine: engineName,
   cited: z.boolean(),
   citedUrls: z.array(z.string()),
   mentionPosition: z.number().int().min(0),
   sentiment,
+  /** Absent when the brand is not mentioned (there is nothing to judge). */
+  sentimentDetail: sentimentDetail.optional(),
   answer: z.string(),
+  /** Cited: the sources the answer attaches to its text. */
   sources: z.array(engineSource),
+  /** Retrieved: the search results the engine read, cited or not (empty in results stored before it existed). */
+  retrieved: z.array(engineSource).default([]),
+  /** The searches the engine reports running (Perplexity reports none). */
+  queries: z.array(z.string()).default([]),
   model: z.string(),
   error: engineFailure.optional(),
 });
@@ -75,9 +102,13 @@ export const brandVisibilityResult = engineResult.extend({
 });
 export type BrandVisibilityResult = z.infer<typeof brandVisibilityResult>;
 
-/** Provider token usage of one engine call: for operators (kept on the job), never in a customer's result. */
+/**
+ * Provider token usage of one engine call: for operators (kept on the job), never in a customer's result.
+ * `purpose: "sentiment"` marks a sentiment judgement's call; an answer's record carries no purpose.
+ */
 export const engineUsage = z.object({
   engine: engineName,
+  purpose: z.literal("sentiment").optional(),
   model: z.string(),
   inputTokens: z.number().int().min(0),
   outputTokens: z.number().int().min(0),

@@ -1,5 +1,9 @@
-import type { EnvRecord } from "@/lib/providers/engine-types";
-import { classifySentiment } from "./sentiment";
+import { STRUCTURED_ADAPTERS } from "@/lib/providers/ask-engine";
+import type { EngineName, EnvRecord, RetryPolicy } from "@/lib/providers/engine-types";
+import { listConfiguredEngines } from "@/lib/providers/engines";
+import { JUDGE_MODELS, resolveJudgeModel } from "@/lib/providers/structured-types";
+import { type EngineUsageRecord, SENTIMENT_LABELS, type Sentiment, type SentimentLabel } from "./schemas";
+import { classifyBrandSentiment, SENTIMENT_METHOD } from "./sentiment";
 
 export interface SentimentVerdict {
   sentiment: "positive" | "neutral" | "negative";
@@ -7,13 +11,152 @@ export interface SentimentVerdict {
   model?: string;
 }
 
+/** A verdict with the judge's finer label and, when a model was asked, the call's usage for operators. */
+export interface SentimentJudgement extends SentimentVerdict {
+  label: SentimentLabel;
+  usage?: EngineUsageRecord;
+  /** Why the lexicon judged instead of a model (no engine configured, or the model call failed). */
+  fallbackReason?: string;
+}
+
+export interface JudgeContext {
+  env?: EnvRecord;
+  signal?: AbortSignal;
+  /** Epoch ms after which no retry starts (the job's limit). */
+  deadline?: number;
+  retry?: Partial<RetryPolicy>;
+}
+
+/** A judgement is a small call: few retries, short waits; past them the lexicon judges. */
+const JUDGE_RETRY: Partial<RetryPolicy> = { maxAttempts: 2, baseDelayMs: 500, maxDelayMs: 5_000 };
+
+export const JUDGE_INSTRUCTION = [
+  "You judge the tone that sentences from an AI assistant's answer take towards one brand.",
+  "Judge only the brand named in the input, not other brands, and only what the sentences say about it.",
+  "positive: the sentences praise, recommend or favour the brand (a comparison it wins counts).",
+  "negative: they criticise it, warn against it or disfavour it (a comparison it loses counts; so does sarcasm that mocks it).",
+  "mixed: they clearly praise and clearly criticise it, neither dominating.",
+  "neutral: they describe it factually without judging it.",
+  'A negated judgement takes the opposite tone ("not recommended" is negative).',
+].join("\n");
+
+export const JUDGE_SCHEMA = {
+  type: "object",
+  properties: {
+    sentiment: { type: "string", enum: [...SENTIMENT_LABELS] },
+  },
+  required: ["sentiment"],
+  additionalProperties: false,
+} as const;
+
+/** The three-valued sentiment a finer label counts as: mixed counts as neutral. */
+export function toSentiment(label: SentimentLabel): Sentiment {
+  return label === "mixed" ? "neutral" : label;
+}
+
+/** The configured engine whose judge model is cheapest, or null when no engine is configured. */
+export function pickJudgeEngine(env: EnvRecord = process.env): EngineName | null {
+  const configured = listConfiguredEngines(env);
+  configured.sort((a, b) => JUDGE_MODELS[a].costRank - JUDGE_MODELS[b].costRank);
+  return configured[0] ?? null;
+}
+
 /**
- * The tone of the sentences about a brand. This version judges with the lexicon (wink-sentiment, AFINN-165) and
- * says so in `method`; the model judge takes the same input and context.
+ * The tone of the sentences about a brand. With any engine configured, the cheapest configured provider's
+ * judge model decides through structured output; without one, or when the call fails, the lexicon does.
+ * The verdict names the method (and the model) that decided.
  */
 export async function judgeBrandSentiment(
   input: { sentences: string[]; brand: string },
-  _ctx: { env?: EnvRecord; signal?: AbortSignal },
+  ctx: { env?: EnvRecord; signal?: AbortSignal },
 ): Promise<SentimentVerdict> {
-  return { sentiment: classifySentiment(input.sentences), method: "lexicon" };
+  const { sentiment, method, model } = await judgeSentences(input, ctx);
+  return model ? { sentiment, method, model } : { sentiment, method };
+}
+
+/**
+ * judgeBrandSentiment with the finer label and the model call's usage (to record on the job).
+ * `lexiconSentences`, when given, are the same sentences with every brand name masked (see
+ * extractMentionSentences), which the lexicon reads better than the raw ones.
+ */
+export async function judgeSentences(
+  input: { sentences: readonly string[]; brand: string; lexiconSentences?: readonly string[] },
+  ctx: JudgeContext,
+): Promise<SentimentJudgement> {
+  const lexicon = (fallbackReason?: string): SentimentJudgement => {
+    const label = input.lexiconSentences
+      ? classifyBrandSentiment(input.lexiconSentences)
+      : classifyBrandSentiment(input.sentences, input.brand);
+    return {
+      sentiment: toSentiment(label),
+      label,
+      method: "lexicon",
+      ...(fallbackReason ? { fallbackReason } : {}),
+    };
+  };
+  if (input.sentences.length === 0) return lexicon();
+  const env = ctx.env ?? process.env;
+  const engine = pickJudgeEngine(env);
+  if (!engine) return lexicon("No AI engine is configured.");
+  try {
+    const answer = await STRUCTURED_ADAPTERS[engine]({
+      instruction: JUDGE_INSTRUCTION,
+      input: formatJudgeInput(input.brand, input.sentences),
+      schemaName: "brand_sentiment",
+      schema: { ...JUDGE_SCHEMA, properties: { ...JUDGE_SCHEMA.properties } },
+      model: resolveJudgeModel(engine, env),
+      env,
+      signal: ctx.signal,
+      deadline: ctx.deadline,
+      retry: { ...JUDGE_RETRY, ...ctx.retry },
+    });
+    const usage: EngineUsageRecord = {
+      engine,
+      purpose: "sentiment",
+      model: answer.model,
+      ...answer.usage,
+      attempts: answer.attempts,
+    };
+    const label = readLabel(answer.json);
+    if (!label) {
+      return { ...lexicon(`${engine} returned a label outside the schema.`), usage };
+    }
+    return { sentiment: toSentiment(label), label, method: "model", model: answer.model, usage };
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return lexicon(`The ${engine} judge failed: ${message}`);
+  }
+}
+
+export function formatJudgeInput(brand: string, sentences: readonly string[]): string {
+  return `Brand: ${brand}\nSentences:\n${sentences.map((s) => `- ${s}`).join("\n")}`;
+}
+
+function readLabel(json: unknown): SentimentLabel | null {
+  const value = (json as { sentiment?: unknown } | null)?.sentiment;
+  return typeof value === "string" && (SENTIMENT_LABELS as readonly string[]).includes(value)
+    ? (value as SentimentLabel)
+    : null;
+}
+
+/** The `sentimentMethod` of a result in which no answer mentions the brand. */
+export const NOT_JUDGED =
+  "Not judged: no answer mentions the brand, so its sentiment is neutral by definition.";
+
+/**
+ * The `sentimentMethod` sentence of a result: which method judged the tone of its entries, and which model.
+ * Entries that do not mention the brand were not judged and are left out.
+ */
+export function describeSentimentMethod(
+  entries: readonly { engine: EngineName; sentimentDetail?: { method: string; model?: string } }[],
+): string {
+  const judged = entries.filter((e) => e.sentimentDetail);
+  const byModel = judged.filter((e) => e.sentimentDetail!.method === "model");
+  const byLexicon = judged.filter((e) => e.sentimentDetail!.method === "lexicon");
+  const models = [...new Set(byModel.map((e) => e.sentimentDetail!.model ?? "a model"))].join(", ");
+  const modelText = `A model judge (${models}, structured output) over the sentences that mention the brand; mixed counts as neutral`;
+  if (judged.length === 0) return NOT_JUDGED;
+  if (byModel.length === 0) return SENTIMENT_METHOD;
+  if (byLexicon.length === 0) return modelText;
+  return `${modelText} (${byModel.map((e) => e.engine).join(", ")}). ${SENTIMENT_METHOD} where the judge could not answer (${byLexicon.map((e) => e.engine).join(", ")}).`;
 }

@@ -1,4 +1,4 @@
-import { load } from "cheerio";
+import { loadHtml } from "@/lib/analysis/bounded-html";
 import type { GuardedFetch } from "@/lib/fetch/types";
 import { findDomainLabel } from "./domains";
 
@@ -24,7 +24,7 @@ export async function readSiteName(
 }
 
 export function parseSiteName(html: string, domain: string): string | null {
-  const $ = load(html);
+  const $ = loadHtml(html);
   const ogName = clean($('meta[property="og:site_name"]').attr("content"));
   if (ogName) return ogName;
   const title = clean($("title").first().text());

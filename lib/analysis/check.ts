@@ -1,3 +1,4 @@
+import { checkInfo } from "./check-catalog";
 import { type Check, type CheckCategory, type CheckStatus, type HeaderMap, MAX_EVIDENCE } from "./types";
 
 /** Builds a check with evidence capped so one noisy page cannot bloat a job result. */
@@ -10,7 +11,7 @@ export function createCheck(
 ): Check {
   const capped = evidence.slice(0, MAX_EVIDENCE).map((e) => clip(e, 300));
   if (evidence.length > MAX_EVIDENCE) capped.push(`… and ${evidence.length - MAX_EVIDENCE} more`);
-  return { id, category, status, message, evidence: capped };
+  return { id, category, status, message, evidence: capped, ...checkInfo(id) };
 }
 
 /** Shortens text for evidence and messages, cutting at a word boundary when one is near. */

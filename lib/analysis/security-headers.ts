@@ -82,7 +82,20 @@ function statusOf(out: TestOutput): CheckStatus {
   return out.pass ? "pass" : "warn";
 }
 
-function messageOf(result: Expectation, extra: string[] = []): string {
+/**
+ * Results the Observatory passes although a header is missing (it costs no points, the browser default is safe):
+ * under "passed" they must not read as a failure, so they say what the default gives and what setting it adds.
+ */
+const PASSING_WORDS: Partial<Record<string, string>> = {
+  "referrer-policy-not-implemented":
+    "No Referrer-Policy header: browsers then apply strict-origin-when-cross-origin, which does not leak paths to other sites. Setting it explicitly also covers older browsers.",
+  "corp-not-implemented":
+    "No Cross-Origin-Resource-Policy header: other sites may embed this page's resources, the web's default. Set it to same-site if they should not.",
+};
+
+function messageOf(result: Expectation, extra: string[] = [], status?: CheckStatus): string {
+  const passing = status === "pass" ? PASSING_WORDS[result] : undefined;
+  if (passing) return [passing, ...extra].join(" ");
   const { description, recommendation } = SCORE_TABLE[result];
   return [description, recommendation, ...extra].filter(Boolean).join(" ");
 }
@@ -95,7 +108,13 @@ function observatoryTest(
   status: CheckStatus = statusOf(out),
 ): SecurityTest {
   return {
-    ...createSecurityTest(id, status, getScoreModifier(out.result), messageOf(out.result, extra), evidence),
+    ...createSecurityTest(
+      id,
+      status,
+      getScoreModifier(out.result),
+      messageOf(out.result, extra, status),
+      evidence,
+    ),
     result: out.result,
   };
 }

@@ -1,4 +1,5 @@
 import type { CheerioAPI } from "cheerio";
+import type { Severity } from "./check-catalog";
 
 export type CheckStatus = "pass" | "warn" | "fail";
 
@@ -21,6 +22,11 @@ export interface Check {
   message: string;
   /** Short excerpts (header values, tags, counts) that justify the status; MAX_EVIDENCE items, then a count of the rest. */
   evidence: string[];
+  /** The check in words, from check-catalog.ts: neutral title, severity when not passed, meaning, fix. */
+  title: string;
+  severity: Severity;
+  meaning: string;
+  fix: string;
 }
 
 /** Response headers as the guarded fetcher returns them: lower-cased names, every value kept. */

@@ -194,6 +194,12 @@ const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 export type Method = (typeof METHODS)[number];
 
 /**
+ * How a route answers a method that is none of its exports' names, keyed by the route's OPTIONS export:
+ * `methods` registers its 405, `anyMethod` the one handler it answers everything with.
+ */
+const OTHER_METHODS = new WeakMap<RouteHandler, (method: string) => RouteHandler>();
+
+/**
  * A route's exports: the given handlers; OPTIONS answers which methods the path allows (in the
  * envelope, with `Allow`; no key needed, as a browser's preflight carries none); every other method
  * is a JSON 405 with `Allow`. On a route that needs a key the 405 comes after authentication, so a
@@ -206,19 +212,49 @@ export function methods(
   // OPTIONS always answers, so Allow names the methods that do something.
   const allowed = METHODS.filter((m) => m !== "OPTIONS" && handlers[m]);
   const allow = allowed.join(", ");
-  const refuse = async ({ req }: { req: Request }): Promise<never> => {
-    throw new AppError(
-      "METHOD_NOT_ALLOWED",
-      `${req.method} is not allowed here. Allowed: ${allow}.`,
-      { allow: allowed },
-      { Allow: allow },
-    );
-  };
-  const notAllowed = opts.public
-    ? withPublicApi(refuse)
-    : withApiKey(refuse, { authenticate: opts.authenticate });
+  // The method named is the request's own, or one the request could not carry (the edge's TRACE, PROPFIND…).
+  const refusal =
+    (method?: string) =>
+    async ({ req }: { req: Request }): Promise<never> => {
+      throw new AppError(
+        "METHOD_NOT_ALLOWED",
+        `${method ?? req.method} is not allowed here. Allowed: ${allow}.`,
+        { allow: allowed },
+        { Allow: allow },
+      );
+    };
+  const wrap = (fn: ReturnType<typeof refusal>) =>
+    opts.public ? withPublicApi(fn) : withApiKey(fn, { authenticate: opts.authenticate });
+  const notAllowed = wrap(refusal());
   const options = withPublicApi(async () => ok({ allow: allowed }, { Allow: allow }));
+  // A method outside GET…OPTIONS (PROPFIND, LOCK, TRACE…) has no export to reach: the production server's
+  // edge (lib/server/api-edge.ts) asks for this same refusal by name.
+  OTHER_METHODS.set(options, (method) => wrap(refusal(method)));
   return Object.fromEntries(
     METHODS.map((m) => [m, m === "OPTIONS" ? options : (handlers[m] ?? notAllowed)]),
   ) as Record<Method, RouteHandler>;
+}
+
+/** The handler a route module gives a method outside GET…OPTIONS, when the module says (else undefined). */
+export function otherMethodHandler(
+  module: Partial<Record<string, unknown>>,
+  method: string,
+): RouteHandler | undefined {
+  const options = module.OPTIONS;
+  return typeof options === "function" ? OTHER_METHODS.get(options as RouteHandler)?.(method) : undefined;
+}
+
+/** Registers how a route (by its OPTIONS export) answers any method outside GET…OPTIONS. */
+export function registerOtherMethods(options: RouteHandler, answer: (method: string) => RouteHandler): void {
+  OTHER_METHODS.set(options, answer);
+}
+
+/** A route that answers every method alike (an unknown path's 404): its exports, GET to OPTIONS. */
+export function anyMethod(handler: RouteHandler): Record<Method, RouteHandler> {
+  const options: RouteHandler = (req, args) => handler(req, args);
+  registerOtherMethods(options, () => handler);
+  return Object.fromEntries(METHODS.map((m) => [m, m === "OPTIONS" ? options : handler])) as Record<
+    Method,
+    RouteHandler
+  >;
 }

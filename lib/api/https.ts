@@ -1,19 +1,26 @@
-const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
+import ipaddr from "ipaddr.js";
 
 /**
  * HTTPS is required in production (REQUIRE_HTTPS, default on when NODE_ENV=production).
- * The protocol is the request URL's or, behind a TLS-terminating proxy, X-Forwarded-Proto.
- * Loopback hosts are exempt so the service can be run and checked locally.
+ * The protocol is the request URL's or, behind a TLS-terminating proxy, X-Forwarded-Proto (which the
+ * production server believes only from the proxies TRUST_PROXY names). A client on the loopback address is
+ * exempt so the service can be run and checked on its own machine: the address is the socket's (as the
+ * server resolved it, `clientIp`), never the Host header, which any client can set to `localhost`.
  */
 export function isInsecureRequest(req: Request, url: URL): boolean {
   const required =
     (process.env.REQUIRE_HTTPS ?? (process.env.NODE_ENV === "production" ? "true" : "false")) === "true";
   if (!required) return false;
-  const host = (req.headers.get("host") ?? url.host).replace(/:\d+$/, "");
-  if (LOOPBACK.test(host)) return false;
+  if (isLoopbackAddress(clientIp(req))) return false;
   const forwarded = req.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
   const proto = forwarded || url.protocol.replace(":", "");
   return proto !== "https";
+}
+
+/** 127.0.0.0/8, ::1 and their IPv4-mapped forms; anything that is no address is not loopback. */
+export function isLoopbackAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  return ipaddr.process(address).range() === "loopback";
 }
 
 export const HSTS = "max-age=63072000; includeSubDomains";

@@ -3,7 +3,7 @@ import type { Db } from "@/lib/db/client";
 import { readIdempotencyKey } from "@/lib/jobs/create";
 import type { AuthenticatedKey } from "@/lib/keys/keys";
 import type { LegacyAuth } from "@/lib/keys/legacy-tokens";
-import { type AnyRouteContract, type Prop, parsePathParam } from "@/lib/routes/contract";
+import { type AnyRouteContract, deprecationHeaders, type Prop, parsePathParam } from "@/lib/routes/contract";
 import type { ApiResult } from "./envelope";
 import { type ApiKeyOptions, type RouteHandler, withApiKey, withPublicApi } from "./handler";
 import { authenticateBearer } from "./legacy";
@@ -110,9 +110,17 @@ export function implement(
   }
   // The older interface's operations read `Authorization: Bearer <token>` (a legacy token or key:secret).
   const keyOptions: ApiKeyOptions = contract.legacy ? { authenticate: authenticateBearer, ...opts } : opts;
-  return withApiKey<Record<string, string | string[]>>(
+  const keyed = withApiKey<Record<string, string | string[]>>(
     async ({ req, url, db, auth, params, requestId }) =>
       handler({ req, url, db, auth, requestId, ...(await parse(req, url, params)) }),
     keyOptions,
   );
+  if (!contract.deprecated) return keyed;
+  // Every answer of a deprecated operation, errors included, says so and when it ends.
+  const headers = deprecationHeaders();
+  return async (req, args) => {
+    const response = await keyed(req, args);
+    for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+    return response;
+  };
 }

@@ -1,29 +1,37 @@
 import type { z } from "zod";
+import type { Job } from "@/lib/db/schema";
 import { createJob, requestHash } from "@/lib/jobs/create";
 import { type auditsJobCreated, type jobCreated, pollUrl } from "@/lib/jobs/view";
 import { toolContract } from "@/lib/routes/tools";
 import { getTool } from "@/lib/tools/catalog";
 import type { AnyTool } from "@/lib/tools/types";
 import { ApiResult } from "./envelope";
-import { methods, type RouteHandler, withPublicApi } from "./handler";
+import {
+  methods,
+  otherMethodHandler,
+  type RouteHandler,
+  registerOtherMethods,
+  withPublicApi,
+} from "./handler";
 import { implement } from "./implement";
 import { unknownPath } from "./unknown-path";
 
 /** The 202 answer of a tool POST, in the shape the tool's definition names. */
 export function jobCreatedData(
   tool: AnyTool,
-  job: { id: string; tool: string; creditsCharged: number },
+  job: Pick<Job, "id" | "tool" | "status" | "creditsCharged">,
 ): z.infer<typeof jobCreated> | z.infer<typeof auditsJobCreated> {
   const location = pollUrl(job.id);
+  // A new job is pending; a replay of its Idempotency-Key answers where the job is now (as MCP does).
   return tool.creationShape === "with-charge"
     ? {
         jobId: job.id,
         tool: "audits",
-        status: "pending",
+        status: job.status,
         creditsCharged: job.creditsCharged,
         pollUrl: location,
       }
-    : { jobId: job.id, status: "pending", pollUrl: location };
+    : { jobId: job.id, status: job.status, pollUrl: location };
 }
 
 /**
@@ -61,19 +69,33 @@ type RouteMethod = (typeof ROUTE_METHODS)[number];
 export function catalogToolRoutes(): Record<RouteMethod, RouteHandler> {
   const routes = new Map<string, ReturnType<typeof toolRoute>>();
   const notFound = withPublicApi(unknownPath);
+  const routeFor = (tool: AnyTool) => {
+    let route = routes.get(tool.name);
+    if (!route) {
+      route = toolRoute(tool);
+      routes.set(tool.name, route);
+    }
+    return route;
+  };
   const dispatch =
     (method: RouteMethod): RouteHandler =>
     async (req, args) => {
       const name = (await args.params).tool;
       const tool = typeof name === "string" ? getTool(name) : undefined;
       if (!tool) return notFound(req, args);
-      let route = routes.get(tool.name);
-      if (!route) {
-        route = toolRoute(tool);
-        routes.set(tool.name, route);
-      }
-      const handler = route[method];
+      const handler = routeFor(tool)[method];
       return handler ? handler(req, args) : notFound(req, args);
     };
-  return Object.fromEntries(ROUTE_METHODS.map((m) => [m, dispatch(m)])) as Record<RouteMethod, RouteHandler>;
+  const exports = Object.fromEntries(ROUTE_METHODS.map((m) => [m, dispatch(m)])) as Record<
+    RouteMethod,
+    RouteHandler
+  >;
+  // Another method (PROPFIND, TRACE…): the tool's 405, or the 404 of a name that is no tool.
+  registerOtherMethods(exports.OPTIONS, (method) => async (req, args) => {
+    const name = (await args.params).tool;
+    const tool = typeof name === "string" ? getTool(name) : undefined;
+    const other = tool ? otherMethodHandler(routeFor(tool), method) : undefined;
+    return (other ?? notFound)(req, args);
+  });
+  return exports;
 }

@@ -16,7 +16,7 @@ import { verifyCredentials } from "@/lib/dashboard/signup";
 import type { Db } from "@/lib/db/client";
 import { authAccounts, authSessions, authVerificationTokens, users } from "@/lib/db/schema";
 import { authLogger } from "./logger";
-import { sessionVersionCallback } from "./session-version";
+import { endAllSessions, sessionVersionCallback } from "./session-version";
 
 /** Sign-in refused because of too many failures: wait, or sign in from another network (next-auth passes `code` through). */
 export class SignInThrottled extends CredentialsSignin {
@@ -83,6 +83,12 @@ export function authOptions(db: Db): NextAuthConfig {
       },
     },
     events: {
+      // next-auth's own sign-out (POST /api/authjs/signout) only clears the cookie; a copy of the token would
+      // keep working until it expired. Bumping the session version ends it on the server too.
+      async signOut(message) {
+        const userId = "token" in message ? message.token?.sub : undefined;
+        if (userId) await endAllSessions(db, userId);
+      },
       // The first OAuth sign-in creates the user (through the adapter): give them an account and the grant.
       async createUser({ user }) {
         if (user.email) await createAccount(db, { ownerEmail: user.email, name: user.name ?? undefined });

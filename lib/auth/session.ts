@@ -6,7 +6,9 @@ import { type Actor, getActor } from "@/lib/dashboard/members";
 import { type Db, getDb } from "@/lib/db/client";
 import { auth } from "./config";
 
-export const ACCOUNT_COOKIE = "dash_account";
+export { ACCOUNT_COOKIE, accountCookieOptions } from "./cookies";
+
+import { ACCOUNT_COOKIE } from "./cookies";
 
 /**
  * The signed-in actor, or null (no session, or a user without any account). Memoised per request (React

@@ -1,3 +1,4 @@
+import { ToolError } from "@/lib/errors";
 import { FetchError } from "@/lib/fetch/errors";
 import { resolveUserAgent } from "@/lib/fetch/guarded-fetch";
 import type { GuardedFetch, GuardedResponse } from "@/lib/fetch/types";
@@ -29,7 +30,7 @@ export interface CrawledPage extends Omit<PageFacts, "links"> {
 
 export interface SkippedUrl {
   url: string;
-  reason: "robots" | "non-html" | "duplicate" | "fetch-error";
+  reason: "robots" | "non-html" | "duplicate" | "fetch-error" | "too-complex";
   detail?: string;
   /** HTTP status, for URLs that were fetched. */
   status?: number;
@@ -152,7 +153,20 @@ export async function crawlSite(
       return void result.skipped.push({ url, reason: "duplicate", detail: res.finalUrl, status: res.status });
     }
     seen.add(finalKey);
-    const { links, ...facts } = extractPage(res.text(), res.finalUrl);
+    let extracted: ReturnType<typeof extractPage>;
+    try {
+      extracted = extractPage(res.text(), res.finalUrl);
+    } catch (err) {
+      // Markup past the parse limits: the start page fails the job (PAGE_TOO_COMPLEX); another is skipped.
+      if (url === startUrl || !(err instanceof ToolError)) throw err;
+      return void result.skipped.push({
+        url,
+        reason: "too-complex",
+        detail: err.message,
+        status: res.status,
+      });
+    }
+    const { links, ...facts } = extracted;
     const sameHost = links.filter((link) => new URL(link).hostname === host);
     result.pages.push({ url, finalUrl: res.finalUrl, status: res.status, ...facts, links: sameHost });
     if (result.discovery === "links") for (const link of sameHost) enqueue(link);

@@ -1,4 +1,5 @@
-import * as cheerio from "cheerio";
+import type * as cheerio from "cheerio";
+import { loadHtml } from "@/lib/analysis/bounded-html";
 import { findDescendants, tagSet } from "@/lib/analysis/dom";
 
 export interface PageHeading {
@@ -33,7 +34,7 @@ const BOILERPLATE = tagSet("nav header footer aside script style noscript templa
 const PARAGRAPH = tagSet("p");
 
 export function extractPage(html: string, pageUrl: string): PageFacts {
-  const $ = cheerio.load(html);
+  const $ = loadHtml(html);
   const meta = (key: string) => {
     const el = $("meta")
       .filter((_, m) => {

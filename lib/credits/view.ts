@@ -7,7 +7,12 @@ export const RECENT_TRANSACTIONS = 20;
 /** The credit account as clients see it; `CreditAccountView` is inferred from it. */
 export const creditAccount = z.object({
   balance: z.number().int(),
-  totalUsed: z.number().int(),
+  totalUsed: z
+    .number()
+    .int()
+    .describe(
+      "Credits spent on work, net of refunds: every charge, less what failed jobs (and failed engines of an AI check) gave back. Purchases and grants do not count.",
+    ),
   recentTransactions: z
     .array(
       z.object({

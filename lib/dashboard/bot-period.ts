@@ -14,6 +14,8 @@ export interface PeriodBot {
   verified: number;
   unverified: number;
   spoofed: number;
+  /** Of `verified`, by the method that decided (visits verified before methods were recorded are in none). */
+  verifiedBy: { signature: number; ip: number; rdns: number };
 }
 
 export interface BotPeriod {
@@ -63,6 +65,9 @@ export async function getBotPeriod(
         visits: sql<number>`sum(${trackingDailyBots.visits})::int`,
         verified: sql<number>`sum(${trackingDailyBots.verifiedVisits})::int`,
         spoofed: sql<number>`sum(${trackingDailyBots.spoofedVisits})::int`,
+        signature: sql<number>`sum(${trackingDailyBots.signatureVerifiedVisits})::int`,
+        ip: sql<number>`sum(${trackingDailyBots.ipVerifiedVisits})::int`,
+        rdns: sql<number>`sum(${trackingDailyBots.rdnsVerifiedVisits})::int`,
       })
       .from(trackingDailyBots)
       .where(inPeriod)
@@ -84,6 +89,7 @@ export async function getBotPeriod(
       verified: Number(b.verified),
       spoofed: Number(b.spoofed),
       unverified: Number(b.visits) - Number(b.verified) - Number(b.spoofed),
+      verifiedBy: { signature: Number(b.signature), ip: Number(b.ip), rdns: Number(b.rdns) },
     })),
   };
 }

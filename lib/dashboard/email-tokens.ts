@@ -11,6 +11,7 @@ import { type EmailTokenPurpose, emailTokens, users } from "@/lib/db/schema";
 import { publicUrl } from "@/lib/email/links";
 import { passwordResetEmail, verificationEmail } from "@/lib/email/messages";
 import { defaultMailer, type Mailer } from "@/lib/providers/smtp/mailer";
+import { inBackground } from "./background";
 import { credentialsSchema, findUserByEmail, hashPassword } from "./credentials";
 import { FormError } from "./errors";
 
@@ -105,7 +106,8 @@ export async function verifyEmailToken(db: Db, token: string): Promise<{ userId:
 
 /**
  * "Forgot password?": sends a reset link when the address belongs to a user. The answer is the same either
- * way (no one learns which addresses have accounts); EMAILS_PER_HOUR per address and per client address.
+ * way, and in the same time, since the lookup and the mail happen after the answer (no one learns which
+ * addresses have accounts); EMAILS_PER_HOUR per address and per client address.
  */
 export async function requestPasswordReset(
   db: Db,
@@ -123,12 +125,15 @@ export async function requestPasswordReset(
       );
     }
   }
-  const user = await findUserByEmail(db, email);
-  if (!user) return;
-  const token = await issueToken(db, user, "reset_password", RESET_TTL_MS);
-  await (ctx.mailer ?? defaultMailer()).send(
-    passwordResetEmail(user.email, link("/reset-password", token, ctx)),
-  );
+  // Looked up and mailed after the answer: a registered and an unknown address answer in the same time.
+  inBackground("mail: password reset", async () => {
+    const user = await findUserByEmail(db, email);
+    if (!user) return;
+    const token = await issueToken(db, user, "reset_password", RESET_TTL_MS);
+    await (ctx.mailer ?? defaultMailer()).send(
+      passwordResetEmail(user.email, link("/reset-password", token, ctx)),
+    );
+  });
 }
 
 /** Whether a reset link can still be used (the page shows the form or says it expired). */

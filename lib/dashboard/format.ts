@@ -4,13 +4,13 @@ const dateTime = new Intl.DateTimeFormat("en-GB", {
   timeZone: "UTC",
 });
 
-/** A timestamp as "22 Nov 2026, 04:10 UTC" (UTC, so server and browser render the same text). */
+/** A timestamp as "22 Jul 2026, 04:10 UTC" (UTC, so server and browser render the same text). */
 export function formatDateTime(value: string | Date | null | undefined): string {
   if (!value) return "—";
   return `${dateTime.format(new Date(value))} UTC`;
 }
 
-/** A timestamp in the given (default: the runtime's own) time zone, "22 Nov 2026, 05:10". */
+/** A timestamp in the given (default: the runtime's own) time zone, "22 Jul 2026, 05:10". */
 export function formatLocalDateTime(value: string | Date, timeZone?: string): string {
   return new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short", timeZone }).format(
     new Date(value),

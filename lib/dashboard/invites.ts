@@ -2,11 +2,30 @@ import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { isValidEmail } from "@/lib/accounts/accounts";
 import type { Db } from "@/lib/db/client";
-import { accounts, invites, memberships, ROLES, type Role } from "@/lib/db/schema";
+import { accounts, invites, memberships, ROLES, type Role, users } from "@/lib/db/schema";
 import { FormError } from "./errors";
 import { type Actor, requireManager } from "./members";
 
 export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** The invitation names another address than the signed-in user's. */
+export class InviteForAnotherAddress extends FormError {
+  constructor() {
+    super(
+      "This invitation was sent to another email address. Sign in with the invited address to accept it, or ask the account owner for an invitation to yours.",
+    );
+    this.name = "InviteForAnotherAddress";
+  }
+}
+
+const sameAddress = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+/** Whether the user may accept an invitation addressed to `invited` (null: a link for anyone). */
+export async function inviteIsFor(db: Db, userId: string, invited: string | null): Promise<boolean> {
+  if (!invited) return true;
+  const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+  return Boolean(user && sameAddress(user.email, invited));
+}
 
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
@@ -61,6 +80,22 @@ export async function findOpenInvite(db: Db, token: string) {
  */
 export async function acceptInvite(db: Db, userId: string, token: string) {
   return db.transaction(async (tx) => {
+    // An invitation sent to an address is for that address only: a forwarded or leaked link does not let
+    // someone else in. A link made without an address is for whoever the owner gives it to.
+    const [open] = await tx
+      .select({ email: invites.email })
+      .from(invites)
+      .where(
+        and(
+          eq(invites.tokenHash, hashToken(token)),
+          isNull(invites.acceptedAt),
+          gt(invites.expiresAt, new Date()),
+        ),
+      );
+    if (open?.email) {
+      const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId));
+      if (!user || !sameAddress(user.email, open.email)) throw new InviteForAnotherAddress();
+    }
     const [invite] = await tx
       .update(invites)
       .set({ acceptedAt: new Date(), acceptedByUserId: userId })

@@ -9,6 +9,10 @@ import {
   recordSignInFailure,
 } from "@/lib/dashboard/sign-in-throttle";
 import type { Db, DbOrTx } from "@/lib/db/client";
+import { publicUrl } from "@/lib/email/links";
+import { signUpAttemptEmail } from "@/lib/email/messages";
+import { defaultMailer } from "@/lib/providers/smtp/mailer";
+import { inBackground } from "./background";
 import { type MailContext, sendVerificationEmail } from "./email-tokens";
 import { FormError } from "./errors";
 
@@ -33,7 +37,7 @@ export const SIGN_UPS_PER_HOUR = 5;
 export async function signUp(
   db: Db,
   raw: { email: unknown; password: unknown; name?: unknown },
-  ctx: { ip?: string } & MailContext = {},
+  ctx: { ip?: string; mailAfterAnswer?: boolean } & MailContext = {},
 ) {
   const parsed = signUpSchema.safeParse(raw);
   if (!parsed.success) {
@@ -49,10 +53,9 @@ export async function signUp(
     }
   }
   const { email, password, name } = parsed.data;
-  if (await findUserByEmail(db, email)) {
-    throw new FormError("An account with this email already exists. Sign in instead.", "email");
-  }
+  // Hashed before the address is looked up: a taken and a new address cost the same bcrypt work.
   const passwordHash = await hashPassword(password);
+  if (await findUserByEmail(db, email)) throw new AddressTaken();
   let created: Awaited<ReturnType<typeof createAccount>>;
   try {
     created = await createAccount(db, {
@@ -63,16 +66,52 @@ export async function signUp(
     });
   } catch (err) {
     // Two sign-ups racing for one email: the unique index decides.
-    if (isUniqueViolation(err)) {
-      throw new FormError("An account with this email already exists. Sign in instead.", "email");
-    }
+    if (isUniqueViolation(err)) throw new AddressTaken();
     throw err;
   }
   // The account exists either way; a mail server that is down must not undo it (the dashboard resends).
-  await sendVerificationEmail(db, created.user, ctx).catch((err: unknown) => {
-    console.error(`[mail] verification email to ${email} failed: ${(err as Error).message}`);
-  });
+  const verify = () =>
+    sendVerificationEmail(db, created.user, ctx).catch((err: unknown) => {
+      console.error(`[mail] verification email to ${email} failed: ${(err as Error).message}`);
+    });
+  if (ctx.mailAfterAnswer) inBackground("mail: verification", verify);
+  else await verify();
   return created;
+}
+
+/** The address already has a user. */
+export class AddressTaken extends FormError {
+  constructor() {
+    super("An account with this email already exists. Sign in instead.", "email");
+    this.name = "AddressTaken";
+  }
+}
+
+/**
+ * The sign-up form's service: signUp, with its mail sent after the answer, and for an address that already has
+ * a user no refusal that would confirm it: the owner is mailed (sign in, or reset the password) and the caller
+ * gets null. Other refusals (a malformed address, a short password, too many sign-ups) are FormErrors.
+ */
+export async function signUpOrNotify(
+  db: Db,
+  raw: { email: unknown; password: unknown; name?: unknown },
+  ctx: { ip?: string } & MailContext = {},
+) {
+  try {
+    return await signUp(db, raw, { ...ctx, mailAfterAnswer: true });
+  } catch (err) {
+    if (!(err instanceof AddressTaken)) throw err;
+    const email = String(raw.email).trim();
+    inBackground("mail: sign-up attempt", async () => {
+      const owner = await findUserByEmail(db, email);
+      if (!owner) return;
+      const link = ctx.baseUrl
+        ? `${ctx.baseUrl.replace(/\/+$/, "")}/forgot-password`
+        : publicUrl("/forgot-password");
+      await (ctx.mailer ?? defaultMailer()).send(signUpAttemptEmail(owner.email, link));
+    });
+    return null;
+  }
 }
 
 const isUniqueViolation = (err: unknown) =>

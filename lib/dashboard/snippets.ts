@@ -26,6 +26,12 @@ export function proxy(req: NextRequest, event: NextFetchEvent) {
     ip: req.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || undefined,
     referrer: req.headers.get("referer") ?? undefined,
     timestamp: new Date().toISOString(),
+    // Signed agents (Web Bot Auth): the headers as received, and what they sign.
+    method: req.method,
+    host: req.headers.get("host") ?? undefined,
+    signature: req.headers.get("signature") ?? undefined,
+    signatureInput: req.headers.get("signature-input") ?? undefined,
+    signatureAgent: req.headers.get("signature-agent") ?? undefined,
   });
   if (buffer.length === 1) firstAt = Date.now();
   if (buffer.length >= 500 || Date.now() - firstAt > 10_000) {
@@ -80,6 +86,12 @@ app.use((req, res, next) => {
       referrer: req.get("referer") || undefined,
       status: res.statusCode,
       timestamp: new Date().toISOString(),
+      // Signed agents (Web Bot Auth): the headers as received, and what they sign.
+      method: req.method,
+      host: req.get("host"),
+      signature: req.get("signature"),
+      signatureInput: req.get("signature-input"),
+      signatureAgent: req.get("signature-agent"),
     });
     if (buffer.length >= 1000) flush();
   });

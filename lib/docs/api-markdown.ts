@@ -4,9 +4,16 @@ import { DEFAULT_RATE_LIMIT, WINDOW_SECONDS } from "@/lib/api/rate-limit";
 import type { JsonSchema } from "@/lib/contract/json-schema";
 import { JOB_STATUSES } from "@/lib/db/schema";
 import { ERROR_CODES } from "@/lib/errors";
-import { mcpToolName, WAIT_DEFAULT_SECONDS, WAIT_MAX_SECONDS } from "@/lib/mcp/tools";
+import { MCP_TOOLS, mcpToolName, WAIT_DEFAULT_SECONDS, WAIT_MAX_SECONDS } from "@/lib/mcp/tools";
 import { buildOpenApiDocument, operationsOf } from "@/lib/openapi/document";
-import { pricingText, TOOL_NAMES, TOOLS } from "@/lib/tools/catalog";
+import { isToolName, pricingText, TOOL_NAMES, TOOLS } from "@/lib/tools/catalog";
+import {
+  FAILURE_MEANINGS,
+  failureCodesOf,
+  type JobFailureCode,
+  RUNNER_FAILURE_CODES,
+  TOOL_FAILURE_CODES,
+} from "@/lib/tools/failures";
 import { DECISIONS } from "./api-decisions";
 
 const cell = (v: unknown) =>
@@ -136,7 +143,42 @@ export function renderApiMarkdown(): string {
     }
     const statuses = Object.keys(op.responses).join(", ");
     out.push(`Answers: ${statuses}.`, "");
+    const tool = method === "POST" && path.startsWith("/") ? path.slice(1) : "";
+    if (isToolName(tool)) {
+      const codes = failureCodesOf(tool).map((c) => `\`${c}\``);
+      out.push(
+        `A failed job's \`error.code\` is one of: ${codes.join(", ")} (see [Job failure codes](#job-failure-codes)).`,
+        "",
+      );
+    }
   }
+  out.push(
+    "## MCP tools",
+    "",
+    `\`POST /mcp\` offers ${MCP_TOOLS.length} tools: one per tool endpoint (same input, same price, plus an optional \`idempotencyKey\`) and the free reads.`,
+    "",
+    "| MCP tool | Title | What it does |",
+    "| --- | --- | --- |",
+  );
+  for (const t of MCP_TOOLS)
+    out.push(`| \`${t.name}\` | ${cell(t.annotations.title)} | ${cell(t.description)} |`);
+  const allFailureCodes = [
+    ...new Set<JobFailureCode>([
+      ...TOOL_NAMES.flatMap((n) => TOOL_FAILURE_CODES[n]),
+      ...RUNNER_FAILURE_CODES,
+    ]),
+  ];
+  out.push(
+    "",
+    "## Job failure codes",
+    "",
+    "A failed job (`status: failed`) carries `error: { code, message }` and its credits are refunded once. Each tool's section above lists the codes it can end with; the last six can end a job of any tool.",
+    "",
+    "| Code | Meaning |",
+    "| --- | --- |",
+  );
+  for (const code of allFailureCodes) out.push(`| \`${code}\` | ${cell(FAILURE_MEANINGS[code])} |`);
+  out.push("");
   out.push("## Error codes", "", "| Code | HTTP status |", "| --- | --- |");
   for (const code of ERROR_CODES) out.push(`| \`${code}\` | ${httpStatus(code)} |`);
   out.push(

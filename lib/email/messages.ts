@@ -49,3 +49,18 @@ export function inviteEmail(to: string, link: string, accountName: string, role:
     "Accept the invitation",
   );
 }
+
+/** To the owner of an address someone tried to sign up with again: what to do if it was them, and if not. */
+export function signUpAttemptEmail(to: string, resetLink: string): MailMessage {
+  return message(
+    to,
+    "Someone tried to create an account with your address",
+    [
+      "Someone (perhaps you) tried to create a Findable account with this address, which already has one.",
+      "If it was you, sign in instead; if you forgot your password, choose a new one with the link below.",
+      "If it was not you, ignore this email: nothing was changed and no one was signed in.",
+    ],
+    resetLink,
+    "Choose a new password",
+  );
+}

@@ -1,3 +1,5 @@
+import "./zod-messages";
+
 export { AppError, type ErrorDetails, type FieldIssue, notFound, validationError } from "./app-error";
 export { assertNever, ERROR_CODES, type ErrorCode } from "./codes";
 export { ToolError } from "./tool-error";

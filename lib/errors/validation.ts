@@ -1,18 +1,42 @@
 import type { z } from "zod";
 import { AppError, type FieldIssue, validationError } from "./app-error";
 
-/** Zod issues as the envelope's field list ("engines.0", or "body" for the value as a whole). */
-export function zodIssues(error: z.ZodError, prefix = ""): FieldIssue[] {
+/**
+ * Zod issues as the envelope's field list ("engines.0", or "body" for the value as a whole). Given the value
+ * that was parsed, a field it does not have says "Required." whatever the schema's own words for a wrong type
+ * ("Must be a string."): the client left it out rather than sent it wrong.
+ */
+export function zodIssues(error: z.ZodError, prefix = "", input?: { value: unknown }): FieldIssue[] {
   return error.issues.map((issue) => {
     const path = issue.path.map(String).join(".");
     const field = [prefix, path].filter(Boolean).join(".") || (prefix ? prefix : "body");
-    return { field, message: issue.message };
+    const missing =
+      input !== undefined && MISSING_CODES.has(issue.code) && isMissing(input.value, issue.path);
+    return { field, message: missing ? "Required." : issue.message };
   });
 }
 
-/** A zod failure as VALIDATION_ERROR naming each field. */
-export function zodValidationError(error: z.ZodError, prefix = "", what = "request") {
-  const issues = zodIssues(error, prefix);
+const MISSING_CODES = new Set<string>(["invalid_type", "invalid_value", "invalid_union"]);
+
+/** Is there nothing at `path` in `value` (an absent key, or undefined)? */
+function isMissing(value: unknown, path: readonly PropertyKey[]): boolean {
+  let at: unknown = value;
+  for (const key of path) {
+    if (typeof at !== "object" || at === null) return false;
+    if (!Object.hasOwn(at, key)) return true;
+    at = (at as Record<PropertyKey, unknown>)[key];
+  }
+  return at === undefined;
+}
+
+/** A zod failure as VALIDATION_ERROR naming each field (missing ones "Required.", given `input`). */
+export function zodValidationError(
+  error: z.ZodError,
+  prefix = "",
+  what = "request",
+  input?: { value: unknown },
+) {
+  const issues = zodIssues(error, prefix, input);
   return validationError(
     `Invalid ${what}: ${issues.map((i) => `${i.field}: ${i.message}`).join("; ")}`,
     issues,
@@ -88,7 +112,7 @@ export function parseValue<S extends z.ZodType>(schema: S, value: unknown, prefi
   const unsafe = findUnsafeText(value);
   if (unsafe !== null) throw unsafeTextError([prefix, unsafe].filter(Boolean).join(".") || prefix || "body");
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw zodValidationError(parsed.error, prefix);
+  if (!parsed.success) throw zodValidationError(parsed.error, prefix, "request", { value });
   return parsed.data;
 }
 

@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { and, asc, eq, lt, sql } from "drizzle-orm";
+import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import { z } from "zod";
 import { purgeObservations } from "@/lib/ai-visibility/observations";
 import type { Db } from "@/lib/db/client";
 import { redactDbError } from "@/lib/db/errors";
 import { purgeRateLimitWindows } from "@/lib/db/rate-limit-windows";
+import { rowsOf } from "@/lib/db/rows";
 import { type Job, jobs } from "@/lib/db/schema";
 import { ToolError } from "@/lib/errors";
 import { guardedFetch } from "@/lib/fetch";
@@ -29,6 +30,11 @@ export {
 export interface RunnerOptions {
   /** Jobs this worker runs at once (and tool worker threads kept warm). */
   concurrency: number;
+  /**
+   * Jobs one account may have processing at once, over every runner on the database. Below `concurrency`, so
+   * one account's flood always leaves a slot of each runner to the other accounts.
+   */
+  accountConcurrency?: number;
   /** A processing job whose lease is not renewed for this long is taken as interrupted. */
   leaseSeconds: number;
   /** A job still pending after this long fails with QUEUE_TIMEOUT. */
@@ -43,13 +49,15 @@ export interface RunnerOptions {
   workerIdleMs?: number;
 }
 
-export function runnerOptionsFromEnv(env = process.env): RunnerOptions {
+export function runnerOptionsFromEnv(env: Record<string, string | undefined> = process.env): RunnerOptions {
   const num = (name: string, fallback: number) => {
     const value = Number(env[name]);
     return Number.isFinite(value) && value > 0 ? value : fallback;
   };
+  const concurrency = num("JOB_CONCURRENCY", 4);
   return {
-    concurrency: num("JOB_CONCURRENCY", 4),
+    concurrency,
+    accountConcurrency: Math.floor(num("JOB_ACCOUNT_CONCURRENCY", Math.max(1, concurrency - 1))),
     leaseSeconds: num("JOB_LEASE_SECONDS", 30),
     queueTimeoutSeconds: num("JOB_QUEUE_TIMEOUT_SECONDS", 1800),
     pollMs: num("JOB_POLL_MS", 1000),
@@ -72,6 +80,11 @@ export interface PassReport {
  * One job runner (a server's in-process worker, `npm run worker`, or a cron call). Every
  * shared fact lives in the database, so any number of runners can work side by side.
  */
+const delay = (ms: number) =>
+  new Promise<void>((resolve) => {
+    setTimeout(resolve, ms).unref();
+  });
+
 export class JobRunner {
   readonly id = `w_${randomBytes(6).toString("hex")}`;
   private readonly running = new Map<string, Promise<void>>();
@@ -128,27 +141,49 @@ export class JobRunner {
     loop();
   }
 
-  /** Stops claiming; jobs still running are failed as INTERRUPTED and refunded, and their tools aborted. */
-  async stop(): Promise<void> {
+  /**
+   * Stops claiming; jobs still running are failed as INTERRUPTED and refunded, and their tools aborted. The
+   * pass and webhook batch under way get `waitMs` to finish (a pass may still claim jobs, which are then
+   * failed here too; a delivery left mid-flight is retried by its lease). Idempotent: later calls share the
+   * first one's promise.
+   */
+  stop(waitMs = 5_000): Promise<void> {
+    this.stopping ??= this.stopNow(waitMs);
+    return this.stopping;
+  }
+
+  private stopping: Promise<void> | undefined;
+
+  private async stopNow(waitMs: number): Promise<void> {
     this.stopped = true;
     jobEvents.off("created", this.onCreated);
     clearTimeout(this.timer);
-    await this.unlisten?.().catch(() => {});
-    await this.passing?.catch(() => {});
-    await this.delivering?.catch(() => {});
-    await this.schedules.stop();
-    for (const jobId of this.running.keys()) {
-      await failJob(
-        this.db,
-        jobId,
-        {
-          code: "INTERRUPTED",
-          message: "The server stopped while the job was running. The credits were refunded.",
-        },
-        { from: ["processing"], leaseOwner: this.id },
-      );
-      this.controllers.get(jobId)?.abort();
-    }
+    const settle = (p: Promise<unknown> | null | undefined) =>
+      p ? Promise.race([p.catch(() => {}), delay(waitMs)]) : undefined;
+    await settle(this.unlisten?.());
+    await settle(this.passing);
+    await settle(this.delivering);
+    await settle(this.schedules.stop());
+    // All at once: each is its own transaction, guarded by the lease, so a job refunds once.
+    await Promise.all(
+      [...this.running.keys()].map(async (jobId) => {
+        try {
+          await failJob(
+            this.db,
+            jobId,
+            {
+              code: "INTERRUPTED",
+              message: "The server stopped while the job was running. The credits were refunded.",
+            },
+            { from: ["processing"], leaseOwner: this.id },
+          );
+        } catch (err) {
+          // The database is gone: the lease runs out and the next runner's recovery fails and refunds it.
+          console.error(`[job ${jobId}] not recorded as interrupted`, redactDbError(err));
+        }
+        this.controllers.get(jobId)?.abort();
+      }),
+    );
   }
 
   /** Waits until every job this runner started has finished. */
@@ -218,7 +253,13 @@ export class JobRunner {
     const free = this.options.concurrency - this.running.size;
     const claimed =
       free > 0 && !this.stopped
-        ? await claimPendingJobs(this.db, this.id, free, this.options.leaseSeconds)
+        ? await claimPendingJobs(
+            this.db,
+            this.id,
+            free,
+            this.options.leaseSeconds,
+            this.options.accountConcurrency ?? Math.max(1, this.options.concurrency - 1),
+          )
         : [];
     for (const job of claimed) {
       // With the database gone the outcome cannot be recorded: the job keeps its lease, and the
@@ -385,35 +426,73 @@ export class JobRunner {
   }
 }
 
-/** Claims the oldest pending jobs with FOR UPDATE SKIP LOCKED, so runners never take the same job. */
+/**
+ * Lock key of the claim: claims run one at a time across every process on the database, so the per-account
+ * count they read is the one they leave (a claim is one short statement; jobs run long).
+ */
+const CLAIM_LOCK_KEY = 0x6a6f6273; // "jobs"
+
+/**
+ * Claims pending jobs fairly across accounts, with FOR UPDATE SKIP LOCKED so runners never take the same job.
+ *
+ * Fairness is round-robin by load: each account's pending jobs are taken oldest first, and a job's rank is its
+ * account's running jobs plus its place in that account's queue, so a free slot goes to the account running
+ * the fewest, and among equals to the oldest job. An account never holds more than `perAccount` jobs
+ * processing at once on the whole database: one account flooding the queue (with pages that take a minute to
+ * fail, refunded, so the flood is free) leaves the other slots to everyone else.
+ */
 export async function claimPendingJobs(
   db: Db,
   workerId: string,
   limit: number,
   leaseSeconds: number,
+  perAccount: number = limit,
 ): Promise<Job[]> {
-  const next = db
-    .select({ id: jobs.id })
-    .from(jobs)
-    .where(eq(jobs.status, "pending"))
-    .orderBy(asc(jobs.createdAt))
-    .limit(limit)
-    .for("update", { skipLocked: true });
-  return (
-    db
-      .update(jobs)
-      .set({
-        status: "processing",
-        startedAt: sql`now()`,
-        leaseOwner: workerId,
-        leaseExpiresAt: sql`now() + make_interval(secs => ${leaseSeconds})`,
-        attempts: sql`${jobs.attempts} + 1`,
-      })
-      // ARRAY(…) is evaluated once: as `id IN (…)` the planner may run the locking subquery again per
-      // row, and SKIP LOCKED then hands it further jobs, so one pass claimed more than `limit`.
-      .where(and(sql`${jobs.id} = any(array(${next}))`, eq(jobs.status, "pending")))
-      .returning()
-  );
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${CLAIM_LOCK_KEY})`);
+    const picked = rowsOf<{ id: string }>(
+      await tx.execute(sql`
+        with running as (
+          select account_id, count(*)::int as n from jobs where status = 'processing' group by account_id
+        ), waiting as (
+          select distinct account_id from jobs where status = 'pending'
+        ), ranked as (
+          select q.id, q.created_at, coalesce(r.n, 0) + q.k as rank
+          from waiting w
+          left join running r on r.account_id = w.account_id
+          cross join lateral (
+            select j.id, j.created_at, row_number() over (order by j.created_at, j.id) as k
+            from jobs j
+            where j.status = 'pending' and j.account_id = w.account_id
+            order by j.created_at, j.id
+            limit ${limit}
+          ) q
+          where coalesce(r.n, 0) + q.k <= ${perAccount}
+        )
+        select id from ranked order by rank, created_at, id limit ${limit}`),
+    );
+    if (picked.length === 0) return [];
+    const ids = picked.map((p) => p.id);
+    const lockable = tx
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(and(inArray(jobs.id, ids), eq(jobs.status, "pending")))
+      .for("update", { skipLocked: true });
+    return (
+      tx
+        .update(jobs)
+        .set({
+          status: "processing",
+          startedAt: sql`now()`,
+          leaseOwner: workerId,
+          leaseExpiresAt: sql`now() + make_interval(secs => ${leaseSeconds})`,
+          attempts: sql`${jobs.attempts} + 1`,
+        })
+        // ARRAY(…) is evaluated once: as `id IN (…)` the planner may run the locking subquery again per row.
+        .where(and(sql`${jobs.id} = any(array(${lockable}))`, eq(jobs.status, "pending")))
+        .returning()
+    );
+  });
 }
 
 export async function renewLease(

@@ -11,7 +11,9 @@ const jobBase = {
   error: z
     .object({ code: z.string(), message: z.string() })
     .optional()
-    .describe("Present once status is failed, e.g. TOOL_UNAVAILABLE, FETCH_TIMEOUT, INTERRUPTED."),
+    .describe(
+      "Present once status is failed, e.g. TOOL_UNAVAILABLE, FETCH_TIMEOUT, INTERRUPTED, PAGE_TOO_COMPLEX; each ends the job refunded.",
+    ),
   creditsCharged: z.number().int(),
   creditsRefunded: z.boolean().describe("True when a failed job was refunded (in full)."),
   creditsRefundedAmount: z
@@ -41,12 +43,17 @@ export type JobSummary = z.infer<typeof jobSummary>;
 export type JobView = z.infer<typeof jobView>;
 
 const pollUrlField = z.string().describe("/api/v1/jobs/<jobId>, also in the Location header.");
+const createdStatus = z
+  .enum(JOB_STATUSES)
+  .describe(
+    "`pending` for a new job; an idempotent replay (same Idempotency-Key and body) answers the job's current status.",
+  );
 
 /** The creation response of POST /audits (the spec's longer shape). */
 export const auditsJobCreated = z.object({
   jobId: z.uuid(),
   tool: z.literal("audits"),
-  status: z.literal("pending"),
+  status: createdStatus,
   creditsCharged: z.number().int(),
   pollUrl: pollUrlField,
 });
@@ -54,7 +61,7 @@ export const auditsJobCreated = z.object({
 /** The creation response of every other tool endpoint. */
 export const jobCreated = z.object({
   jobId: z.uuid(),
-  status: z.literal("pending"),
+  status: createdStatus,
   pollUrl: pollUrlField,
 });
 

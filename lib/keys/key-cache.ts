@@ -21,6 +21,8 @@ export interface KeyRow {
   secretHash: string;
   rateLimitPerMinute: number | null;
   revokedAt: Date | null;
+  /** A rolled pair's end: refused from then on, whatever the cache's age. */
+  expiresAt: Date | null;
 }
 
 interface Entry {
@@ -159,6 +161,7 @@ async function readKey(db: Db, keyId: string): Promise<KeyRow | null> {
       secretHash: apiKeys.secretHash,
       rateLimitPerMinute: apiKeys.rateLimitPerMinute,
       revokedAt: apiKeys.revokedAt,
+      expiresAt: apiKeys.expiresAt,
     })
     .from(apiKeys)
     .where(eq(apiKeys.keyId, keyId))

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, asc, desc, eq, isNull } from "drizzle-orm";
 import type { Db, DbOrTx } from "@/lib/db/client";
 import { apiKeys, legacyTokens } from "@/lib/db/schema";
 import { AppError, notFound, requireUuid, validationError } from "@/lib/errors";
@@ -65,7 +65,8 @@ export async function createLegacyToken(
   const [key] = await db
     .select({ id: apiKeys.id })
     .from(apiKeys)
-    .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)))
+    .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt), isNull(apiKeys.expiresAt)))
+    .orderBy(asc(apiKeys.createdAt))
     .limit(1);
   let tokenId = "";
   for (let i = 0; i < 16; i++) tokenId += ALPHABET[randomInt(ALPHABET.length)];
@@ -136,7 +137,8 @@ export async function authenticateLegacyToken(db: Db, token: string): Promise<Le
   const [key] = await db
     .select({ id: apiKeys.id, keyId: apiKeys.keyId, rateLimitPerMinute: apiKeys.rateLimitPerMinute })
     .from(apiKeys)
-    .where(and(eq(apiKeys.accountId, row.accountId), isNull(apiKeys.revokedAt)))
+    .where(and(eq(apiKeys.accountId, row.accountId), isNull(apiKeys.revokedAt), isNull(apiKeys.expiresAt)))
+    .orderBy(asc(apiKeys.createdAt))
     .limit(1);
   return {
     // The rate-limit bucket: the key pair's, or the token's own when the account has no active pair.

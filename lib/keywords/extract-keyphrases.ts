@@ -1,6 +1,6 @@
 import type { Background } from "./background/background";
 import type { PageZones, Zone } from "./page-zones";
-import { isStopWord } from "./stop-words";
+import { isKeyphraseCandidate, isStopWord } from "./stop-words";
 import { singular, splitFragments, tokenize } from "./tokenize";
 
 /**
@@ -71,6 +71,7 @@ export function extractKeyphrases(pages: PageZones[], background: Background, li
             const last = words[i + n - 1]!;
             if (n > 1 && isStopWord(last)) continue;
             const slice = words.slice(i, i + n);
+            if (!isKeyphraseCandidate(slice)) continue;
             // Inner stop words are allowed only in three-word phrases ("point of sale"), never two in a row.
             if (n === 3 && isStopWord(slice[1]!) && !["of", "and", "for", "in", "to"].includes(slice[1]!))
               continue;

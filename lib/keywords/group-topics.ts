@@ -94,7 +94,6 @@ export function groupTopics(
       .slice(0, MAX_QUESTIONS);
     const { intent, reason } = classifyIntent({
       phrases: members.map((m) => m.phrase),
-      pageTitles: topicPages.flatMap((p) => (p.title ? [p.title] : [])),
       siteNames,
     });
     return {

@@ -1,4 +1,4 @@
-import * as cheerio from "cheerio";
+import { loadHtml } from "@/lib/analysis/bounded-html";
 
 /** Where on a page a phrase appears; each zone weighs differently (see ZONE_WEIGHTS). */
 export type Zone = "title" | "description" | "h1" | "h2" | "h3" | "anchor" | "body";
@@ -20,7 +20,7 @@ const clean = (s: string | undefined) => (s ?? "").replace(/\s+/g, " ").trim();
 
 /** Splits an HTML page into weighted zones for keyphrase extraction. */
 export function extractZones(html: string, url: string): PageZones {
-  const $ = cheerio.load(html);
+  const $ = loadHtml(html);
   const texts: PageZones["texts"] = [];
   const push = (zone: Zone, text: string, max = MAX_ZONE_CHARS) => {
     const t = (

@@ -27,6 +27,31 @@ overview introduction intro tips help page pages site website welcome`
     .filter(Boolean),
 );
 
+/** Numbers written as words, cardinal and ordinal: a phrase of them ("five", "twenty one") names no topic. */
+export const NUMBER_WORDS = new Set(
+  `zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen
+eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred hundreds thousand thousands million
+millions billion billions dozen dozens half quarter second third fourth fifth sixth seventh eighth ninth tenth
+once twice`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
+/** A number however written: digits with separators, a number word, an ordinal ("3rd"), a percentage. */
+export function isNumberLike(word: string): boolean {
+  return NUMBER_WORDS.has(word) || /^[\d.,%]+$/.test(word) || /^\d+(st|nd|rd|th|s|k|m|x)$/.test(word);
+}
+
 export function isStopWord(word: string): boolean {
-  return STOP_WORDS.has(word) || /^\d+$/.test(word) || word.length < 2;
+  return STOP_WORDS.has(word) || isNumberLike(word) || word.length < 2;
+}
+
+/**
+ * Whether a candidate keyphrase can stand as a keyphrase: not made only of stop words and numbers, and a single
+ * word of at least three letters (two-letter tokens such as "eu" or "uk" are abbreviations that name no topic alone).
+ */
+export function isKeyphraseCandidate(words: readonly string[]): boolean {
+  if (words.length === 0 || words.every(isStopWord)) return false;
+  if (words.length === 1 && words[0]!.length < 3) return false;
+  return true;
 }

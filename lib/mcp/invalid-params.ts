@@ -15,9 +15,9 @@ const isZodError = (err: unknown): err is { issues: { path: PropertyKey[]; messa
  * `initialize` without `protocolVersion`, a `tools/call` whose `name` is a number), lets the zod error
  * escape, which it answers as -32603 Internal error with the raw issue dump. That is the client's
  * mistake, so every registered handler, the SDK's own included, answers it as -32602 Invalid params
- * naming the fields. Call after the last setRequestHandler.
+ * naming the fields (and the HTTP request's id). Call after the last setRequestHandler.
  */
-export function answerBadParamsAsInvalidParams(server: Server): void {
+export function answerBadParamsAsInvalidParams(server: Server, requestId?: string): void {
   // The handler map is private to the SDK; a test (test/mcp/invalid-params.test.ts) notices if it moves.
   const handlers = (server as unknown as { _requestHandlers?: Map<string, RequestHandler> })._requestHandlers;
   if (!(handlers instanceof Map)) throw new Error("MCP SDK: request handler map not found");
@@ -28,7 +28,12 @@ export function answerBadParamsAsInvalidParams(server: Server): void {
       } catch (err) {
         if (!isZodError(err)) throw err;
         const issues = err.issues.map((i) => `${i.path.map(String).join(".") || "params"}: ${i.message}`);
-        throw new McpError(ErrorCode.InvalidParams, `Invalid ${method} request: ${issues.join("; ")}`);
+        // A protocol error has no result to carry `_meta`: its message and data name the request id.
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `Invalid ${method} request: ${issues.join("; ")}${requestId ? ` (requestId ${requestId})` : ""}`,
+          requestId ? { requestId } : undefined,
+        );
       }
     });
   }

@@ -42,34 +42,49 @@ export function mcpErrorKind(code: ErrorCode): { retryable: boolean } {
   }
 }
 
-function toolError(err: AppError): CallToolResult {
-  const body = { code: err.code, message: err.message, details: err.details, ...mcpErrorKind(err.code) };
+/** `_meta` of every answer: the request id, where MCP clients show a result's metadata. */
+const metaOf = (requestId: string | undefined) => (requestId ? { _meta: { requestId } } : {});
+
+function toolError(err: AppError, requestId?: string): CallToolResult {
+  const body = {
+    code: err.code,
+    message: err.message,
+    details: err.details,
+    ...mcpErrorKind(err.code),
+    ...(requestId ? { requestId } : {}),
+  };
+  // The text is what an assistant shows its user: the request id to quote to support goes there too.
+  const quote = requestId ? `\nrequestId: ${requestId}` : "";
   return {
     isError: true,
-    content: [{ type: "text", text: `${err.code}: ${err.message}\n${JSON.stringify(body.details)}` }],
+    content: [{ type: "text", text: `${err.code}: ${err.message}\n${JSON.stringify(body.details)}${quote}` }],
     structuredContent: body,
+    ...metaOf(requestId),
   };
 }
 
 /** Runs one tool call; the spec's error codes come back as MCP tool errors, never as protocol errors. */
 export async function callTool(ctx: McpContext, name: string, args: unknown): Promise<CallToolResult> {
   const def = byName.get(name);
-  if (!def) return toolError(new AppError("NOT_FOUND", `No tool named ${name}.`));
+  const { requestId } = ctx;
+  if (!def) return toolError(new AppError("NOT_FOUND", `No tool named ${name}.`), requestId);
   try {
     const data = await def.run(ctx, args ?? {});
     return {
       content: [{ type: "text", text: JSON.stringify(data, null, 2) }],
       structuredContent: data as Record<string, unknown>,
+      ...metaOf(requestId),
     };
   } catch (err) {
-    if (err instanceof AppError) return toolError(err);
-    if (err instanceof z.ZodError) return toolError(zodValidationError(err, "", "arguments"));
-    console.error(`[mcp] ${name} failed`, redactDbError(err));
+    if (err instanceof AppError) return toolError(err, requestId);
+    if (err instanceof z.ZodError) return toolError(zodValidationError(err, "", "arguments"), requestId);
+    console.error(`[mcp] ${requestId ?? ""} ${name} failed`, redactDbError(err));
     return toolError(
       new AppError(
         "INTERNAL_ERROR",
         "An internal error occurred. Retry, and quote the requestId if it persists.",
       ),
+      requestId,
     );
   }
 }
@@ -86,7 +101,10 @@ export function createMcpServer(ctx: McpContext): Server {
     instructions:
       "Tools that start jobs are billed in credits (the cost is in each description) and return a jobId; use wait_for_job to get the result. Reads are free.",
   });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: MCP_TOOLS.map(listEntry) }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: MCP_TOOLS.map(listEntry),
+    ...metaOf(ctx.requestId),
+  }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const token = request.params._meta?.progressToken;
     const progress =
@@ -105,7 +123,7 @@ export function createMcpServer(ctx: McpContext): Server {
       request.params.arguments,
     );
   });
-  answerBadParamsAsInvalidParams(server);
+  answerBadParamsAsInvalidParams(server, ctx.requestId);
   return server;
 }
 
@@ -145,7 +163,7 @@ async function asksForProgress(req: Request): Promise<boolean> {
  */
 export async function handleMcpRequest(
   req: Request,
-  ctx: { db: Db; accountId: string; apiKeyId?: string },
+  ctx: { db: Db; accountId: string; apiKeyId?: string; requestId?: string },
 ): Promise<Response> {
   const stream =
     (req.headers.get("accept") ?? "").includes("text/event-stream") && (await asksForProgress(req));

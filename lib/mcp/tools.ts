@@ -5,6 +5,7 @@ import { toJsonSchema } from "@/lib/contract/json-schema";
 import { getCreditAccount, RECENT_TRANSACTIONS } from "@/lib/credits/credits";
 import type { Db } from "@/lib/db/client";
 import { notFound, parseValue } from "@/lib/errors";
+import type { PagesRequest } from "@/lib/funnel/page-funnel";
 import { createJob, idempotencyKeySchema, requestHash } from "@/lib/jobs/create";
 import { type ListJobsQuery, listJobs } from "@/lib/jobs/list";
 import { getJob } from "@/lib/jobs/queries";
@@ -21,6 +22,7 @@ import {
   enginesInput,
   readBotStats,
   readCitations,
+  readPageFunnel,
   readVisibilityReport,
   trackingInputs,
   visibilityInput,
@@ -36,6 +38,8 @@ export interface McpContext {
   signal?: AbortSignal;
   /** Reports progress of a long call (seconds waited of the allowed) when the client asked for it. */
   progress?: (done: number, total: number, message: string) => Promise<void>;
+  /** The HTTP request's id (X-Request-Id): JSON-RPC bodies have no envelope, so answers carry it in `_meta`. */
+  requestId?: string;
 }
 
 export interface McpToolDef {
@@ -233,6 +237,20 @@ const dataTools: McpToolDef[] = [
         ctx.db,
         ctx.accountId,
         parseValue(trackingInputs.citations, args) as { domain: string; days: number; limit: number },
+      );
+    },
+  },
+  {
+    name: "get_page_funnel",
+    description:
+      "Per page of a domain registered on this account over the last `days` days: AI crawls (verified and all), first crawl, citations by engine and assistant, first citation and hours from crawl to citation, AI-referred visits, and Search Console impressions/clicks and analytics sessions when connected (null otherwise, with the reason). Per operator: crawls per AI-referred visit. Sortable (crawls, citations, referrals, firstCitation, path) and paged by `cursor`. Free.",
+    input: trackingInputs.pages,
+    annotations: { ...READ_ONLY, title: "Get the page funnel" },
+    async run(ctx, args) {
+      return readPageFunnel(
+        ctx.db,
+        ctx.accountId,
+        parseValue(trackingInputs.pages, args) as unknown as PagesRequest,
       );
     },
   },

@@ -1,6 +1,8 @@
 import { describeEngines, getVisibility } from "@/lib/ai-visibility/report";
 import type { Db } from "@/lib/db/client";
+import { getPageFunnel, type PagesRequest } from "@/lib/funnel/page-funnel";
 import { routeArgs } from "@/lib/routes/contract";
+import { getTrackingPagesRoute } from "@/lib/routes/pages";
 import { getCitationsRoute, getTrackingStatsRoute } from "@/lib/routes/tracking";
 import { getVisibilityRoute, listEnginesRoute } from "@/lib/routes/visibility";
 import { getCitations } from "@/lib/tracking/reports/citations-query";
@@ -11,7 +13,12 @@ import { getBotStats } from "@/lib/tracking/reports/stats";
 export const trackingInputs = {
   botStats: routeArgs(getTrackingStatsRoute),
   citations: routeArgs(getCitationsRoute),
+  pages: routeArgs(getTrackingPagesRoute),
 };
+
+export async function readPageFunnel(db: Db, accountId: string, input: PagesRequest) {
+  return getPageFunnel(db, process.env, accountId, input);
+}
 
 export async function readBotStats(db: Db, accountId: string, input: { domain: string }) {
   return getBotStats(db, accountId, input.domain);

@@ -1,7 +1,13 @@
 import { ERROR_STATUS, type ErrorCode } from "@/lib/api/errors";
 import { type JsonSchema, toJsonSchema } from "@/lib/contract/json-schema";
 import { jobSummary, jobView } from "@/lib/jobs/view";
-import { type AnyRouteContract, type BodySchema, TAGS } from "@/lib/routes/contract";
+import {
+  type AnyRouteContract,
+  type BodySchema,
+  DEPRECATION,
+  deprecationHeaders,
+  TAGS,
+} from "@/lib/routes/contract";
 import { pascal, toolAvailable } from "@/lib/routes/tools";
 import { TOOL_NAMES, TOOLS } from "@/lib/tools/catalog";
 import { API_ROUTES } from "./operations";
@@ -126,6 +132,14 @@ function headerComponents() {
     "Idempotent-Replayed": {
       description: "`true` when the answer replays an earlier request with the same Idempotency-Key.",
       schema: { type: "string", enum: ["true"] },
+    },
+    Deprecation: {
+      description: `On every answer of a deprecated operation (RFC 9745): deprecated since ${DEPRECATION.since.toISOString()}, as \`@\` and the Unix time.`,
+      schema: { type: "string", example: deprecationHeaders().Deprecation },
+    },
+    Sunset: {
+      description: `On every answer of a deprecated operation (RFC 8594): answered until ${DEPRECATION.sunset.toISOString()}, as an HTTP-date.`,
+      schema: { type: "string", example: deprecationHeaders().Sunset },
     },
   };
 }
@@ -257,6 +271,7 @@ export function buildOpenApiDocument(
         headers: responseHeaders(op, [
           ...(success.location ? ["Location"] : []),
           ...(op.idempotencyKey ? ["Idempotent-Replayed"] : []),
+          ...(op.deprecated ? ["Deprecation", "Sunset"] : []),
         ]),
         ...(successBody ? { content: { "application/json": { schema: successBody } } } : {}),
       },

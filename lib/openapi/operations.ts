@@ -4,9 +4,11 @@ import { type AnyRouteContract, isRouteContract, TAGS } from "@/lib/routes/contr
 import * as credits from "@/lib/routes/credits";
 import * as domains from "@/lib/routes/domains";
 import * as jobs from "@/lib/routes/jobs";
+import * as keys from "@/lib/routes/keys";
 import * as legacy from "@/lib/routes/legacy";
 import * as meta from "@/lib/routes/meta";
 import * as monitors from "@/lib/routes/monitors";
+import * as pages from "@/lib/routes/pages";
 import { toolContracts } from "@/lib/routes/tools";
 import * as tracking from "@/lib/routes/tracking";
 import * as visibility from "@/lib/routes/visibility";
@@ -41,11 +43,13 @@ export const API_ROUTES: AnyRouteContract[] = [
     jobs,
     credits,
     tracking,
+    pages,
     visibility,
     domains,
     monitors,
     connections,
     webhooks,
+    keys,
     mcp,
     meta,
     legacy,

@@ -1,4 +1,9 @@
-import { EXAMPLE_DOMAIN, EXAMPLE_SITE_URL, EXAMPLE_WEBHOOK_URL } from "@/lib/routes/examples";
+import {
+  EXAMPLE_DOMAIN,
+  EXAMPLE_KEY_NAME,
+  EXAMPLE_SITE_URL,
+  EXAMPLE_WEBHOOK_URL,
+} from "@/lib/routes/examples";
 import type { OpenApiDocument, OpenApiOperation } from "./document";
 import { API_ROUTES } from "./operations";
 
@@ -32,7 +37,10 @@ export interface PostmanCollection {
 
 export const POSTMAN_SCHEMA = "https://schema.getpostman.com/json/collection/v2.1.0/collection.json";
 const PLACEHOLDER_JOB_ID = "00000000-0000-4000-8000-000000000000";
-/** The webhook id in the examples: the collection variable {{id}}, set by the requests that create one. */
+/**
+ * The webhook (and key pair) id in the examples: the collection variable {{id}}, set by the requests that
+ * create one.
+ */
 const EXAMPLE_WEBHOOK_ID = "00000000-0000-4000-8000-000000000001";
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;
 
@@ -41,6 +49,8 @@ function templated(value: unknown, domainVar: string): unknown {
   if (value === EXAMPLE_SITE_URL) return "{{siteUrl}}";
   if (value === EXAMPLE_WEBHOOK_URL) return "{{webhookUrl}}";
   if (value === EXAMPLE_WEBHOOK_ID) return "{{id}}";
+  // A pair's name is unique among active pairs: each run of the collection creates its own.
+  if (value === EXAMPLE_KEY_NAME) return `${EXAMPLE_KEY_NAME} {{$timestamp}}`;
   if (value === EXAMPLE_DOMAIN) return `{{${domainVar}}}`;
   if (Array.isArray(value)) return value.map((v) => templated(v, domainVar));
   if (value && typeof value === "object") {
@@ -91,6 +101,12 @@ function testScript(op: OpenApiOperation): string[] {
   if (op.operationId === "createWebhook" || op.operationId === "legacyCreateWebhook") {
     lines.push(
       `pm.test("signing secret shown once", function () { pm.expect(body.data.secret).to.match(/^whsec_/); });`,
+      `pm.collectionVariables.set("id", body.data.id);`,
+    );
+  }
+  if (op.operationId === "createKey") {
+    lines.push(
+      `pm.test("secret shown once", function () { pm.expect(body.data.secret).to.match(/^sks_/); });`,
       `pm.collectionVariables.set("id", body.data.id);`,
     );
   }

@@ -20,12 +20,23 @@ export interface EngineAnswer {
   engine: EngineName;
   model: string;
   answer: string;
-  /** The URLs the engine attached to its answer (cited), in the order it gave them, without duplicates. */
+  /**
+   * Cited: the URLs the engine attached to its answer, in the order it gave them, without duplicates (OpenAI
+   * `url_citation` annotations, Anthropic `web_search_result_location` citations, the Gemini grounding chunks
+   * its grounding supports point at, Perplexity `citations`).
+   */
   sources: EngineSource[];
-  /** The search results the engine pulled in (retrieved), whether or not the answer cites them. */
-  retrieved?: EngineSource[];
-  /** The searches the engine ran (its fan-out queries), where the provider's API reports them. */
-  queries?: string[];
+  /**
+   * Retrieved: the search results the engine pulled in, cited or not (OpenAI web search call `action.sources`,
+   * Anthropic `web_search_tool_result` blocks, Gemini `groundingChunks`, Perplexity `search_results`). Never
+   * merged into `sources`.
+   */
+  retrieved: EngineSource[];
+  /**
+   * The searches the engine ran (its fan-out queries): OpenAI web search call `action.queries`/`action.query`,
+   * Anthropic `server_tool_use` input, Gemini `webSearchQueries`. Perplexity's API reports none: always empty.
+   */
+  queries: string[];
   usage: EngineUsage;
   /** HTTP attempts made, retries included (for operators). */
   attempts: number;

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type FakeEngines, startFakeEngines } from "@/test/fakes/ai/engines";
 import type { FakeProvider } from "@/test/fakes/ai/server";
-import { ENGINE_ADAPTERS } from "./ask-engine";
+import { ENGINE_ADAPTERS, STRUCTURED_ADAPTERS } from "./ask-engine";
 import { EngineError } from "./engine-retry";
 import type { EngineName } from "./engine-types";
 import { checkEngineAvailability, DEFAULT_MODELS, findUnconfiguredEngines, listEngines } from "./engines";
+import { JUDGE_MODELS } from "./structured-types";
 
 let fakes: FakeEngines;
 beforeAll(async () => {
@@ -64,6 +65,7 @@ describe.each(["ChatGPT", "Claude", "Gemini", "Perplexity"] as const)("%s adapte
         expect(body.model).toBe(DEFAULT_MODELS.ChatGPT);
         expect(body.input).toBe("best tool for small teams?");
         expect(body.tools).toEqual([{ type: "web_search" }]);
+        expect(body.include).toEqual(["web_search_call.action.sources"]);
         break;
       case "Claude":
         expect(req.path).toBe("/v1/messages");
@@ -147,6 +149,187 @@ describe.each(["ChatGPT", "Claude", "Gemini", "Perplexity"] as const)("%s adapte
 
     expect((err as EngineError).code).toBe("ENGINE_RATE_LIMITED");
     expect(performance.now() - started).toBeLessThan(1_500);
+  });
+});
+
+const grounded = {
+  text: "Acme is a strong pick for small teams. Rival costs less.",
+  sources: [
+    {
+      url: "https://www.acme.com/pricing",
+      title: "Acme pricing",
+      quote: "Acme is a strong pick for small teams.",
+    },
+    { url: "https://rival.io/compare", title: "Rival vs Acme", quote: "Rival costs less." },
+  ],
+  searchResults: [
+    { url: "https://forum.example.org/thread/42", title: "Which tool?" },
+    { url: "https://news.example.com/acme-funding", title: "Acme raises" },
+  ],
+  queries: ["best project tool small teams", "acme vs rival pricing"],
+};
+
+const allRetrieved = [
+  "https://www.acme.com/pricing",
+  "https://rival.io/compare",
+  "https://forum.example.org/thread/42",
+  "https://news.example.com/acme-funding",
+];
+
+describe.each(["ChatGPT", "Claude", "Gemini", "Perplexity"] as const)(
+  "%s cited, retrieved, queries",
+  (engine) => {
+    test("cited holds only what the answer cites; retrieved holds every result read; queries as reported", async () => {
+      fakeOf(engine).enqueue({ answer: grounded });
+      const result = await ENGINE_ADAPTERS[engine]({ prompt: "best tool for small teams?", env: fakes.env });
+
+      if (engine === "Gemini") {
+        // Chunk links are redirects: the redirect table tells the page each stands for.
+        const page = (u: string) => fakes.redirects.get(u.split("/").at(-1)!);
+        expect(result.sources.map((s) => page(s.url))).toEqual([
+          "https://www.acme.com/pricing",
+          "https://rival.io/compare",
+        ]);
+        expect(result.retrieved.map((s) => page(s.url))).toEqual([
+          "https://www.acme.com/pricing",
+          "https://rival.io/compare",
+          "https://forum.example.org/thread/42",
+          "https://news.example.com/acme-funding",
+        ]);
+        // A cited chunk is the same link in both lists, so resolving once serves both.
+        expect(result.retrieved.slice(0, 2)).toEqual(result.sources);
+        expect(result.retrieved.map((s) => s.title)).toEqual([
+          "acme.com",
+          "rival.io",
+          "example.org",
+          "example.com",
+        ]);
+      } else {
+        expect(result.sources.map((s) => s.url)).toEqual([
+          "https://www.acme.com/pricing",
+          "https://rival.io/compare",
+        ]);
+        // Claude's results come search by search (two searches here): compare them as a set.
+        const urls = result.retrieved.map((s) => s.url);
+        expect(engine === "Claude" ? [...urls].sort() : urls).toEqual(
+          engine === "Claude" ? [...allRetrieved].sort() : allRetrieved,
+        );
+      }
+      if (engine === "Claude" || engine === "Perplexity") {
+        // Both report titles with their results.
+        expect(result.retrieved.find((r) => r.url.includes("forum"))).toEqual({
+          url: "https://forum.example.org/thread/42",
+          title: "Which tool?",
+        });
+      }
+      if (engine === "ChatGPT") {
+        // Search call sources carry only URLs; a cited one takes its citation's title.
+        expect(result.retrieved.map((s) => s.title)).toEqual(["Acme pricing", "Rival vs Acme", "", ""]);
+      }
+      expect(result.queries).toEqual(engine === "Perplexity" ? [] : grounded.queries);
+    });
+  },
+);
+
+describe("OpenAI search call sources", () => {
+  test("without sources in the search call, retrieved is empty and cited still stands", async () => {
+    // A deployment whose proxy drops `include` gets no sources; nothing is invented in their place.
+    fakes.openai.enqueue({ answer: grounded });
+    const result = await ENGINE_ADAPTERS.ChatGPT({ prompt: "q", env: fakes.env });
+    const req = fakes.openai.requests.at(-1)!.body as { include?: string[] };
+    expect(req.include).toContain("web_search_call.action.sources");
+    expect(result.retrieved).toHaveLength(4);
+    expect(result.sources).toHaveLength(2);
+  });
+});
+
+describe.each(["ChatGPT", "Claude", "Gemini", "Perplexity"] as const)("%s structured output", (engine) => {
+  const schema = {
+    type: "object",
+    properties: { sentiment: { type: "string", enum: ["positive", "neutral", "negative", "mixed"] } },
+    required: ["sentiment"],
+    additionalProperties: false,
+  };
+
+  test("sends the provider's JSON schema field with the judge model and reads the JSON back", async () => {
+    const fake = fakeOf(engine);
+    fake.enqueueStructured({ json: { sentiment: "mixed" }, inputTokens: 70, outputTokens: 9 });
+    const before = fake.structuredRequests.length;
+    const answersBefore = fake.requests.length;
+    const result = await STRUCTURED_ADAPTERS[engine]({
+      instruction: "Judge the tone.",
+      input: "Acme is fine.",
+      schemaName: "brand_sentiment",
+      schema,
+      env: fakes.env,
+    });
+
+    expect(fake.structuredRequests.length - before).toBe(1);
+    expect(fake.requests.length - answersBefore).toBe(1);
+    expect(result).toMatchObject({ engine, json: { sentiment: "mixed" }, attempts: 1 });
+    expect(result.usage).toEqual({ inputTokens: 70, outputTokens: 9 });
+    expect(result.model).toContain(JUDGE_MODELS[engine].defaultModel);
+    const req = fake.structuredRequests.at(-1)!;
+    const body = req.body as Record<string, any>;
+    switch (engine) {
+      case "ChatGPT":
+        expect(req.path).toBe("/v1/responses");
+        expect(body.text.format).toEqual({
+          type: "json_schema",
+          name: "brand_sentiment",
+          schema,
+          strict: true,
+        });
+        expect(body.instructions).toBe("Judge the tone.");
+        expect(body.tools).toBeUndefined();
+        break;
+      case "Claude":
+        expect(body.output_config).toEqual({ format: { type: "json_schema", schema } });
+        expect(body.system).toBe("Judge the tone.");
+        expect(body.tools).toBeUndefined();
+        break;
+      case "Gemini":
+        expect(req.path).toBe(`/v1/models/${JUDGE_MODELS.Gemini.defaultModel}:generateContent`);
+        expect(body.generationConfig).toMatchObject({
+          responseMimeType: "application/json",
+          responseJsonSchema: schema,
+        });
+        expect(body.tools).toBeUndefined();
+        break;
+      case "Perplexity":
+        expect(body.response_format).toEqual({
+          type: "json_schema",
+          json_schema: { name: "brand_sentiment", schema },
+        });
+        break;
+    }
+  });
+
+  test("the judge model is overridable per provider, and a reply that is not JSON is a bad response", async () => {
+    const fake = fakeOf(engine);
+    fake.respondStructured(() => ({ json: "ignored" }));
+    const model = `custom-${engine.toLowerCase()}`;
+    const ok = await STRUCTURED_ADAPTERS[engine]({
+      instruction: "i",
+      input: "x",
+      schemaName: "s",
+      schema,
+      env: { ...fakes.env, [JUDGE_MODELS[engine].modelEnv]: model },
+    });
+    fake.respondStructured(null);
+    expect(ok.model).toContain(model);
+    expect(ok.json).toBe("ignored");
+
+    fake.enqueueStructured({ status: 503 });
+    const err = await STRUCTURED_ADAPTERS[engine]({
+      instruction: "i",
+      input: "x",
+      schemaName: "s",
+      schema,
+      env: fakes.env,
+      retry: { ...fast, maxAttempts: 1 },
+    }).catch((e: unknown) => e);
+    expect((err as EngineError).code).toBe("ENGINE_UNAVAILABLE");
   });
 });
 

@@ -42,6 +42,13 @@ export function addSource(
   list.push({ url, title: typeof title === "string" ? title : "" });
 }
 
+/** Adds a search query once, trimmed; blanks and non-strings are skipped. */
+export function addQuery(list: string[], query: unknown) {
+  if (typeof query !== "string") return;
+  const q = query.trim();
+  if (q !== "" && !list.includes(q)) list.push(q);
+}
+
 export function notConfigured(engine: EngineName, envVar: string): EngineError {
   return new EngineError(
     engine,

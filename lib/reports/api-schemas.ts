@@ -59,7 +59,17 @@ export const visitView = z.object({
   bot: z.string(),
   purpose: z.string().nullable(),
   isAIBot: z.boolean(),
-  verification: z.enum(["verified", "unverified", "unknown"]),
+  verification: z
+    .enum(["verified", "spoofed", "unverified"])
+    .describe(
+      "verified: proven to be the bot it claims; spoofed: the claim is disproved (a failing signature, an address outside the operator's); unverified: nothing proves or disproves it",
+    ),
+  verificationMethod: z
+    .enum(["signature", "ip", "rdns"])
+    .nullable()
+    .describe(
+      "What decided: a Web Bot Auth signature, the operator's published IP ranges, or reverse DNS; null when unverified (or decided before methods were recorded)",
+    ),
   status: z.number().int().nullable(),
 });
 export const visitsResult = z.object({

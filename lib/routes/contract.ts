@@ -42,6 +42,11 @@ export const TAGS = [
     description:
       "Endpoints that receive signed events (Standard Webhooks): job.completed, job.failed, citation.detected, credits.low, webhook.test, and the monitors' monitor.run_completed, monitor.run_skipped, visibility.changed, citation.gained, citation.lost. Free.",
   },
+  {
+    name: "Keys",
+    description:
+      "The account's named API key pairs: create one per integration, roll one with a window in which the old pair still works, revoke at once. Free.",
+  },
   { name: "MCP", description: "The hosted Model Context Protocol endpoint for AI assistants." },
   { name: "Meta", description: "This document and the Postman collection." },
   {
@@ -51,6 +56,26 @@ export const TAGS = [
   },
 ] as const;
 export type Tag = (typeof TAGS)[number]["name"];
+
+/**
+ * The deprecated operations (the older interface's operations that v1 has): deprecated since `since`, answered
+ * until `sunset`. Every answer of one carries `Deprecation` (RFC 9745: `@` and the Unix time) and `Sunset`
+ * (RFC 8594: an HTTP-date), and a `Link` to the documentation.
+ */
+export const DEPRECATION = {
+  since: new Date("2026-12-01T00:00:00Z"),
+  sunset: new Date("2027-06-01T00:00:00Z"),
+  link: '</docs/api>; rel="deprecation"; type="text/html"',
+} as const;
+
+/** The headers of every answer of a deprecated operation. */
+export function deprecationHeaders(): Record<string, string> {
+  return {
+    Deprecation: `@${Math.floor(DEPRECATION.since.getTime() / 1000)}`,
+    Sunset: DEPRECATION.sunset.toUTCString(),
+    Link: DEPRECATION.link,
+  };
+}
 
 /** A response body: a zod schema (named as a component) or a reference to a component built elsewhere. */
 export type BodySchema<S extends z.ZodType = z.ZodType> = { name: string; schema: S } | { ref: string };

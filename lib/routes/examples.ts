@@ -5,6 +5,8 @@ export const EXAMPLE_SITE_URL = "https://example.com/";
 export const EXAMPLE_DOMAIN = "example.com";
 /** Where the webhook examples deliver; the Postman collection turns it into {{webhookUrl}}. */
 export const EXAMPLE_WEBHOOK_URL = "https://example.com/webhooks";
+/** The name of a new key pair in the examples; the Postman collection makes it unique per run. */
+export const EXAMPLE_KEY_NAME = "tracking snippet";
 
 /** A valid body for every tool endpoint: each definition's own example (a test POSTs each). */
 export const TOOL_EXAMPLES = Object.fromEntries(TOOL_NAMES.map((n) => [n, TOOLS[n].example])) as Record<

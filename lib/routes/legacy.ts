@@ -176,7 +176,7 @@ export const legacySendWebhookTestRoute = defineRoute({
     description: "The event was queued.",
     data: { name: "WebhookTestResult", schema: webhookTestResult },
   },
-  errors: ["VALIDATION_ERROR", "NOT_FOUND"],
+  errors: ["VALIDATION_ERROR", "NOT_FOUND", "RATE_LIMITED"],
 });
 
 /** DELETE /tracking/webhook?id= (or a body {id}): remove an endpoint. */

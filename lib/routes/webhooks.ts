@@ -133,14 +133,14 @@ export const sendWebhookTestRoute = defineRoute({
   postman: { before: ["listWebhookDeliveries", "redeliverWebhook"] },
   summary: "Send a test event",
   description:
-    "Queues a `webhook.test` event for this endpoint (whatever types it subscribed to); the job runner sends it within a second or two. Follow it in the delivery log. A disabled endpoint is 400.",
+    "Queues a `webhook.test` event for this endpoint (whatever types it subscribed to); the job runner sends it within a second or two. Follow it in the delivery log. A disabled endpoint is 400; more than 5 test events a minute to one URL (whichever endpoints or accounts name it) is 429.",
   pathParams: [webhookIdParam],
   success: {
     status: 202,
     description: "The event was queued.",
     data: { name: "WebhookTestResult", schema: webhookTestResult },
   },
-  errors: ["NOT_FOUND", "VALIDATION_ERROR"],
+  errors: ["NOT_FOUND", "VALIDATION_ERROR", "RATE_LIMITED"],
 });
 
 /** GET /webhooks/{id}/deliveries?limit=: the endpoint's delivery log, newest first. */

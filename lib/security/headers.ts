@@ -27,3 +27,16 @@ export const STATIC_SECURITY_HEADERS: { key: string; value: string }[] = [
 ];
 
 export const HSTS_VALUE = "max-age=63072000; includeSubDomains";
+
+/**
+ * next-auth's own HTML pages (/api/authjs/signout, /api/authjs/error): no script, inline styles, one form that
+ * posts back to the site. Nothing may frame them, as nothing may frame the dashboard.
+ */
+export const AUTH_PAGE_CSP = [
+  `default-src 'none'`,
+  `style-src 'unsafe-inline'`,
+  `img-src 'self' data:`,
+  `form-action 'self'`,
+  `frame-ancestors 'none'`,
+  `base-uri 'none'`,
+].join("; ");

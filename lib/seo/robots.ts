@@ -25,6 +25,8 @@ export interface RobotsRecord {
   line: number;
   key: string;
   value: string;
+  /** Index in `groups` of the group the record sits in (Content-Signal and Content-Usage are per group). */
+  group?: number;
 }
 
 export interface RobotsIssue {
@@ -158,8 +160,14 @@ export function parseRobotsTxt(input: string | Uint8Array, baseUrl?: string): Ro
     const known = directiveOf(key);
     if (!known) {
       const name = key.toLowerCase();
-      if (OTHER_RECORDS.has(name)) robots.otherRecords.push({ line, key: name, value });
-      else if (PAGE_DIRECTIVES.has(name)) {
+      if (OTHER_RECORDS.has(name)) {
+        robots.otherRecords.push({
+          line,
+          key: name,
+          value,
+          ...(group ? { group: robots.groups.length - 1 } : {}),
+        });
+      } else if (PAGE_DIRECTIVES.has(name)) {
         robots.issues.push({
           line,
           message: `"${name}" is not read in robots.txt (Google stopped in 2019): use a robots meta tag or an X-Robots-Tag header`,
@@ -288,16 +296,26 @@ function crawlerToken(agent: string): string {
 }
 
 /** Decides whether the crawler with `productToken` may fetch `url` (RFC 9309 §2.2). */
-export function matchRobots(robots: Robots, productToken: string, url: string): RobotsMatch {
-  if (robots.mode !== "rules") return { allowed: robots.mode === "allow-all", rule: null, group: "none" };
+/** The indexes of the groups that apply to a crawler: those naming its token, else the `*` groups. */
+export function selectGroups(
+  robots: Robots,
+  productToken: string,
+): { indexes: number[]; group: RobotsMatch["group"] } {
   const token = crawlerToken(productToken);
   const agents = (g: RobotsGroup) => g.userAgents.map(groupAgent);
-  let groups = robots.groups.filter((g) => agents(g).some((a) => !a.all && a.token === token));
-  let group: RobotsMatch["group"] = "specific";
-  if (groups.length === 0) {
-    groups = robots.groups.filter((g) => agents(g).some((a) => a.all));
-    group = groups.length > 0 ? "wildcard" : "none";
-  }
+  const pick = (keep: (a: ReturnType<typeof groupAgent>) => boolean) =>
+    robots.groups.flatMap((g, i) => (agents(g).some(keep) ? [i] : []));
+  const specific = pick((a) => !a.all && a.token === token);
+  if (specific.length > 0) return { indexes: specific, group: "specific" };
+  const wildcard = pick((a) => a.all);
+  return { indexes: wildcard, group: wildcard.length > 0 ? "wildcard" : "none" };
+}
+
+export function matchRobots(robots: Robots, productToken: string, url: string): RobotsMatch {
+  if (robots.mode !== "rules") return { allowed: robots.mode === "allow-all", rule: null, group: "none" };
+  const selected = selectGroups(robots, productToken);
+  const groups = selected.indexes.map((i) => robots.groups[i]!);
+  const group = selected.group;
   const path = pathOf(url);
   // §2.2.3: /robots.txt itself is always allowed.
   if (path === "/robots.txt") return { allowed: true, rule: null, group };

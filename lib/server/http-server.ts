@@ -4,6 +4,7 @@
 import http from "node:http";
 import type { TLSSocket } from "node:tls";
 import { redactDbError } from "@/lib/db/errors";
+import { answerConnect } from "./api-edge";
 import { FORWARDING_HEADERS, resolveClient, type TrustProxy } from "./forwarded";
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void> | void;
@@ -36,9 +37,12 @@ export function rewriteForwardedHeaders(req: http.IncomingMessage, trust: TrustP
   req.rawHeaders.push("X-Forwarded-For", client.ip, "X-Forwarded-Proto", client.proto);
 }
 
-/** An http.Server that rewrites the forwarding headers of every request, then hands it to `handler`. */
+/**
+ * An http.Server that rewrites the forwarding headers of every request, then hands it to `handler`; a CONNECT
+ * (which Node does not treat as a request) reaches `handler` too, on a response bound to its socket.
+ */
 export function createAppServer(handler: Handler, trust: TrustProxy): http.Server {
-  return http.createServer((req, res) => {
+  const server = http.createServer((req, res) => {
     try {
       rewriteForwardedHeaders(req, trust);
     } catch {
@@ -51,4 +55,12 @@ export function createAppServer(handler: Handler, trust: TrustProxy): http.Serve
       res.end();
     });
   });
+  answerConnect(
+    server,
+    (req, res) => {
+      server.emit("request", req, res);
+    },
+    http.ServerResponse,
+  );
+  return server;
 }

@@ -1,3 +1,4 @@
+import { aiAccess } from "./ai-access/definition";
 import { aiCitationCheck } from "./ai-citation-check/definition";
 import { audits } from "./audits/definition";
 import { backlinksOverview } from "./backlinks-overview/definition";
@@ -32,6 +33,7 @@ const DEFINITIONS = [
   keywordMetrics,
   domainAuthority,
   serp,
+  aiAccess,
 ] as const;
 
 /** Priced units billed by a feature's own service rather than as a job: the same ledger, the same prices everywhere. */

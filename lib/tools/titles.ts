@@ -14,6 +14,7 @@ export const TOOL_TITLES = {
   "keyword-metrics": "Keyword search figures",
   "domain-authority": "Domain authority",
   serp: "Live search results",
+  "ai-access": "AI access matrix",
 } as const;
 
 export type TitledToolName = keyof typeof TOOL_TITLES;

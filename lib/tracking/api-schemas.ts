@@ -59,14 +59,21 @@ export const trackingStatsResult = z.object({
         verification: z
           .object({
             verified: count.describe(
-              "From an address the bot's operator publishes (or its reverse DNS confirms)",
+              "Proven: a valid Web Bot Auth signature of the bot's operator, an address the operator publishes, or its reverse DNS",
             ),
             unverified: count.describe(
-              "Cannot be checked: the operator publishes no addresses, or none was logged",
+              "Cannot be checked: no signature, the operator publishes no addresses, or none was logged",
             ),
-            spoofed: count.describe("From an address outside the ranges the bot's operator publishes"),
+            spoofed: count.describe(
+              "Disproved: a failing signature, or an address outside the ranges the bot's operator publishes",
+            ),
+            verifiedBy: z
+              .object({ signature: count, ip: count, rdns: count })
+              .describe(
+                "Of verified, by the method that decided (visits verified before methods were recorded are in none)",
+              ),
           })
-          .describe("The bot's visits (of count) by whether their address proves the claimed identity"),
+          .describe("The bot's visits (of count) by whether they prove the claimed identity"),
       }),
     )
     .max(10),
@@ -77,12 +84,26 @@ export const citationsResult = z.object({
   domain: z.string(),
   periodDays: z.number().int(),
   total: count,
-  byBot: z.array(z.object({ bot: z.string().describe("The AI engine"), count })),
+  byBot: z.array(
+    z.object({
+      bot: z.string().describe("The AI engine or assistant (ChatGPT, Copilot, Meta AI, …)"),
+      count,
+    }),
+  ),
   citations: z.array(
     z.object({
-      bot: z.string().describe("The AI engine"),
+      bot: z.string().describe("The AI engine or assistant"),
       path: z.string(),
       timestamp: z.string().describe("ISO 8601 UTC"),
+      verification: z
+        .enum(["verified", "spoofed", "unverified"])
+        .describe(
+          "For an assistant's fetch, whether it is proven to be the assistant; a visitor the engine referred is unverified",
+        ),
+      verificationMethod: z
+        .enum(["signature", "ip", "rdns"])
+        .nullable()
+        .describe("What decided: a Web Bot Auth signature, the operator's IP ranges, or reverse DNS"),
     }),
   ),
 });

@@ -3,7 +3,9 @@ import type { Db, Tx } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
 import { accountNotices, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import { FetchError, type GuardedFetch, guardedFetch } from "@/lib/fetch";
+import { DataKeyError } from "@/lib/secrets/data-encryption";
 import { DELIVERY_TIMEOUT_MS, DISABLE_AFTER_FAILING_DAYS, RETRY_SCHEDULE_SECONDS } from "./schemas";
+import { isPlainSecret, openSigningSecret, sealPlainSecrets } from "./secrets";
 import { signatureHeaders } from "./sign";
 
 /** An attempt holds its delivery this long; a process that dies mid-attempt leaves it to be retried after. */
@@ -73,23 +75,40 @@ export async function deliverDueWebhooks(
   };
 }
 
+/** The endpoint's secrets in clear for signing (sealed ones opened with the data key). */
+function openSecrets(row: Claimed): { secret: string; previousSecret: string | null } {
+  return {
+    secret: openSigningSecret(process.env, row.account_id, row.secret),
+    previousSecret:
+      row.previous_secret === null
+        ? null
+        : openSigningSecret(process.env, row.account_id, row.previous_secret),
+  };
+}
+
 async function attempt(db: Db, fetcher: GuardedFetch, row: Claimed): Promise<boolean> {
+  // A row from before secrets were sealed: seal it now, on a server that has the key (it signs the same).
+  if (isPlainSecret(row.secret) || (row.previous_secret !== null && isPlainSecret(row.previous_secret))) {
+    await sealPlainSecrets(db, process.env, {
+      id: row.endpoint_id,
+      accountId: row.account_id,
+      secret: row.secret,
+      previousSecret: row.previous_secret,
+    });
+  }
   const body = typeof row.payload === "string" ? row.payload : JSON.stringify(row.payload);
   const expires = row.previous_secret_expires_at ? new Date(row.previous_secret_expires_at) : null;
-  const headers = {
-    ...signatureHeaders(
-      { secret: row.secret, previousSecret: row.previous_secret, previousSecretExpiresAt: expires },
-      row.event_id,
-      body,
-    ),
-    "content-type": "application/json",
-    accept: "*/*",
-    "user-agent": USER_AGENT,
-  };
   const started = performance.now();
   let status: number | null = null;
   let error: string | null = null;
   try {
+    const secrets = openSecrets(row);
+    const headers = {
+      ...signatureHeaders({ ...secrets, previousSecretExpiresAt: expires }, row.event_id, body),
+      "content-type": "application/json",
+      accept: "*/*",
+      "user-agent": USER_AGENT,
+    };
     const res = await fetcher(row.url, {
       method: "POST",
       body,
@@ -104,7 +123,12 @@ async function attempt(db: Db, fetcher: GuardedFetch, row: Claimed): Promise<boo
       error = `Redirect (${status}) not followed: answer 2xx at the URL itself.`;
     else if (status < 200 || status >= 300) error = `Answered HTTP ${status}.`;
   } catch (err) {
-    error = err instanceof FetchError ? `${err.code}: ${err.message}` : "The request failed.";
+    error =
+      err instanceof FetchError
+        ? `${err.code}: ${err.message}`
+        : err instanceof DataKeyError
+          ? "The endpoint's signing secret cannot be read on this server; nothing was sent. Rotate the secret, or contact support."
+          : "The request failed.";
   }
   const latencyMs = Math.round(performance.now() - started);
   const ok = error === null;

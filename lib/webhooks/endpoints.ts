@@ -19,6 +19,7 @@ import {
   type WebhookEndpointView,
   type WebhookEvent,
 } from "./schemas";
+import { sealSigningSecret } from "./secrets";
 
 export const newSigningSecret = () => `whsec_${randomBytes(32).toString("base64")}`;
 
@@ -91,9 +92,10 @@ export async function createEndpoint(
     );
   }
   const secret = newSigningSecret();
+  const stored = sealSigningSecret(process.env, accountId, secret);
   const [row] = await db
     .insert(webhookEndpoints)
-    .values({ accountId, url, events: input.events, description: input.description ?? null, secret })
+    .values({ accountId, url, events: input.events, description: input.description ?? null, secret: stored })
     .returning();
   return { view: endpointView(row!), secret };
 }
@@ -133,10 +135,11 @@ export async function deleteEndpoint(db: Db, accountId: string, id: string) {
 export async function rotateEndpointSecret(db: Db, accountId: string, id: string) {
   const row = await requireEndpoint(db, accountId, id);
   const secret = newSigningSecret();
+  // The previous secret keeps its stored form (sealed, or a plain one from before sealing: both still sign).
   const [updated] = await db
     .update(webhookEndpoints)
     .set({
-      secret,
+      secret: sealSigningSecret(process.env, accountId, secret),
       previousSecret: row.secret,
       previousSecretExpiresAt: sql`now() + make_interval(hours => ${PREVIOUS_SECRET_HOURS})`,
     })
@@ -157,6 +160,56 @@ export async function enableEndpoint(db: Db, accountId: string, id: string) {
 }
 
 /** Queues a `webhook.test` event for one endpoint (or every enabled endpoint of the account). */
+/** Test events one URL may receive per minute, however many endpoints (of however many accounts) name it. */
+export const TEST_SENDS_PER_URL_PER_MINUTE = 5;
+
+/**
+ * Refuses a test send that would take any target URL past TEST_SENDS_PER_URL_PER_MINUTE. Counted per URL, not
+ * per endpoint or key: ten endpoints on one URL must not multiply what that URL receives. Each URL's count is
+ * taken under a transaction lock on it, so concurrent sends cannot both slip under the limit.
+ */
+async function limitTestSendsPerUrl(tx: DbOrTx, accountId: string, endpointId?: string): Promise<void> {
+  const targets = await tx
+    .select({ url: webhookEndpoints.url })
+    .from(webhookEndpoints)
+    .where(
+      and(
+        eq(webhookEndpoints.accountId, accountId),
+        eq(webhookEndpoints.enabled, true),
+        endpointId ? eq(webhookEndpoints.id, endpointId) : undefined,
+      ),
+    );
+  const perUrl = new Map<string, number>();
+  for (const { url } of targets) perUrl.set(url, (perUrl.get(url) ?? 0) + 1);
+  for (const [url, adding] of [...perUrl].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`webhook-test:${url}`}, 0))`);
+    const [row] = await tx
+      .select({
+        n: count(),
+        // Seconds until the oldest send in the window leaves it (when a further one would be accepted).
+        freeIn: sql<number>`ceil(extract(epoch from (min(${webhookDeliveries.createdAt}) + interval '60 seconds' - now())))::int`,
+      })
+      .from(webhookDeliveries)
+      .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
+      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+      .where(
+        and(
+          eq(webhookEndpoints.url, url),
+          eq(webhookEvents.type, "webhook.test"),
+          sql`${webhookDeliveries.createdAt} > now() - interval '60 seconds'`,
+        ),
+      );
+    if ((row?.n ?? 0) + adding > TEST_SENDS_PER_URL_PER_MINUTE) {
+      const retryAfterSeconds = Math.min(60, Math.max(1, Number(row?.freeIn ?? 60)));
+      throw new AppError(
+        "RATE_LIMITED",
+        `At most ${TEST_SENDS_PER_URL_PER_MINUTE} test events a minute go to one URL, whichever endpoints name it. Retry after ${retryAfterSeconds} s.`,
+        { retryAfterSeconds },
+      );
+    }
+  }
+}
+
 export async function sendTestEvent(db: Db, accountId: string, endpointId?: string) {
   if (endpointId) {
     const row = await requireEndpoint(db, accountId, endpointId);
@@ -166,15 +219,16 @@ export async function sendTestEvent(db: Db, accountId: string, endpointId?: stri
       });
     }
   }
-  const emitted = await db.transaction((tx) =>
-    emitWebhookEvent(
+  const emitted = await db.transaction(async (tx) => {
+    await limitTestSendsPerUrl(tx, accountId, endpointId);
+    return emitWebhookEvent(
       tx,
       accountId,
       "webhook.test",
       { message: "A test event sent from the dashboard or the API." },
       endpointId ? { endpointId } : {},
-    ),
-  );
+    );
+  });
   if (!emitted) {
     throw validationError(
       "The account has no enabled webhook endpoint to send a test event to.",

@@ -107,6 +107,50 @@ describe("npm run admin", () => {
     expect(admin("create-token", "--account", id).stderr).toMatch(/--name is required/);
   }, 60_000);
 
+  test("list-keys, create-key, roll-key, set-key-limit, revoke-key", () => {
+    const created = admin("create-account", "--email", "keys@example.com");
+    const id = created.json!.accountId as string;
+    const ci = admin("create-key", "--account", id, "--name", "CI");
+    expect(ci.code).toBe(0);
+    expect(ci.json).toMatchObject({ name: "CI", state: "active", rateLimitPerMinute: 60 });
+    expect(ci.json!.secret).toMatch(/^sks_/);
+    expect(admin("create-key", "--account", id, "--name", "CI").stderr).toMatch(/already active/);
+    const limited = admin(
+      "set-key-limit",
+      "--account",
+      id,
+      "--key",
+      ci.json!.keyId as string,
+      "--rate-limit",
+      "300",
+    );
+    expect(limited.json).toMatchObject({ rateLimitPerMinute: 300 });
+    const rolled = admin("roll-key", "--account", id, "--key", ci.json!.keyId as string, "--window", "24h");
+    expect(rolled.code).toBe(0);
+    expect(rolled.json).toMatchObject({
+      key: { name: "CI", state: "active", rateLimitPerMinute: 300 },
+      replaced: { keyId: ci.json!.keyId, state: "rolling" },
+    });
+    const listed = admin("list-keys", "--account", "keys@example.com");
+    expect(
+      (listed.json!.keys as { name: string; state: string }[]).map((k) => [k.name, k.state]).sort(),
+    ).toEqual([
+      ["CI", "active"],
+      ["CI", "rolling"],
+      ["Default", "active"],
+    ]);
+    expect(JSON.stringify(listed.json)).not.toContain(ci.json!.secret as string);
+    const revoked = admin("revoke-key", "--account", id, "--key", ci.json!.id as string);
+    expect(revoked.json).toMatchObject({ state: "revoked" });
+    expect(admin("roll-key", "--account", id, "--key", "sk_live_unknown", "--window", "1h").stderr).toMatch(
+      /no key pair/,
+    );
+    const newPair = rolled.json!.key as { id: string };
+    expect(admin("roll-key", "--account", id, "--key", newPair.id, "--window", "2d").stderr).toMatch(
+      /--window must be one of/,
+    );
+  }, 90_000);
+
   const bad: [string, string[], RegExp][] = [
     ["no command", [], /command is required/],
     ["unknown command", ["frobnicate"], /unknown command/],

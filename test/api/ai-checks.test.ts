@@ -436,3 +436,59 @@ describe("GET /engines, GET /visibility and MCP", () => {
     });
   });
 });
+
+describe("cited, retrieved and the sentiment judge end to end", () => {
+  test("Claude: a page it read but did not cite is retrieved, not a citation; the model judge's usage is the operator's", async () => {
+    fakes.anthropic.enqueue({
+      answer: {
+        text: "Acme Cloud is an excellent choice for teams. Rival is popular too.",
+        sources: [{ url: "https://rival.io/guide", title: "Rival guide", quote: "Rival is popular too." }],
+        searchResults: [{ url: "https://www.acme.com/pricing", title: "Acme pricing" }],
+        queries: ["project tools for teams"],
+      },
+    });
+    fakes.openai.enqueueStructured({ json: { sentiment: "positive" }, inputTokens: 64, outputTokens: 6 });
+
+    const job = await runJob("brand-visibility", { ...input, engine: "Claude" });
+
+    expect(job).toMatchObject({ status: "completed", creditsCharged: 100, creditsRefundedAmount: 0 });
+    expect(job.result).toMatchObject({
+      engine: "Claude",
+      cited: false,
+      citedUrls: [],
+      sources: [{ url: "https://rival.io/guide", domain: "rival.io" }],
+      queries: ["project tools for teams"],
+      sentiment: "positive",
+      sentimentDetail: { label: "positive", method: "model", model: expect.stringContaining("gpt-5-nano") },
+      sentimentMethod: expect.stringMatching(/^A model judge \(gpt-5-nano/),
+    });
+    expect(job.result.retrieved).toEqual(
+      expect.arrayContaining([
+        { url: "https://www.acme.com/pricing", title: "Acme pricing", domain: "acme.com" },
+      ]),
+    );
+    expect(JSON.stringify(job.result)).not.toMatch(/inputTokens|usage/);
+    const row = await jobRow(handle.db, job.jobId);
+    expect(row!.providerUsage).toEqual([
+      expect.objectContaining({ engine: "Claude", attempts: 1 }),
+      {
+        engine: "ChatGPT",
+        purpose: "sentiment",
+        model: expect.stringContaining("gpt-5-nano"),
+        inputTokens: 64,
+        outputTokens: 6,
+        attempts: 1,
+      },
+    ]);
+    const [observed] = await handle.db
+      .select()
+      .from(visibilityObservations)
+      .where(eq(visibilityObservations.jobId, job.jobId));
+    expect(observed).toMatchObject({
+      engine: "Claude",
+      cited: false,
+      mentioned: true,
+      sentiment: "positive",
+    });
+  });
+});

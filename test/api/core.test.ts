@@ -263,14 +263,27 @@ function requestWithHost(path: string, headers: Record<string, string>) {
 }
 
 describe("HTTPS in production", () => {
-  test("plain HTTP to a public host is refused; TLS (X-Forwarded-Proto) and loopback are served", async () => {
+  // X-Forwarded-For here stands for the client address the production server resolves from the socket.
+  test("plain HTTP from a public client is refused (whatever its Host); TLS (X-Forwarded-Proto) and loopback are served", async () => {
     process.env.REQUIRE_HTTPS = "true";
+    const publicClient = { "x-forwarded-for": "203.0.113.9" };
     try {
-      const plain = await requestWithHost("/api/v1/credits", { ...alice.headers, host: "api.example.com" });
+      const plain = await requestWithHost("/api/v1/credits", {
+        ...alice.headers,
+        ...publicClient,
+        host: "api.example.com",
+      });
       expect(plain.status).toBe(403);
       expect(plain.body.error?.code).toBe("HTTPS_REQUIRED");
+      const spoofed = await requestWithHost("/api/v1/credits", {
+        ...alice.headers,
+        ...publicClient,
+        host: "localhost",
+      });
+      expect(spoofed.status).toBe(403);
       const tls = await requestWithHost("/api/v1/credits", {
         ...alice.headers,
+        ...publicClient,
         host: "api.example.com",
         "x-forwarded-proto": "https",
       });

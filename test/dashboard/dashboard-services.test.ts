@@ -7,7 +7,13 @@ import { getBotPurposeSeries } from "@/lib/dashboard/bot-series";
 import { addDomainAs } from "@/lib/dashboard/domains";
 import { ForbiddenError, FormError } from "@/lib/dashboard/errors";
 import { acceptInvite, createInvite, findOpenInvite } from "@/lib/dashboard/invites";
-import { rotateKeyAs } from "@/lib/dashboard/keys";
+import {
+  createKeyPairAs,
+  keyPairsFor,
+  revokeKeyPairAs,
+  rollKeyPairAs,
+  rotateKeyAs,
+} from "@/lib/dashboard/keys";
 import { type Actor, getActor } from "@/lib/dashboard/members";
 import { getSpendSeries } from "@/lib/dashboard/overview";
 import { signUp, verifyCredentials } from "@/lib/dashboard/signup";
@@ -137,6 +143,34 @@ describe("roles are enforced by the services", () => {
     expect((await getActiveKey(db, owner.accountId))?.keyId).not.toBe(pair.keyId);
   });
 
+  test("key pairs: a member sees them but cannot create, roll or revoke; refusals are form errors", async () => {
+    const owner = await ownerActor();
+    const member = await joinAs(owner, "member");
+    const first = await createKeyPairAs(db, owner, "Default");
+    await expect(createKeyPairAs(db, member, "CI")).rejects.toBeInstanceOf(ForbiddenError);
+    const listed = await keyPairsFor(db, member);
+    expect(listed.map((p) => [p.name, p.keyId, p.state])).toEqual([["Default", first.keyId, "active"]]);
+    expect(JSON.stringify(listed)).not.toContain(first.secret);
+    const id = listed[0]!.id;
+    await expect(rollKeyPairAs(db, member, id, "1h")).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(revokeKeyPairAs(db, member, id)).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(createKeyPairAs(db, owner, "Default")).rejects.toMatchObject({
+      name: "FormError",
+      field: "name",
+    });
+    await expect(rollKeyPairAs(db, owner, "not-a-uuid", "1h")).rejects.toBeInstanceOf(FormError);
+
+    const rolled = await rollKeyPairAs(db, owner, id, "7d");
+    const after = await keyPairsFor(db, owner);
+    expect(after.map((p) => [p.keyId, p.state])).toEqual([
+      [rolled.keyId, "active"],
+      [first.keyId, "rolling"],
+    ]);
+    await expect(rollKeyPairAs(db, owner, id, "1h")).rejects.toBeInstanceOf(FormError);
+    await revokeKeyPairAs(db, owner, id);
+    expect((await keyPairsFor(db, owner)).find((p) => p.id === id)?.state).toBe("revoked");
+  });
+
   test("an invalid domain is a form error", async () => {
     const owner = await ownerActor();
     await expect(addDomainAs(db, owner, "not a domain")).rejects.toMatchObject({ field: "domain" });
@@ -146,11 +180,13 @@ describe("roles are enforced by the services", () => {
 describe("invites", () => {
   test("create → accept gives a membership with the invite's role; the token works once", async () => {
     const owner = await ownerActor();
-    const { token } = await createInvite(db, owner, { role: "admin", email: "x@example.com" });
+    const invited = email();
+    const { token } = await createInvite(db, owner, { role: "admin", email: invited });
     expect((await findOpenInvite(db, token))?.invite.role).toBe("admin");
     const [stored] = await db.select().from(invites).where(eq(invites.accountId, owner.accountId));
     expect(stored?.tokenHash).not.toContain(token);
-    const { user } = await signUp(db, { email: email(), password: PASSWORD });
+    // The invited address, in another case: addresses compare case-insensitively.
+    const { user } = await signUp(db, { email: invited.toUpperCase(), password: PASSWORD });
     expect(await acceptInvite(db, user.id, token)).toEqual({ accountId: owner.accountId, role: "admin" });
     expect(await getActor(db, user.id, owner.accountId)).toMatchObject({
       accountId: owner.accountId,

@@ -39,7 +39,11 @@ export function parseMail(raw: string, envelope: { from: string; to: string[] })
   return { ...envelope, raw, subject, text: body, links };
 }
 
-export async function startFakeSmtp(onMail?: (mail: CapturedMail) => void): Promise<FakeSmtp> {
+/** `delayMs`: how long the server takes to accept each message (a slow mail server). */
+export async function startFakeSmtp(
+  onMail?: (mail: CapturedMail) => void,
+  opts: { delayMs?: number } = {},
+): Promise<FakeSmtp> {
   const mails: CapturedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -53,9 +57,11 @@ export async function startFakeSmtp(onMail?: (mail: CapturedMail) => void): Prom
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
           to: session.envelope.rcptTo.map((r) => r.address),
         });
-        mails.push(mail);
-        onMail?.(mail);
-        callback();
+        setTimeout(() => {
+          mails.push(mail);
+          onMail?.(mail);
+          callback();
+        }, opts.delayMs ?? 0);
       });
     },
   });

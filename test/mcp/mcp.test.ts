@@ -73,6 +73,7 @@ const BILLED = [
   "keyword_metrics",
   "domain_authority",
   "serp",
+  "ai_access",
 ];
 const READS = [
   "get_job",
@@ -81,6 +82,7 @@ const READS = [
   "get_credits",
   "get_bot_stats",
   "get_citations",
+  "get_page_funnel",
   "list_engines",
   "get_visibility",
   "get_search_console_queries",
@@ -102,6 +104,7 @@ const COSTS: Record<string, string> = {
   keyword_metrics: "1 credit per distinct keyword",
   domain_authority: "1 credit per distinct domain",
   serp: "Costs 5 credits",
+  ai_access: "Costs 5 credits",
 };
 
 describe("tools/list", () => {
@@ -255,6 +258,19 @@ describe("errors are tool errors with the spec's codes", () => {
       "get_citations",
       { domain: "not-mine.example.com" },
       "FORBIDDEN_SCOPE",
+    ],
+    [
+      "page funnel of an unregistered domain",
+      "get_page_funnel",
+      { domain: "not-mine.example.com" },
+      "FORBIDDEN_SCOPE",
+    ],
+    [
+      "page funnel limit above 200",
+      "get_page_funnel",
+      { domain: "mcp.example.com", limit: 201 },
+      "VALIDATION_ERROR",
+      "limit",
     ],
     [
       "visibility of an unregistered domain",

@@ -315,6 +315,7 @@ describe("GET /api/v1/postman.json", () => {
       "AI visibility",
       "Search and analytics",
       "Webhooks",
+      "Keys",
       "MCP",
       "Meta",
       "Legacy interface",

@@ -1,11 +1,13 @@
-// A server process for the crash test: the real route handlers and the in-process job runner,
-// plus the test-only `test-sleep` tool, on DATABASE_URL or PGLITE_DATA_DIR. Prints its port.
+// A server process for the crash and graceful-stop tests: the real route handlers and the in-process job
+// runner, plus the test-only `test-sleep` tool, on DATABASE_URL or PGLITE_DATA_DIR, stopping on SIGTERM as
+// server.ts does (exitGracefullyOnSignals + stopServerRuntime). Prints its port.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as credits from "@/app/api/v1/credits/route";
 import * as job from "@/app/api/v1/jobs/[jobId]/route";
 import { toolRoute } from "@/lib/api/tool-route";
-import { startServerRuntime } from "@/lib/server-runtime";
+import { exitGracefullyOnSignals } from "@/lib/server/graceful-stop";
+import { startServerRuntime, stopServerRuntime } from "@/lib/server-runtime";
 import { sleepTool, testTools } from "../jobs-helpers";
 
 type Handler = (req: Request, args: { params: Promise<Record<string, string>> }) => Promise<Response>;
@@ -38,3 +40,8 @@ const server = http.createServer(async (req, res) => {
   res.end(Buffer.from(await response.arrayBuffer()));
 });
 server.listen(0, "127.0.0.1", () => console.log(`PORT ${(server.address() as AddressInfo).port}`));
+exitGracefullyOnSignals(async () => {
+  server.close();
+  server.closeIdleConnections();
+  await stopServerRuntime();
+});

@@ -120,6 +120,18 @@ test("the batch is stored before DNS answers; the lookups then settle the visits
   expect(calls.reverse).toBe(2);
   expect((await stored()).rows.at(-1)).toEqual({ ip: IMPOSTOR, verification: "unverified" });
   expect((await stored()).rollup).toEqual({ visits: 4, verified: 2, spoofed: 2 });
+  // Reverse DNS is named as the method that decided, in the visits and in the rollup.
+  const methods = await db
+    .select({ method: visits.verificationMethod })
+    .from(visits)
+    .where(eq(visits.domainId, domainId))
+    .orderBy(visits.path);
+  expect(methods.map((m) => m.method)).toEqual(["rdns", "rdns", "rdns", "rdns"]);
+  const [byMethod] = await db
+    .select({ rdns: trackingDailyBots.rdnsVerifiedVisits, ip: trackingDailyBots.ipVerifiedVisits })
+    .from(trackingDailyBots)
+    .where(and(eq(trackingDailyBots.domainId, domainId), eq(trackingDailyBots.botName, "Amazonbot")));
+  expect(byMethod).toEqual({ rdns: 2, ip: 0 });
 });
 
 test("off: nothing is looked up and the visits stay unknown", async () => {

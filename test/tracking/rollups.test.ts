@@ -72,7 +72,11 @@ function randomVisits(rand: () => number, count: number): NewVisit[] {
     );
     if (!row) continue;
     // Every verdict, on any bot.
-    if (row.botName) row.verification = pick(["verified", "unverified", "unknown"] as const);
+    if (row.botName) {
+      row.verification = pick(["verified", "unverified", "unknown"] as const);
+      row.verificationMethod =
+        row.verification === "unknown" ? null : pick(["signature", "ip", "rdns"] as const);
+    }
     rows.push(row);
   }
   return rows;
@@ -117,13 +121,19 @@ describe("rollups equal the stored visits counted afresh", () => {
     const day = sql`(occurred_at at time zone 'UTC')::date`;
     expect(
       await rows(sql`select domain_id, day, bot_name, bot_purpose, is_ai_bot, visits::int, verified_visits::int,
-          spoofed_visits::int
+          spoofed_visits::int, signature_verified_visits::int, ip_verified_visits::int, rdns_verified_visits::int
         from tracking_daily_bots where domain_id in ${ids()} order by 1, 2, 3`),
     ).toEqual(
       await rows(sql`select domain_id, ${day} as day, bot_name, min(bot_purpose) as bot_purpose,
           bool_or(is_ai_bot) as is_ai_bot, count(*)::int as visits,
           (count(*) filter (where verification = 'verified'))::int as verified_visits,
-          (count(*) filter (where verification = 'unverified'))::int as spoofed_visits
+          (count(*) filter (where verification = 'unverified'))::int as spoofed_visits,
+          (count(*) filter (where verification = 'verified' and verification_method = 'signature'))::int
+            as signature_verified_visits,
+          (count(*) filter (where verification = 'verified' and verification_method = 'ip'))::int
+            as ip_verified_visits,
+          (count(*) filter (where verification = 'verified' and verification_method = 'rdns'))::int
+            as rdns_verified_visits
         from visits where domain_id in ${ids()} and bot_name is not null group by 1, 2, 3 order by 1, 2, 3`),
     );
     expect(

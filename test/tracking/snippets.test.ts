@@ -8,7 +8,7 @@ import { startTestApi, type TestApi } from "../api-server";
 import { createTestDb } from "../db";
 import { UA } from "./helpers";
 
-// The requests the integration snippets of the README send, built the way each snippet builds them.
+// The requests the integration snippets of docs/tracking.md send, built the way each snippet builds them.
 let handle: DbHandle;
 let api: TestApi;
 let acct: TestAccount;
@@ -175,5 +175,49 @@ describe("integration snippets", () => {
       { bot: "ChatGPT", count: 4 },
       { bot: "Perplexity", count: 2 },
     ]);
+  });
+});
+
+// After the figures above are checked: these visits would change them.
+describe("signed agents in the snippets", () => {
+  test("Next.js and Express forward a signed agent's headers; an unsigned request sends none", async () => {
+    const visit = (url: string, headers: Record<string, string>) => {
+      const req = new NextRequest(url, { method: "GET", headers });
+      return {
+        domain: req.nextUrl.hostname,
+        path: req.nextUrl.pathname + req.nextUrl.search,
+        userAgent: req.headers.get("user-agent") ?? "",
+        referrer: req.headers.get("referer") ?? undefined,
+        timestamp: new Date().toISOString(),
+        method: req.method,
+        host: req.headers.get("host") ?? undefined,
+        signature: req.headers.get("signature") ?? undefined,
+        signatureInput: req.headers.get("signature-input") ?? undefined,
+        signatureAgent: req.headers.get("signature-agent") ?? undefined,
+      };
+    };
+    const signed = visit("https://example.com/docs", {
+      "user-agent": UA.gptbot,
+      host: "example.com",
+      signature: "sig1=:AAAA:",
+      "signature-input": 'sig1=("@authority");created=1;expires=2;keyid="k";tag="web-bot-auth"',
+      "signature-agent": 'sig1="https://agent.example"',
+    });
+    expect(signed).toMatchObject({
+      method: "GET",
+      host: "example.com",
+      signatureAgent: 'sig1="https://agent.example"',
+    });
+    const plain = JSON.parse(JSON.stringify(visit("https://example.com/", { "user-agent": UA.gptbot })));
+    expect(Object.keys(plain)).not.toContain("signature");
+    const { status, body } = await sendEvents([signed, plain]);
+    expect(status).toBe(200);
+    expect(body.data).toMatchObject({ received: 2, accepted: 2, rejected: [] });
+    // A host that is no Host header is refused for that event alone.
+    const bad = await sendEvents([{ ...signed, host: "not a host" }]);
+    expect(bad.body.data).toMatchObject({
+      accepted: 0,
+      rejected: [{ index: 0, errors: [{ field: "host" }] }],
+    });
   });
 });

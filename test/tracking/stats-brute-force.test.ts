@@ -106,7 +106,13 @@ function bruteForce() {
           name,
           count,
           isAIBot: ai.get(name)!,
-          verification: { verified, unverified: count - verified - spoofed, spoofed },
+          // Nothing here is signed and reverse DNS is off: the published ranges verify every verified visit.
+          verification: {
+            verified,
+            unverified: count - verified - spoofed,
+            spoofed,
+            verifiedBy: { signature: 0, ip: verified, rdns: 0 },
+          },
         };
       }),
     topPages: tally(bots, (v) => pageOf(v.path))
@@ -124,9 +130,19 @@ function bruteForce() {
       periodDays: days,
       total: cited.length,
       byBot,
-      citations: cited
-        .slice(0, limit)
-        .map((v) => ({ bot: v.a.citation!.engine, path: v.path, timestamp: v.at.toISOString() })),
+      citations: cited.slice(0, limit).map((v) => ({
+        bot: v.a.citation!.engine,
+        path: v.path,
+        timestamp: v.at.toISOString(),
+        // A visitor the engine referred has no verification; a fetcher's is its address's.
+        verification:
+          v.a.verification === "verified"
+            ? "verified"
+            : v.a.verification === "unverified"
+              ? "spoofed"
+              : "unverified",
+        verificationMethod: v.a.verification === "unknown" ? null : "ip",
+      })),
     };
   };
   return { stats, citations, stored: visits.length };

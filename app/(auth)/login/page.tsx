@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
+import { safeNext } from "@/lib/actions/safe-next";
 import { signInAction } from "@/lib/actions/sign-in";
 import { currentActor } from "@/lib/auth/session";
 import { AuthForm } from "../auth-form";
@@ -14,7 +15,7 @@ export default async function LoginPage({
 }) {
   const { next, error, reset } = await searchParams;
   // Only a user with an account goes on to the dashboard (else the two pages would redirect to each other).
-  if (await currentActor()) redirect(next && /^\/(?![/\\])/.test(next) ? next : "/dashboard");
+  if (await currentActor()) redirect(safeNext(next));
   return (
     <>
       <h1 className="mb-6 text-xl font-semibold text-slate-900">Sign in to Findable</h1>
@@ -22,6 +23,11 @@ export default async function LoginPage({
         <p role="alert" className="mb-4 rounded-md bg-amber-50 p-3 text-sm text-amber-950">
           This sign-in has no Findable account (the provider shared no email address). Sign up with email and
           password instead.
+        </p>
+      ) : null}
+      {error === "oauth-replayed" ? (
+        <p role="alert" className="mb-4 rounded-md bg-amber-50 p-3 text-sm text-amber-950">
+          This sign-in link was already used. Start the sign-in again.
         </p>
       ) : null}
       {error === "link-expired" ? (

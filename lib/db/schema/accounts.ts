@@ -79,6 +79,13 @@ export const memberships = pgTable(
  * API key pairs. `keyId` is public (sent as x-api-key); the secret is stored only as a SHA-256 hash.
  * At most one active (unrevoked) pair per account.
  */
+export const KEY_NAME_MAX = 60;
+
+/**
+ * An account's API key pairs, each named ("Default", "tracking snippet", "CI"). A pair is active (neither
+ * revoked nor expiring), rolling (replaced by a newer pair and still accepted until `expires_at`), or over
+ * (revoked, or past `expires_at`). At most one active pair per account and name.
+ */
 export const apiKeys = pgTable(
   "api_keys",
   {
@@ -88,20 +95,29 @@ export const apiKeys = pgTable(
       .references(() => accounts.id, { onDelete: "cascade" }),
     keyId: text("key_id").notNull(),
     secretHash: text("secret_hash").notNull(),
+    name: text("name").notNull().default("Default"),
     /** Overrides the default 60 requests per minute. */
     rateLimitPerMinute: integer("rate_limit_per_minute"),
     createdByUserId: text("created_by_user_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    /** Set by a roll with a window: the pair keeps working until then. */
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    /** The pair a roll replaced this one with. */
+    replacedById: uuid("replaced_by_id"),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
   },
   (t) => [
     uniqueIndex("api_keys_key_id_unique").on(t.keyId),
-    uniqueIndex("api_keys_one_active_per_account").on(t.accountId).where(sql`${t.revokedAt} is null`),
+    uniqueIndex("api_keys_active_name_unique")
+      .on(t.accountId, t.name)
+      .where(sql`${t.revokedAt} is null and ${t.expiresAt} is null`),
+    index("api_keys_account_idx").on(t.accountId, t.createdAt),
     check(
       "api_keys_rate_limit_positive",
       sql`${t.rateLimitPerMinute} is null or ${t.rateLimitPerMinute} > 0`,
     ),
+    check("api_keys_name_length", sql`char_length(${t.name}) between 1 and 60`),
   ],
 );
 

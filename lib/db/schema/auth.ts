@@ -101,3 +101,16 @@ export const emailTokens = pgTable(
 );
 
 export type EmailToken = typeof emailTokens.$inferSelect;
+
+/**
+ * OAuth `state` values whose callback has been received (their SHA-256): a callback is processed once, and a
+ * replayed one is refused. Rows older than the state cookie's life are purged as new ones arrive.
+ */
+export const oauthStatesUsed = pgTable(
+  "oauth_states_used",
+  {
+    stateHash: text("state_hash").primaryKey(),
+    usedAt: timestamp("used_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("oauth_states_used_used_at_idx").on(t.usedAt)],
+);

@@ -4,6 +4,7 @@ export * from "./billing";
 export * from "./connections";
 export * from "./credits";
 export * from "./jobs";
+export * from "./page-funnel";
 export * from "./rate-limits";
 export * from "./tracking";
 export * from "./visibility";

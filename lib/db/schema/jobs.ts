@@ -56,6 +56,8 @@ export const jobs = pgTable(
     index("jobs_account_created_idx").on(t.accountId, t.createdAt, t.id),
     index("jobs_pending_idx").on(t.createdAt).where(sql`${t.status} = 'pending'`),
     index("jobs_processing_lease_idx").on(t.leaseExpiresAt).where(sql`${t.status} = 'processing'`),
+    index("jobs_pending_account_idx").on(t.accountId, t.createdAt, t.id).where(sql`${t.status} = 'pending'`),
+    index("jobs_processing_account_idx").on(t.accountId).where(sql`${t.status} = 'processing'`),
     index("jobs_expires_idx").on(t.expiresAt),
     check("jobs_status_valid", sql`${t.status} in ('pending', 'processing', 'completed', 'failed')`),
     check("jobs_credits_non_negative", sql`${t.creditsCharged} >= 0`),

@@ -16,7 +16,14 @@ import {
 } from "drizzle-orm/pg-core";
 import { domains } from "./accounts";
 
+/**
+ * A visit's verification as stored: "verified"; "unverified", the claim disproved (the API's "spoofed"); "unknown",
+ * nothing proves or disproves it yet (the API's "unverified").
+ */
 export const VISIT_VERIFICATIONS = ["verified", "unverified", "unknown"] as const;
+/** What decided a visit's verification: a Web Bot Auth signature, the operator's IP ranges, or reverse DNS. */
+export const VERIFICATION_METHODS = ["signature", "ip", "rdns"] as const;
+export type VerificationMethod = (typeof VERIFICATION_METHODS)[number];
 
 /**
  * Text that sorts and compares byte by byte (collation "C") whatever the database's default collation. For the
@@ -36,13 +43,13 @@ export const visits = pgTable(
   {
     /**
      * Unique by its sequence, and not indexed: nothing reads a visit by id alone; it orders visits of the same
-     * instant in the time indexes (keyset pages). An index of its own cost every insert a B-tree descent.
+     * instant in the time indexes (keyset pages). An index of its own would cost every insert a B-tree descent.
      */
     id: bigserial("id", { mode: "number" }).notNull(),
     /**
-     * The domain: no foreign key, whose check cost a lookup per inserted visit (a fifth of the database's CPU
-     * in ingest). The ingest statement locks each domain of its batch once, as the key's check would, and
-     * refuses the batch if one is gone; a trigger on domains deletes a removed domain's visits (migration 0016).
+     * The domain: no foreign key, whose check would cost a lookup per inserted visit, a large share of ingest's
+     * work. The ingest statement locks each domain of its batch once, as the key's check would, and refuses the
+     * batch if one is gone; a trigger on domains deletes a removed domain's visits.
      */
     domainId: uuid("domain_id").notNull(),
     occurredAt: timestamp("occurred_at", { withTimezone: true }).notNull(),
@@ -56,6 +63,8 @@ export const visits = pgTable(
     botPurpose: text("bot_purpose"),
     isAiBot: boolean("is_ai_bot").notNull().default(false),
     verification: text("verification", { enum: VISIT_VERIFICATIONS }).notNull(),
+    /** Null while undecided (and for visits decided before methods were recorded). */
+    verificationMethod: text("verification_method", { enum: VERIFICATION_METHODS }),
     citationEngine: keyText("citation_engine"),
     citationReason: text("citation_reason"),
     eventKey: keyText("event_key").notNull(),
@@ -68,14 +77,14 @@ export const visits = pgTable(
     // GET /api/tracking/visits: a domain's visits, newest first (keyset pages on occurred_at, id), read by scanning
     // this index backward. Ascending on purpose: visits arrive in time order, and Postgres packs a leaf page that
     // receives its group's newest entries when it splits (about 90% full); in descending order every new entry
-    // lands at the front of its group and each split left two half-full pages (time-ordered batches in a scratch
-    // table: 14 MB against 25 MB; in the tracking bench, whose batches are only partly in time order, 34 against 37).
+    // lands at the front of its group and each split leaves two half-full pages, so the index grows faster.
     index("visits_domain_time_idx").on(t.domainId, t.occurredAt, t.id),
     // GET /citations: the newest citations of a domain (scanned backward as well).
     index("visits_citations_idx")
       .on(t.domainId, t.occurredAt, t.id)
       .where(sql`${t.citationEngine} is not null`),
     check("visits_verification_valid", sql`${t.verification} in ('verified', 'unverified', 'unknown')`),
+    check("visits_verification_method_valid", sql`${t.verificationMethod} in ('signature', 'ip', 'rdns')`),
     check("visits_bot_or_citation", sql`${t.botName} is not null or ${t.citationEngine} is not null`),
   ],
 );
@@ -96,6 +105,10 @@ export const trackingDailyBots = pgTable(
     verifiedVisits: bigint("verified_visits", { mode: "number" }).notNull().default(0),
     /** Of `visits`: claiming a bot whose operator publishes its addresses, from an address outside them. */
     spoofedVisits: bigint("spoofed_visits", { mode: "number" }).notNull().default(0),
+    /** Of `verifiedVisits`, by the method that verified them (older visits were counted before methods were). */
+    signatureVerifiedVisits: bigint("signature_verified_visits", { mode: "number" }).notNull().default(0),
+    ipVerifiedVisits: bigint("ip_verified_visits", { mode: "number" }).notNull().default(0),
+    rdnsVerifiedVisits: bigint("rdns_verified_visits", { mode: "number" }).notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.domainId, t.day, t.botName] }),
@@ -117,10 +130,10 @@ export const trackingPageCounts = pgTable(
     primaryKey({ columns: [t.domainId, t.path] }),
     // topPages of GET /tracking/stats: the first ten entries of a domain and those tying with the tenth, read off
     // the top of this index ("fetch first 10 rows with ties"), then ordered by path. In plain "desc" order (nulls
-    // first): the index it replaced (migration 0022) was "desc nulls last", which the read cannot use, so every
-    // stats read sorted all of a domain's page counts (100-170 ms at 54,000 pages). The path stays out of it: with
-    // it, each page count's update (never HOT, the visits column is indexed) wrote a wider entry, 10% more of
-    // Postgres's CPU for batches over many pages.
+    // first), the order the read asks for: "desc nulls last" could not serve it, and every stats read would sort
+    // all of a domain's page counts. The path stays out of it: with it, each page count's update (never HOT, the
+    // visits column is indexed) would write a wider entry, which costs batches over many pages more than the
+    // small sort of the ties it would spare.
     index("tracking_page_counts_top_idx").on(t.domainId, t.visits.desc().nullsFirst()),
     check("tracking_page_counts_visits_positive", sql`${t.visits} > 0`),
   ],
@@ -160,7 +173,7 @@ export const trackingCitedPages = pgTable(
     /**
      * The earliest of the visits that cited the page first that day: the citation.detected event's time, which the
      * ingest statement reads back from the row it inserts (returning) instead of joining the batch's visits to the
-     * new rows. Null for rows stored before migration 0021.
+     * new rows. Null for rows stored before the column existed.
      */
     firstCitedAt: timestamp("first_cited_at", { withTimezone: true }),
   },

@@ -1,7 +1,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { callWithRetries, EngineError } from "../engine-retry";
 import { type AskRequest, type EngineAnswer, resolveProvider } from "../engine-types";
-import { addSource, notConfigured, toEngineError } from "../sdk-errors";
+import { addQuery, addSource, notConfigured, toEngineError } from "../sdk-errors";
 import { ANTHROPIC_CONFIG, ANTHROPIC_WEB_SEARCH_TOOL } from "./config";
 
 const ENGINE = "Claude";
@@ -10,8 +10,9 @@ const MAX_TOKENS = 4096;
 const MAX_CONTINUATIONS = 2;
 
 /**
- * Asks Claude (Messages API, web search server tool on). Sources are the `web_search_result_location` citations
- * on its text blocks first, then the results of its `web_search_tool_result` blocks.
+ * Asks Claude (Messages API, web search server tool on). Cited: the `web_search_result_location` citations on
+ * its text blocks. Retrieved: the results of its `web_search_tool_result` blocks (a search result Claude read is
+ * not a citation). Queries: the `input.query` of its `server_tool_use` blocks named `web_search`.
  */
 export async function askEngine(request: AskRequest): Promise<EngineAnswer> {
   const { apiKey, baseUrl, model } = resolveProvider(ANTHROPIC_CONFIG, request.env);
@@ -58,13 +59,28 @@ export async function askEngine(request: AskRequest): Promise<EngineAnswer> {
         addSource(cited, seen, citation.url, citation.title);
     }
   }
+  const retrieved: EngineAnswer["retrieved"] = [];
+  const seenRetrieved = new Set<string>();
+  const queries: string[] = [];
   for (const block of content) {
+    if (block.type === "server_tool_use" && block.name === "web_search") {
+      addQuery(queries, (block.input as { query?: unknown } | null)?.query);
+    }
     if (block.type !== "web_search_tool_result" || !Array.isArray(block.content)) continue;
-    for (const result of block.content) addSource(cited, seen, result.url, result.title);
+    for (const result of block.content) addSource(retrieved, seenRetrieved, result.url, result.title);
   }
   const answer = texts.join("").trim();
   if (!answer) {
     throw new EngineError(ENGINE, "ENGINE_BAD_RESPONSE", "Claude returned no answer text.", { attempts });
   }
-  return { engine: ENGINE, model: servedModel, answer, sources: cited, usage, attempts };
+  return {
+    engine: ENGINE,
+    model: servedModel,
+    answer,
+    sources: cited,
+    retrieved,
+    queries,
+    usage,
+    attempts,
+  };
 }

@@ -1,14 +1,16 @@
 import { GoogleGenAI } from "@google/genai";
 import { callWithRetries, EngineError } from "../engine-retry";
 import { type AskRequest, type EngineAnswer, resolveProvider } from "../engine-types";
-import { addSource, notConfigured, toEngineError } from "../sdk-errors";
+import { addQuery, addSource, notConfigured, toEngineError } from "../sdk-errors";
 import { GEMINI_CONFIG } from "./config";
 
 const ENGINE = "Gemini";
 
 /**
- * Asks Gemini (generateContent with the Google Search grounding tool). Sources are the grounding chunks'
- * `web.uri`/`web.title`; those URIs are redirect links that lib/ai-visibility resolves.
+ * Asks Gemini (generateContent with the Google Search grounding tool). Retrieved: every grounding chunk's
+ * `web.uri`/`web.title`. Cited: the chunks that `groundingSupports[].groundingChunkIndices` tie to the answer's
+ * text, in the order of first support. Queries: `webSearchQueries`. Chunk URIs are redirect links that
+ * lib/ai-visibility resolves.
  */
 export async function askEngine(request: AskRequest): Promise<EngineAnswer> {
   const { apiKey, baseUrl, model } = resolveProvider(GEMINI_CONFIG, request.env);
@@ -42,11 +44,21 @@ export async function askEngine(request: AskRequest): Promise<EngineAnswer> {
     .map((p) => p.text)
     .join("")
     .trim();
+  const grounding = candidate?.groundingMetadata;
+  const chunks = grounding?.groundingChunks ?? [];
+  const retrieved: EngineAnswer["retrieved"] = [];
+  const seenRetrieved = new Set<string>();
+  for (const chunk of chunks) addSource(retrieved, seenRetrieved, chunk.web?.uri, chunk.web?.title);
   const sources: EngineAnswer["sources"] = [];
   const seen = new Set<string>();
-  for (const chunk of candidate?.groundingMetadata?.groundingChunks ?? []) {
-    addSource(sources, seen, chunk.web?.uri, chunk.web?.title);
+  for (const support of grounding?.groundingSupports ?? []) {
+    for (const index of support.groundingChunkIndices ?? []) {
+      const web = chunks[index]?.web;
+      addSource(sources, seen, web?.uri, web?.title);
+    }
   }
+  const queries: string[] = [];
+  for (const q of grounding?.webSearchQueries ?? []) addQuery(queries, q);
   if (!answer) {
     throw new EngineError(ENGINE, "ENGINE_BAD_RESPONSE", "Gemini returned no answer text.", {
       detail: `finishReason ${candidate?.finishReason ?? "none"}`,
@@ -59,6 +71,8 @@ export async function askEngine(request: AskRequest): Promise<EngineAnswer> {
     model: response.modelVersion || model,
     answer,
     sources,
+    retrieved,
+    queries,
     usage: {
       inputTokens: meta?.promptTokenCount ?? 0,
       outputTokens: (meta?.candidatesTokenCount ?? 0) + (meta?.thoughtsTokenCount ?? 0),

@@ -14,7 +14,8 @@ interface SonarExtras {
 
 /**
  * Asks Perplexity (Sonar chat completions; Perplexity documents the OpenAI SDK pointed at its base URL as a
- * supported client). Sources are `citations` in order, titled from `search_results`, then the other results.
+ * supported client). Cited: `citations` in order, titled from `search_results`. Retrieved: `search_results`.
+ * Queries: none, Sonar's response does not report the searches it ran.
  */
 export async function askEngine(request: AskRequest): Promise<EngineAnswer> {
   const { apiKey, baseUrl, model } = resolveProvider(PERPLEXITY_CONFIG, request.env);
@@ -42,7 +43,9 @@ export async function askEngine(request: AskRequest): Promise<EngineAnswer> {
   for (const url of Array.isArray(extras.citations) ? extras.citations : []) {
     addSource(sources, seen, url, typeof url === "string" ? titles.get(url) : "");
   }
-  for (const r of results) addSource(sources, seen, r.url, r.title);
+  const retrieved: EngineAnswer["retrieved"] = [];
+  const seenRetrieved = new Set<string>();
+  for (const r of results) addSource(retrieved, seenRetrieved, r.url, r.title);
 
   const answer = completion.choices?.[0]?.message?.content?.trim() ?? "";
   if (!answer) {
@@ -53,6 +56,8 @@ export async function askEngine(request: AskRequest): Promise<EngineAnswer> {
     model: completion.model || model,
     answer,
     sources,
+    retrieved,
+    queries: [],
     usage: {
       inputTokens: completion.usage?.prompt_tokens ?? 0,
       outputTokens: completion.usage?.completion_tokens ?? 0,

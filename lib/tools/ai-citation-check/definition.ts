@@ -26,7 +26,7 @@ export const aiCitationCheckInput = z
 export const aiCitationCheck = defineTool({
   name: "ai-citation-check",
   title: TOOL_TITLES["ai-citation-check"],
-  summary: `Whether ${ENGINES.join(", ").replace(/, ([^,]+)$/, " and $1")} cite or mention a domain for a prompt (${COST_PER_ENGINE} credits per engine).`,
+  summary: `Whether ${ENGINES.join(", ").replace(/, ([^,]+)$/, " and $1")} cite or mention a domain for a prompt, with each engine's cited sources kept apart from the results it only read (${COST_PER_ENGINE} credits per engine).`,
   input: aiCitationCheckInput,
   example: {
     prompt: "Which services help websites get cited by AI answer engines?",

@@ -60,14 +60,20 @@ export async function settleCheck(
     .where(eq(jobs.id, job.id));
 }
 
-/** The usage records an engine run carried beside its result (none when the output holds none). */
+/**
+ * The usage records an engine run carried beside its result: each answer's, then its sentiment judgement's
+ * when a model judged (none when the output holds none).
+ */
 export function readUsage(output: unknown): EngineUsageRecord[] {
   const entries =
     output && typeof output === "object" && "results" in output && Array.isArray(output.results)
       ? output.results
       : [output];
   return entries.flatMap((e: unknown) => {
-    const parsed = engineUsage.safeParse((e as { usage?: unknown } | null)?.usage);
-    return parsed.success ? [parsed.data] : [];
+    const entry = e as { usage?: unknown; sentimentUsage?: unknown } | null;
+    return [entry?.usage, entry?.sentimentUsage].flatMap((u) => {
+      const parsed = engineUsage.safeParse(u);
+      return parsed.success ? [parsed.data] : [];
+    });
   });
 }

@@ -15,6 +15,8 @@ import type { GuardedFetch, GuardedResponse } from "@/lib/fetch/types";
 import { parseLlmsTxt } from "@/lib/seo/llms-txt";
 import { type BotAccess, checkBotAccess, fetchRobotsTxt, type RobotsFetchResult } from "@/lib/seo/robots";
 import { findSitemaps, isUrlListed, type SitemapReport } from "@/lib/seo/sitemap";
+import { collectAiAccess } from "../ai-access/collect";
+import { readTrackedVisits } from "../ai-access/tracking";
 import { type ToolContext, ToolError } from "../types";
 import type { AuditResult } from "./schema";
 import { scoreAudit } from "./scoring";
@@ -29,7 +31,7 @@ export interface AuditRun {
   aiAccessChecks: Check[];
 }
 
-type AuditContext = Pick<ToolContext, "fetch" | "signal">;
+type AuditContext = Pick<ToolContext, "fetch" | "signal"> & Partial<Pick<ToolContext, "db" | "accountId">>;
 
 const LLMS_TXT_MAX_BYTES = 1024 * 1024;
 
@@ -111,6 +113,17 @@ export async function runAudit(url: string, ctx: AuditContext): Promise<AuditRun
   const pageListed =
     isUrlListed(sitemaps, res.finalUrl) || (canonical !== undefined && isUrlListed(sitemaps, canonical));
   const aiAccessChecks = [checkAiBotAccess(bots), checkLlmsTxt(llms)];
+  // Tracked visits only where the database is at hand (a tool running in the server's process).
+  const tracking =
+    ctx.db && ctx.accountId
+      ? await readTrackedVisits(ctx.db, ctx.accountId, new URL(res.finalUrl).hostname)
+      : null;
+  const aiAccess = await collectAiAccess(ctx, res.finalUrl, {
+    robots,
+    sitemapUrls: sitemaps.urls.map((u) => u.loc),
+    extraUrls: [res.finalUrl],
+    tracking,
+  });
   const checks = [
     ...analyzeHttp(res),
     checkRobotsTxt(robots),
@@ -121,6 +134,7 @@ export async function runAudit(url: string, ctx: AuditContext): Promise<AuditRun
   ];
   const { meta, headings, structuredData, content, security } = analysis;
   const result: AuditResult = {
+    input: { url },
     url,
     finalUrl: res.finalUrl,
     fetchedAt: new Date().toISOString(),
@@ -187,6 +201,7 @@ export async function runAudit(url: string, ctx: AuditContext): Promise<AuditRun
       links: content.links,
     },
     checks,
+    aiAccess,
   };
   return { result, page, analysis, bots, aiAccessChecks };
 }

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { aiAccessResult } from "@/lib/analysis/ai-access/schema";
+import { SEVERITIES } from "@/lib/analysis/check-catalog";
 import { GRADES } from "@/lib/analysis/security-headers";
 import { httpUrl } from "../shared-schemas";
 
@@ -25,12 +27,22 @@ export const checkSchema = z.object({
   /** What was found and what to do about it. */
   message: z.string(),
   evidence: z.array(z.string()),
+  /** The check in words (never its code alone): a title that reads right whatever the status. */
+  title: z.string(),
+  /** How serious it is when the check does not pass. */
+  severity: z.enum(SEVERITIES),
+  /** What the check looks at and why it matters. */
+  meaning: z.string(),
+  /** What to do when it does not pass. */
+  fix: z.string(),
 });
 export type CheckResult = z.infer<typeof checkSchema>;
 
 const counts = z.object({ pass: z.number().int(), warn: z.number().int(), fail: z.number().int() });
 
 export const auditResult = z.object({
+  /** The request that produced this result, to run it again as it was. */
+  input: auditInput,
   /** The URL asked for. */
   url: z.string(),
   /** The URL that answered after redirects; every check is about this page. */
@@ -159,5 +171,7 @@ export const auditResult = z.object({
   }),
   /** Every check, in a stable order: http, crawl, ai-access, security, meta, headings, structured data, content. */
   checks: z.array(checkSchema),
+  /** Which AI operators may read the site and what decides it (the ai-access tool's result). */
+  aiAccess: aiAccessResult,
 });
 export type AuditResult = z.infer<typeof auditResult>;

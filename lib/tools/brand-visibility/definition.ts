@@ -18,7 +18,8 @@ export const brandVisibilityInput = z
 export const brandVisibility = defineTool({
   name: "brand-visibility",
   title: TOOL_TITLES["brand-visibility"],
-  summary: "How one AI engine answers a prompt about your brand: mention position, sentiment, citations.",
+  summary:
+    "How one AI engine answers a prompt about your brand: mention position, sentiment (with the method that judged it), the sources it cites, the results it read without citing, and its searches.",
   input: brandVisibilityInput,
   example: {
     prompt: "What are the best tools to track AI search visibility?",

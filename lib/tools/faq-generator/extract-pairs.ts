@@ -187,5 +187,5 @@ export function deduplicate(pairs: readonly FaqPair[]): FaqPair[] {
     });
     if (!duplicate) kept.push({ ...pair, key, norm });
   }
-  return kept.map(({ question, answer, source }) => ({ question, answer, source }));
+  return kept.map(({ key: _key, norm: _norm, ...pair }) => pair);
 }

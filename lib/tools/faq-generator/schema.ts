@@ -4,7 +4,14 @@ import { httpUrl } from "../shared-schemas";
 export const faqGeneratorInput = z.object({ url: httpUrl }).strict();
 export type FaqGeneratorInput = z.infer<typeof faqGeneratorInput>;
 
-export const PAIR_SOURCES = ["faq-schema", "details", "definition-list", "heading", "definition"] as const;
+export const PAIR_SOURCES = [
+  "faq-schema",
+  "details",
+  "definition-list",
+  "heading",
+  "definition",
+  "generated",
+] as const;
 export type PairSource = (typeof PAIR_SOURCES)[number];
 
 export const MIN_PAIRS = 8;
@@ -12,10 +19,12 @@ export const MAX_PAIRS = 10;
 
 const pair = z.object({
   question: z.string(),
-  /** Whole sentences taken from the page, never rewritten. */
+  /** Extracted pairs: whole sentences taken from the page, never rewritten. Generated pairs: the engine's words. */
   answer: z.string(),
-  /** Where on the page the pair was found. */
+  /** Where on the page the pair was found; "generated" when an AI engine wrote it from the page's sentences. */
   source: z.enum(PAIR_SOURCES),
+  /** Generated pairs: the page's sentences the answer rests on, verbatim (each checked to be on the page). */
+  supportingSentences: z.array(z.string()).optional(),
 });
 export type FaqPair = z.infer<typeof pair>;
 
@@ -33,6 +42,16 @@ export const faqPageJsonLd = z.object({
 export type FaqPageJsonLd = z.infer<typeof faqPageJsonLd>;
 
 export const faqGeneratorResult = z.object({
+  /** How the pairs were made: written by an AI engine from the page's sentences, or extracted as they stand. */
+  method: z.object({
+    kind: z.enum(["generated", "extracted"]),
+    engine: z.string().nullable(),
+    model: z.string().nullable(),
+    /** Pairs the engine wrote that the page could not support and were left out. */
+    unsupportedDropped: z.number().int(),
+    /** Why the engine was not used when one is configured (its error). */
+    note: z.string().nullable(),
+  }),
   url: z.string(),
   finalUrl: z.string(),
   count: z.number().int().min(MIN_PAIRS).max(MAX_PAIRS),

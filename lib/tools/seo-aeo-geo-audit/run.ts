@@ -37,6 +37,7 @@ export const runner: ToolRunner<SeoAeoGeoInput, SeoAeoGeoResult> = {
     );
     const byId = new Map(audit.checks.map((c) => [c.id, c]));
     return {
+      input: { url: input.url },
       url: audit.url,
       finalUrl: audit.finalUrl,
       fetchedAt: audit.fetchedAt,
@@ -52,6 +53,7 @@ export const runner: ToolRunner<SeoAeoGeoInput, SeoAeoGeoResult> = {
       },
       aeo: { score: aeoScore, checks: aeoChecks, questions: aeoPage.questions },
       geo,
+      aiAccess: audit.aiAccess,
     };
   },
 };

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { aiAccessResult } from "@/lib/analysis/ai-access/schema";
 import { GEO_SIGNALS } from "@/lib/analysis/geo";
 import { GRADES } from "@/lib/analysis/security-headers";
 import { checkSchema } from "../audits/schema";
@@ -11,6 +12,8 @@ const score = z.number().int().min(0).max(100);
 const signalIds = Object.keys(GEO_SIGNALS) as [keyof typeof GEO_SIGNALS, ...(keyof typeof GEO_SIGNALS)[]];
 
 export const seoAeoGeoResult = z.object({
+  /** The request that produced this result, to run it again as it was. */
+  input: seoAeoGeoInput,
   url: z.string(),
   finalUrl: z.string(),
   fetchedAt: z.iso.datetime(),
@@ -50,5 +53,7 @@ export const seoAeoGeoResult = z.object({
       }),
     ),
   }),
+  /** Which AI operators may read the site and what decides it (the ai-access tool's result). */
+  aiAccess: aiAccessResult,
 });
 export type SeoAeoGeoResult = z.infer<typeof seoAeoGeoResult>;

@@ -27,6 +27,17 @@ const ENGINES: Record<string, AiEngine> = {
   "kagi-fetcher": "Kagi",
   phindbot: "Phind",
   "meta-webindexer": "Meta AI",
+  // The list's other assistants (fetching for a user's question): each under its own name.
+  "ai2bot-deepresearcheval": "Ai2",
+  "amazon-qbusiness": "Amazon Q Business",
+  "bigsur.ai": "Big Sur AI",
+  "geisthaus-pagefetcher": "GeistHaus",
+  klaviyoaibot: "Klaviyo",
+  linerbot: "Liner",
+  "shap-user": "Parallel",
+  "poggio-citations": "Poggio",
+  qualifiedbot: "Qualified",
+  useai: "UseAI",
 };
 
 /** Operators the list leaves "unclear" but whose agents document who runs them. */

@@ -40,6 +40,17 @@ export const AI_ENGINES = [
   "Jasper",
   "Writesonic",
   "Chat+",
+  // Assistants of the public AI-agent list that no engine above names: counted under their own name.
+  "Ai2",
+  "Amazon Q Business",
+  "Big Sur AI",
+  "GeistHaus",
+  "Klaviyo",
+  "Liner",
+  "Parallel",
+  "Poggio",
+  "Qualified",
+  "UseAI",
 ] as const;
 export type AiEngine = (typeof AI_ENGINES)[number];
 

@@ -323,7 +323,8 @@ export const AI_BOT_DEFINITIONS: readonly BotDefinition[] = defineBots([
   },
   {
     name: "AI2Bot",
-    userAgent: /\bAI2Bot\b/i,
+    // Not "AI2Bot-DeepResearchEval", Ai2's assistant (from the AI-agent list).
+    userAgent: /\bAI2Bot\b(?!-)/i,
     operator: "Allen Institute for AI",
     purpose: "training",
     engine: null,

@@ -31,7 +31,8 @@ export function detectCitation(visit: VisitForCitation): Citation | null {
   const classification = visit.classification ?? classifyUserAgent(visit.userAgent);
   if (classification.kind === "bot") {
     const { bot } = classification;
-    if (bot.purpose !== "ai_user_fetch" || !bot.engine) return null;
+    // A user-triggered fetch (someone asked the assistant a question), counted under the assistant's engine.
+    if ((bot.purpose !== "ai_user_fetch" && bot.purpose !== "ai_assistant") || !bot.engine) return null;
     if (visit.ipVerification === "unverified") return null;
     return { engine: bot.engine, reason: "user_fetch" };
   }

@@ -110,6 +110,46 @@ describe("trackingEventSchema", () => {
   });
 });
 
+describe("a signed request's fields", () => {
+  const SIGNED = {
+    ...VALID,
+    signature: "sig1=:AAAA:",
+    signatureInput: 'sig1=("@authority");created=1;expires=2;keyid="k";tag="web-bot-auth"',
+    signatureAgent: 'sig1="https://agent.example"',
+    host: "Example.com:8443",
+    method: "get",
+  };
+
+  test("travel with the event as received (host lower-cased, method upper-cased), and are optional", () => {
+    const result = validateEvents({ events: [SIGNED, VALID] }, { now });
+    if (!result.ok) throw new Error("expected a valid batch");
+    expect(result.rejected).toEqual([]);
+    expect(result.accepted[0]?.event).toMatchObject({
+      signature: SIGNED.signature,
+      signatureInput: SIGNED.signatureInput,
+      signatureAgent: SIGNED.signatureAgent,
+      host: "example.com:8443",
+      method: "GET",
+    });
+    expect(result.accepted[1]?.event).not.toHaveProperty("signature");
+    // They are not part of a visit's identity: the same request signed or not is one event.
+    expect(result.accepted[0]?.key).toBe(result.accepted[1]?.key);
+  });
+
+  test.each([
+    ["host", "not a host"],
+    ["host", "example.com/path"],
+    ["method", "GET /"],
+    ["signature", "x".repeat(4097)],
+    ["signatureAgent", 42],
+  ])("%s = %j is rejected alone", (field, value) => {
+    const result = validateEvents({ events: [{ ...SIGNED, [field]: value }, VALID] }, { now });
+    if (!result.ok) throw new Error("expected a valid batch");
+    expect(result.rejected).toEqual([{ index: 0, errors: [expect.objectContaining({ field })] }]);
+    expect(result.accepted.map((a) => a.index)).toEqual([1]);
+  });
+});
+
 describe("validateEvents", () => {
   test("one bad event is rejected alone, with its index and fields", () => {
     const result = validateEvents(

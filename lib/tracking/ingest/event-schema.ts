@@ -69,6 +69,47 @@ const ipAddress = z.string().transform((value, ctx) => {
   return ip;
 });
 
+const optionalText = (max: number, description: string) =>
+  z
+    .string()
+    .max(max)
+    .nullish()
+    .transform((v) => (v ? v : undefined))
+    .describe(description);
+
+/** "example.com", "example.com:8443", "[2001:db8::1]:443": a Host header's value. */
+const HOST_HEADER =
+  /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+
+/** The optional fields of a signed request (Web Bot Auth): the raw header values and what they sign. */
+const signedRequestFields = {
+  signature: optionalText(4096, "The request's Signature header, as received"),
+  signatureInput: optionalText(4096, "The request's Signature-Input header, as received"),
+  signatureAgent: optionalText(2048, "The request's Signature-Agent header, as received"),
+  host: z
+    .string()
+    .max(260)
+    .nullish()
+    .transform((v, ctx) => {
+      if (!v) return undefined;
+      if (!HOST_HEADER.test(v)) {
+        ctx.addIssue({
+          code: "custom",
+          message: "must be the request's Host header, like example.com or example.com:8443",
+        });
+        return z.NEVER;
+      }
+      return v.toLowerCase();
+    })
+    .describe("The requested host (the Host header) a signature's @authority covers; default: domain"),
+  method: z
+    .string()
+    .regex(/^[A-Za-z]{1,16}$/, "must be an HTTP method, like GET")
+    .nullish()
+    .transform((v) => (v ? v.toUpperCase() : undefined))
+    .describe("The request method (a signature may cover it)"),
+};
+
 /** The schema of one ingest event; `now` is the clock the time window is judged by. */
 export function makeTrackingEventSchema(now: () => number = Date.now) {
   return z.object({
@@ -107,11 +148,15 @@ export function makeTrackingEventSchema(now: () => number = Date.now) {
         }
         return date;
       }),
+    ...signedRequestFields,
   });
 }
 
 export const trackingEventSchema = makeTrackingEventSchema();
-export type TrackingEvent = z.output<typeof trackingEventSchema>;
+type EventOutput = z.output<typeof trackingEventSchema>;
+type SignedKey = keyof typeof signedRequestFields;
+/** An event as validated; the signed request's fields are absent from most. */
+export type TrackingEvent = Omit<EventOutput, SignedKey> & Partial<Pick<EventOutput, SignedKey>>;
 export type TrackingEventInput = z.input<typeof trackingEventSchema>;
 
 const batchOf = <T extends z.ZodType>(event: T) =>
@@ -188,6 +233,15 @@ function acceptPlainEvent(raw: unknown, t: number, hosts: Map<string, string | n
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return null;
   const e = raw as Record<string, unknown>;
   const { id, domain, path, userAgent, ip, referrer, status, timestamp } = e;
+  // A signed request's fields are the schema's to judge (the plain path stays free of them).
+  if (
+    e.signature !== undefined ||
+    e.signatureInput !== undefined ||
+    e.signatureAgent !== undefined ||
+    e.host !== undefined ||
+    e.method !== undefined
+  )
+    return null;
   if (id !== undefined && (typeof id !== "string" || id.length < 1 || id.length > 128)) return null;
   if (typeof domain !== "string" || domain.length > 253) return null;
   let host = hosts.get(domain);

@@ -1,15 +1,36 @@
 import { listDomains, requireRegisteredDomain } from "@/lib/accounts/domains";
 import type { Db } from "@/lib/db/client";
+import { runsOnThisThread } from "@/lib/db/rows";
 import type { NewVisit } from "@/lib/db/schema";
 import { AppError as ApiError, validationError } from "@/lib/errors";
 import { type EventsIngestResult, LOG_REJECTED_REPORTED, type LogsIngestResult } from "../api-schemas";
 import { eventKey, type RejectedEvent, validateEvents } from "./event-schema";
 import type { LogFormat } from "./log-formats";
 import { type LogSource, parseLogStream } from "./log-parser";
-import { encodeVisitBatch, prepareVisit, recordVisits, storeVisitBatch } from "./record-visits";
+import {
+  encodeVisitBatch,
+  prepareVisit,
+  recordVisits,
+  storeVisitBatch,
+  type VisitFields,
+} from "./record-visits";
 import { ingestReverseDnsVerifier, settleFromCache, verifyInBackground } from "./reverse-dns-step";
+import { type PendingSignature, settleSignaturesInBackground } from "./signature-step";
 
 const LOG_BATCH = 1000;
+/** On a database that runs on the server's thread, smaller statements so that other requests wait less. */
+const LOG_BATCH_IN_PROCESS = 250;
+/** Longest stretch of parsing an upload does before letting the server answer other requests. */
+const LOG_SLICE_MS = 20;
+
+/**
+ * A turn of the event loop, so the server answers other requests between the chunks of a large upload: the
+ * embedded database runs each query on this thread and its promise settles without one, so without this an
+ * upload of 10 MB would hold every other request until its last line.
+ */
+function yieldToServer(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
 const MAX_FUTURE_MS = 5 * 60 * 1000;
 
 /** The registered domain an event's host belongs to: the hostname itself, or its www. twin. */
@@ -35,6 +56,8 @@ export async function ingestEvents(
   // afterwards. Only the encoded batch and its counts wait for the database (the parsed events do not).
   const inserted = await storeVisitBatch(db, batch.encoded);
   verifyInBackground(db, batch.pending, batch.verifier);
+  // Signed visits whose agent's keys were not at hand: verified once the directory is fetched, after the commit.
+  settleSignaturesInBackground(db, batch.signatures);
   const { received, prepared, skipped, rejected } = batch;
   return { received, accepted: inserted, duplicates: prepared - inserted, skipped, rejected };
 }
@@ -58,6 +81,7 @@ async function prepareEvents(db: Db, accountId: string, body: unknown, options: 
   const rows: NewVisit[] = [];
   const unregistered = new Set<string>();
   let skipped = 0;
+  const signatures: PendingSignature[] = [];
   for (const { index, event, key } of validated.accepted) {
     const domainId = domainOf(event.domain);
     if (!domainId) {
@@ -65,18 +89,23 @@ async function prepareEvents(db: Db, accountId: string, body: unknown, options: 
       rejected.push({ index, errors: [{ field: "domain", message: "is not registered on this account" }] });
       continue;
     }
-    const row = prepareVisit(
-      domainId,
-      {
-        occurredAt: event.timestamp,
-        path: event.path,
-        userAgent: event.userAgent,
-        ip: event.ip,
-        referrer: event.referrer,
-        status: event.status,
-      },
-      key,
-    );
+    const visit: VisitFields = {
+      occurredAt: event.timestamp,
+      path: event.path,
+      userAgent: event.userAgent,
+      ip: event.ip,
+      referrer: event.referrer,
+      status: event.status,
+    };
+    // The signed request's fields only where there are some: an unsigned event's visit stays as small as it was.
+    if (event.signature !== undefined) {
+      visit.signature = event.signature;
+      visit.signatureInput = event.signatureInput;
+      visit.signatureAgent = event.signatureAgent;
+      visit.host = event.host;
+      visit.method = event.method;
+    }
+    const row = prepareVisit(domainId, visit, key, { domain: event.domain, signatures });
     if (row) rows.push(row);
     else skipped++;
   }
@@ -95,6 +124,7 @@ async function prepareEvents(db: Db, accountId: string, body: unknown, options: 
     encoded: rows.length > 0 ? encodeVisitBatch(rows) : null,
     pending,
     verifier,
+    signatures,
     prepared: rows.length,
     received: validated.accepted.length + validated.rejected.length,
     skipped,
@@ -132,15 +162,25 @@ export async function ingestLog(
     if (rejected.length < LOG_REJECTED_REPORTED) rejected.push({ line, reason });
   };
   const verifier = ingestReverseDnsVerifier();
+  let signatures: PendingSignature[] = [];
   const flush = async () => {
     const pending = settleFromCache(batch, verifier);
     accepted += await recordVisits(db, batch);
     verifyInBackground(db, pending, verifier);
+    settleSignaturesInBackground(db, signatures);
+    signatures = [];
     prepared += batch.length;
     batch = [];
+    await yieldToServer();
   };
+  let slice = performance.now();
+  const batchSize = runsOnThisThread(db) ? LOG_BATCH_IN_PROCESS : LOG_BATCH;
   for await (const result of parseLogStream(log, { format: options.format })) {
     lines++;
+    if ((lines & 63) === 0 && performance.now() - slice > LOG_SLICE_MS) {
+      await yieldToServer();
+      slice = performance.now();
+    }
     if (!result.ok && result.skip) {
       skipped++; // read, but no request to record ("-" request line of a 400 or 408)
       continue;
@@ -166,17 +206,27 @@ export async function ingestLog(
     const base = eventKey(fields);
     const n = (seen.get(base) ?? 0) + 1;
     seen.set(base, n);
+    const signed = e.signature
+      ? {
+          method: e.method,
+          signature: e.signature,
+          signatureInput: e.signatureInput,
+          signatureAgent: e.signatureAgent,
+          host: e.host,
+        }
+      : null;
     const visit = prepareVisit(
       row.id,
-      { ...fields, occurredAt: e.timestamp },
+      signed ? { ...fields, occurredAt: e.timestamp, ...signed } : { ...fields, occurredAt: e.timestamp },
       n === 1 ? base : `${base}#${n}`,
+      { domain: row.hostname, signatures },
     );
     if (!visit) {
       skipped++;
       continue;
     }
     batch.push(visit);
-    if (batch.length >= LOG_BATCH) await flush();
+    if (batch.length >= batchSize) await flush();
   }
   await flush();
   return {

@@ -99,6 +99,24 @@ function entry(line: number, fields: Omit<LogEntry, "line">): LogLineResult {
   return { ok: true, entry: { line, ...fields } };
 }
 
+/** A signed request's headers from a log record (nginx variable names, or a map of header names), when present. */
+function signedFields(
+  record: unknown,
+  host: string | null,
+): Pick<LogEntry, "signature" | "signatureInput" | "signatureAgent" | "host"> {
+  if (typeof record !== "object" || record === null) return {};
+  const o = record as Record<string, unknown>;
+  const signature = textOf(o.http_signature ?? o.signature ?? o.Signature);
+  const signatureInput = textOf(o.http_signature_input ?? o["signature-input"] ?? o["Signature-Input"]);
+  if (!signature || !signatureInput) return {};
+  return {
+    signature,
+    signatureInput,
+    signatureAgent: textOf(o.http_signature_agent ?? o["signature-agent"] ?? o["Signature-Agent"]),
+    host,
+  };
+}
+
 /** One JSON object per line: nginx `escape=json` logs, Cloudflare Logpush http_requests, CloudFront JSON. */
 export function parseJsonLine(
   text: string,
@@ -131,6 +149,8 @@ export function parseJsonLine(
         bytes: bytesOf(o.EdgeResponseBytes),
         referrer: textOf(o.ClientRequestReferer),
         userAgent: textOf(o.ClientRequestUserAgent),
+        // Logpush's custom fields put the request headers a job selects under RequestHeaders.
+        ...signedFields(o.RequestHeaders, textOf(o.ClientRequestHost)),
       });
     }
     if (format === "auto" && ("cs-uri-stem" in o || "c-ip" in o)) return cloudFrontRecord(o, line);
@@ -158,6 +178,8 @@ export function parseJsonLine(
       bytes: bytesOf(o.body_bytes_sent ?? o.bytes_sent),
       referrer: textOf(o.http_referer ?? o.referer ?? o.referrer),
       userAgent: textOf(o.http_user_agent ?? o.user_agent),
+      // $http_signature, $http_signature_input, $http_signature_agent and $host (or $http_host).
+      ...signedFields(o, textOf(o.http_host ?? o.host)),
     });
   } catch (error) {
     if (error instanceof LogLineError) return fail(line, error.message);
@@ -283,7 +305,8 @@ export function detectLineFormat(text: string): Exclude<LogFormat, "auto"> {
   if (t.startsWith("{")) return "nginx_json";
   if (/^(?:https?|h2|grpcs|wss?) \d{4}-\d\d-\d\dT\S+ \S+ \S+:\d+ /.test(t)) return "alb";
   if (/^\d{4}-\d\d-\d\d\t\d\d:\d\d:\d\d\t/.test(t)) return "cloudfront";
-  const first = /^(\S+) (\S+) /.exec(t);
+  // The client may be a forwarded-for list ("10.0.0.2, 85.181.35.98"): its first entry shows the shape.
+  const first = /^(\S+) ([^\s,]+),? /.exec(t);
   if (first && /:\d+$/.test(first[1] as string) && !ipOf(first[1]) && ipOf(first[2])) return "vhost_combined";
   if (first && /^[a-z0-9.-]+\.[a-z]{2,}$/i.test(first[1] as string) && ipOf(first[2]))
     return "vhost_combined";

@@ -247,3 +247,45 @@ describe("parseLog", () => {
     expect(errors).toEqual([{ line: 2, reason: "truncated line: no identity" }]);
   });
 });
+
+describe("forwarded-for lists and virtual hosts", () => {
+  const REST = `- - [22/Nov/2026:03:14:15 +0000] "GET /a HTTP/1.1" 200 10 "-" "${UA}"`;
+  const withTrust = (value: string | undefined, run: () => void) => {
+    const before = process.env.TRUST_PROXY;
+    if (value === undefined) delete process.env.TRUST_PROXY;
+    else process.env.TRUST_PROXY = value;
+    try {
+      run();
+    } finally {
+      if (before === undefined) delete process.env.TRUST_PROXY;
+      else process.env.TRUST_PROXY = before;
+    }
+  };
+
+  test("an nginx line that begins with an X-Forwarded-For list: the connecting address unless a proxy is trusted", () => {
+    const line = `10.0.0.2, 10.0.0.1, 85.181.35.98 ${REST}`;
+    withTrust(undefined, () =>
+      expect(entry(line)).toMatchObject({ ip: "85.181.35.98", path: "/a", status: 200 }),
+    );
+    // Trusted proxies: walked back from the connecting address while each hop is one of them.
+    withTrust("85.181.35.0/24, 10.0.0.1", () => expect(entry(line).ip).toBe("10.0.0.2"));
+    withTrust("85.181.35.98", () => expect(entry(line).ip).toBe("10.0.0.1"));
+    // A hop count: that many entries back from the connecting address.
+    withTrust("2", () => expect(entry(line).ip).toBe("10.0.0.2"));
+    withTrust("1", () => expect(entry(line).ip).toBe("10.0.0.1"));
+    // A client-supplied list behind a public address that is no trusted proxy is not believed.
+    withTrust("10.0.0.0/8", () => expect(entry(`203.0.113.5, 66.249.66.1 ${REST}`).ip).toBe("66.249.66.1"));
+    withTrust("10.0.0.0/8", () => expect(entry(`66.249.66.1, 10.0.0.1 ${REST}`).ip).toBe("66.249.66.1"));
+  });
+
+  test("vhost-prefixed lines (vhost_combined), with a single client or a forwarded-for list", () => {
+    withTrust(undefined, () => {
+      expect(entry(`example.com:80 85.181.35.98 ${REST}`)).toMatchObject({ ip: "85.181.35.98", path: "/a" });
+      expect(entry(`example.com:443 10.0.0.2, 85.181.35.98 ${REST}`)).toMatchObject({ ip: "85.181.35.98" });
+      expect(entry(`example.com 2001:db8::7 ${REST}`).ip).toBe("2001:db8::7");
+    });
+    withTrust("1", () =>
+      expect(entry(`example.com:80 66.249.66.1, 10.0.0.1 ${REST}`).ip).toBe("66.249.66.1"),
+    );
+  });
+});

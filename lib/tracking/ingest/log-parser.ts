@@ -1,3 +1,4 @@
+import { parseTrustProxy, resolveClient, type TrustProxy } from "@/lib/forwarded";
 import { parseIp } from "../catalog/ip-ranges/cidr";
 import {
   CLOUDFRONT_FIELDS,
@@ -179,6 +180,38 @@ function parseRequest(request: string): { method: string; path: string; protocol
   return { method, path: pathFromTarget(target), protocol: hasProtocol ? last : null };
 }
 
+let trustFor: { raw: string | undefined; trust: TrustProxy } | null = null;
+
+/** The proxies the server trusts (TRUST_PROXY), read again only when the setting changes. */
+function trustProxy(): TrustProxy {
+  const raw = process.env.TRUST_PROXY;
+  if (trustFor === null || trustFor.raw !== raw) {
+    let trust: TrustProxy;
+    try {
+      trust = parseTrustProxy(raw);
+    } catch {
+      trust = { kind: "none" };
+    }
+    trustFor = { raw, trust };
+  }
+  return trustFor.trust;
+}
+
+/**
+ * The client of a forwarded-for list as the server's trusted-proxy rule takes it: the last entry is the address
+ * that connected (what $remote_addr would be), the ones before it what proxies claimed; a claim is believed only
+ * from a trusted proxy. Without trusted proxies the connecting address is the client.
+ */
+function clientOfChain(chain: string[]): string {
+  const peer = chain[chain.length - 1] as string;
+  const { ip } = resolveClient(
+    { remoteAddress: peer },
+    { "x-forwarded-for": chain.slice(0, -1).join(",") },
+    trustProxy(),
+  );
+  return ip === "unknown" ? peer : ip;
+}
+
 function normaliseIp(host: string): string | null {
   const bare = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
   return parseIp(bare) ? bare : null;
@@ -202,7 +235,18 @@ function parseCombinedLine(text: string, line: number, options: ParseLogOptions)
   try {
     const reader = new LineReader(raw.replace(/^\uFEFF/, ""));
     if (options.format === "vhost_combined") reader.token("virtual host");
-    const host = reader.token("client address");
+    let host = reader.token("client address");
+    // nginx logging $http_x_forwarded_for or $proxy_add_x_forwarded_for: "10.0.0.2, 10.0.0.1, 85.181.35.98".
+    if (host.endsWith(",")) {
+      const chain = [host.slice(0, -1)];
+      let next = reader.token("client address");
+      while (next.endsWith(",")) {
+        chain.push(next.slice(0, -1));
+        next = reader.token("client address");
+      }
+      chain.push(next);
+      host = clientOfChain(chain);
+    }
     reader.token("identity");
     reader.token("user");
     const timeText = reader.bracketed("timestamp");

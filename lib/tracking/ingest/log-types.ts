@@ -15,6 +15,11 @@ export interface LogEntry {
   bytes: number | null;
   referrer: string | null;
   userAgent: string | null;
+  /** A signed request's Web Bot Auth headers and Host, in formats with a field for them. */
+  signature?: string | null;
+  signatureInput?: string | null;
+  signatureAgent?: string | null;
+  host?: string | null;
 }
 
 export interface LogLineError {

@@ -5,6 +5,7 @@ import { domains, type NewVisit } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import { accountsListening, emitWebhookEvent } from "@/lib/webhooks/outbox";
 import { analyzeVisit } from "./analyze-visit";
+import { awaitingSignature, judgeSignature, type PendingSignature } from "./signature-step";
 
 export interface VisitFields {
   occurredAt: Date;
@@ -13,6 +14,13 @@ export interface VisitFields {
   ip?: string | null;
   referrer?: string | null;
   status?: number | null;
+  /** The request's Web Bot Auth headers, as received (raw values), when it carried a signature. */
+  signature?: string | null;
+  signatureInput?: string | null;
+  signatureAgent?: string | null;
+  /** The requested host the signature's @authority covers (default: the domain). */
+  host?: string | null;
+  method?: string | null;
 }
 
 /**
@@ -24,12 +32,18 @@ export function prepareVisit(
   domainId: string,
   visit: VisitFields,
   eventKey: string,
-  options: { isDemo?: boolean } = {},
+  options: {
+    isDemo?: boolean;
+    /** The signed request's host when the visit has none of its own (the domain). */
+    domain?: string;
+    /** Collects the signed visits whose agent's keys are not at hand yet (settled after the batch is stored). */
+    signatures?: PendingSignature[];
+  } = {},
 ): NewVisit | null {
   const { classification, verification, citation } = analyzeVisit(visit);
   const bot = classification.kind === "bot" ? classification.bot : null;
   if (!bot && !citation) return null;
-  return {
+  const row: NewVisit = {
     domainId,
     occurredAt: visit.occurredAt,
     path: clean(visit.path) ?? "",
@@ -41,11 +55,33 @@ export function prepareVisit(
     botPurpose: bot?.purpose ?? null,
     isAiBot: bot?.isAIBot ?? false,
     verification,
+    verificationMethod: verification === "unknown" ? null : "ip",
     citationEngine: citation?.engine ?? null,
     citationReason: citation?.reason ?? null,
     eventKey,
     isDemo: options.isDemo ?? false,
   };
+  // Only a signed request pays for this; a signature decides over the address.
+  if (bot && visit.signature && visit.signatureInput) {
+    const judged = judgeSignature(bot.name, {
+      signature: visit.signature,
+      signatureInput: visit.signatureInput,
+      signatureAgent: visit.signatureAgent,
+      authority: visit.host || options.domain || "",
+      path: visit.path,
+      method: visit.method,
+      at: visit.occurredAt,
+    });
+    if (judged) {
+      row.verification = judged.verification;
+      row.verificationMethod = judged.method;
+      if (judged.pending) {
+        awaitingSignature.add(row);
+        options.signatures?.push({ row, check: judged.pending, at: visit.occurredAt });
+      }
+    }
+  }
+  return row;
 }
 
 // Postgres text cannot hold NUL; a visit is still worth keeping without it.
@@ -97,8 +133,8 @@ export async function recordVisits(db: DbOrTx, rows: NewVisit[]): Promise<number
 /**
  * Which form of the insert a batch's first attempt uses. The plain insert (no ON CONFLICT) is cheaper: an
  * arbiter index costs each row a second search of the primary key (a B-tree scan before the insert, then the
- * insert's own uniqueness check), 15% of the database's CPU in live ingest, where a batch holds no stored
- * event. A stored event aborts it (unique violation, nothing kept) and the batch is stored again skipping
+ * insert's own uniqueness check), a cost every row pays for nothing in live ingest, where a batch holds no
+ * stored event. A stored event aborts it (unique violation, nothing kept) and the batch is stored again skipping
  * duplicates. The domains whose last batch held duplicates (a retry storm, a log uploaded again) start with
  * the skipping form, so a run of such batches pays for one aborted statement, not one each; their first batch
  * with nothing stored twice returns them to the plain insert.
@@ -209,6 +245,7 @@ const PROFILE = {
   botPurpose: (r: NewVisit): Cell => r.botPurpose ?? null,
   isAiBot: (r: NewVisit): Cell => r.isAiBot ?? false,
   verification: (r: NewVisit): Cell => r.verification,
+  verificationMethod: (r: NewVisit): Cell => r.verificationMethod ?? null,
   citationEngine: (r: NewVisit): Cell => r.citationEngine ?? null,
   citationReason: (r: NewVisit): Cell => r.citationReason ?? null,
   isDemo: (r: NewVisit): Cell => r.isDemo ?? false,
@@ -241,9 +278,8 @@ const DAY_MS = 86_400_000;
 /**
  * What a batch adds to the rollups when every visit it sends is stored, counted while it is encoded: the plain
  * insert (storeVisitBatch) stores all of them or none, so its statement upserts the rollups from these rows (a few
- * dozen for a site's usual traffic) instead of grouping its thousand inserted visits four times: Postgres's CPU per
- * live batch of the tracking bench 17.2 -> 14.7 and 18.6 -> 14.9 ms, for 0.3-0.6 ms more of the server's. Days
- * are counted from 1970-01-01 (UTC), as `(occurred_at at time zone 'UTC')::date` gives them.
+ * dozen for a site's usual traffic) instead of grouping its thousand inserted visits four times: the database does
+ * less work, for a little more of the server's, and the database is what ingest waits on. Days are counted from 1970-01-01 (UTC), as `(occurred_at at time zone 'UTC')::date` gives them.
  */
 export interface BatchRollups {
   /** Visits per profile and day (bots and citations: a profile holds the bot and the engine). */
@@ -373,9 +409,9 @@ class RollupCounter {
 /**
  * A batch of visits as the `unnest` parameters of the insert. A batch repeats a few dozen "profiles" (the same
  * domain, user agent, referrer, bot and verdicts), so those fields travel once per distinct profile and each
- * visit carries the number of its profile besides its own time, path, address, status and key: a batch of the
- * tracking bench is 79 KB of parameters instead of 250 KB as one array per column, and each user agent is escaped
- * once instead of once per visit.
+ * visit carries the number of its profile besides its own time, path, address, status and key: a batch sends a
+ * fraction of the bytes one array per column would, and each user agent is escaped once instead of once per
+ * visit.
  */
 export function encodeVisitBatch(rows: readonly NewVisit[]): {
   profiles: Record<(typeof PROFILE_FIELDS)[number], string>;
@@ -442,6 +478,43 @@ export function encodeVisitBatch(rows: readonly NewVisit[]): {
   };
 }
 
+/**
+ * The page funnel's rows of a batch (GET /tracking/pages): its AI crawls and its citations per UTC day and page,
+ * from the visits stored (`ins`, when stored events are skipped) or sent (`input`, when all are stored or none).
+ */
+function pageFunnelSources(from: SQL): SQL {
+  return sql`
+      page_crawls as (
+        select domain_id, (occurred_at at time zone 'UTC')::date as day, split_part(path, '?', 1) collate "C" as page,
+               verification, occurred_at
+        from ${from} where is_ai_bot and citation_engine is null
+      ),
+      page_cites as (
+        select domain_id, (occurred_at at time zone 'UTC')::date as day, split_part(path, '?', 1) collate "C" as page,
+               citation_engine collate "C" as engine, coalesce(bot_name, '') collate "C" as assistant, occurred_at
+        from ${from} where citation_engine is not null
+      ),`;
+}
+
+/** The page funnel's upserts, grouped and ordered like the other rollups (one touch per row, one lock order). */
+const PAGE_FUNNEL_UPSERTS = sql`
+      page_crawl_days as (
+        insert into tracking_daily_pages as t (domain_id, day, page, ai_crawls, verified_ai_crawls, first_crawl_at)
+        select domain_id, day, page, count(*), count(*) filter (where verification = 'verified'), min(occurred_at)
+        from page_crawls group by 1, 2, 3 order by 1, 2, 3
+        on conflict (domain_id, day, page) do update set ai_crawls = t.ai_crawls + excluded.ai_crawls,
+          verified_ai_crawls = t.verified_ai_crawls + excluded.verified_ai_crawls,
+          first_crawl_at = least(t.first_crawl_at, excluded.first_crawl_at)
+      ),
+      page_cite_days as (
+        insert into tracking_daily_page_citations as t (domain_id, day, page, engine, assistant, citations,
+                                                         first_cited_at)
+        select domain_id, day, page, engine, assistant, count(*), min(occurred_at)
+        from page_cites group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
+        on conflict (domain_id, day, page, engine, assistant) do update set citations = t.citations + excluded.citations,
+          first_cited_at = least(t.first_cited_at, excluded.first_cited_at)
+      )`;
+
 async function insertVisits(
   db: DbOrTx,
   batch: ReturnType<typeof encodeVisitBatch>,
@@ -452,9 +525,10 @@ async function insertVisits(
   const insert = (tail: SQL) => sql`
       ins as (
         insert into visits (domain_id, occurred_at, path, user_agent, ip, referrer, status, bot_name, bot_purpose,
-                            is_ai_bot, verification, citation_engine, citation_reason, event_key, is_demo)
+                            is_ai_bot, verification, verification_method, citation_engine, citation_reason,
+                            event_key, is_demo)
         select domain_id, occurred_at, path, user_agent, ip, referrer, status, bot_name, bot_purpose, is_ai_bot,
-               verification, citation_engine, citation_reason, event_key, is_demo
+               verification, verification_method, citation_engine, citation_reason, event_key, is_demo
         from input
         -- Unique-key inserts lock in insertion order: every batch inserts in the same total order (domain, then
         -- event key: encodeVisitBatch sends them sorted), so two batches sharing events wait for each other
@@ -468,9 +542,9 @@ async function insertVisits(
   const sources = skipDuplicates
     ? sql`${insert(sql`on conflict (domain_id, event_key) do nothing
         returning domain_id, (occurred_at at time zone 'UTC')::date as day, path, bot_name, bot_purpose, is_ai_bot,
-                  citation_engine, verification, occurred_at`)}
+                  citation_engine, verification, verification_method, occurred_at`)}
       bot_days as (
-        select domain_id, day, bot_name, bot_purpose, is_ai_bot, verification, 1 as visits
+        select domain_id, day, bot_name, bot_purpose, is_ai_bot, verification, verification_method, 1 as visits
         from ins where bot_name is not null
       ),
       page_visits as (
@@ -482,18 +556,19 @@ async function insertVisits(
       cited_pages as (
         select domain_id, day, citation_engine as engine, split_part(path, '?', 1) as page, occurred_at as first_at
         from ins where citation_engine is not null
-      ),`
+      ),
+      ${pageFunnelSources(sql`ins`)}`
     : sql`${insert(sql`returning 1`)}
       profile_days as (
         select p.domain_id, date '1970-01-01' + x.day as day, p.bot_name collate "C" as bot_name, p.bot_purpose,
-               p.is_ai_bot, p.verification, p.citation_engine collate "C" as engine, x.visits
+               p.is_ai_bot, p.verification, p.verification_method, p.citation_engine collate "C" as engine, x.visits
         from unnest(${r.profileDays.profile}::int[], ${r.profileDays.day}::int[], ${r.profileDays.visits}::int[])
           as x(profile, day, visits)
         join profile p on p.n = x.profile
         join domain d on d.id = p.domain_id
       ),
       bot_days as (
-        select domain_id, day, bot_name, bot_purpose, is_ai_bot, verification, visits
+        select domain_id, day, bot_name, bot_purpose, is_ai_bot, verification, verification_method, visits
         from profile_days where bot_name is not null
       ),
       page_visits as (
@@ -513,17 +588,19 @@ async function insertVisits(
                     ${r.citedPages.firstMs}::int8[]) as x(profile, day, page, first_ms)
         join profile p on p.n = x.profile
         join domain d on d.id = p.domain_id
-      ),`;
+      ),
+      ${pageFunnelSources(sql`input`)}`;
   const [result] = rowsOf<{ inserted: number; gone: number; firsts: FirstCitation[] | string | null }>(
     // One statement text per form whatever the batch: each prepared once per connection.
     await db.execute(sql`${sql.raw(PREPARED_STATEMENT)}
       with profile as (
         select * from unnest(
           ${p.domainId}::uuid[], ${p.userAgent}::text[], ${p.referrer}::text[], ${p.botName}::text[],
-          ${p.botPurpose}::text[], ${p.isAiBot}::boolean[], ${p.verification}::text[], ${p.citationEngine}::text[],
-          ${p.citationReason}::text[], ${p.isDemo}::boolean[]
+          ${p.botPurpose}::text[], ${p.isAiBot}::boolean[], ${p.verification}::text[],
+          ${p.verificationMethod}::text[], ${p.citationEngine}::text[], ${p.citationReason}::text[],
+          ${p.isDemo}::boolean[]
         ) with ordinality as p(domain_id, user_agent, referrer, bot_name, bot_purpose, is_ai_bot, verification,
-                               citation_engine, citation_reason, is_demo, n)
+                               verification_method, citation_engine, citation_reason, is_demo, n)
       ),
       -- The batch's domains, each locked as a foreign key's check locks it (a removal waits for this transaction,
       -- and this statement for a removal in progress): once per domain instead of once per visit. A domain that
@@ -537,7 +614,8 @@ async function insertVisits(
         -- 2109 (checked against epoch + n milliseconds over millions of counts). Dividing as numeric gave the same
         -- result everywhere (it became float8 for to_timestamp) at three times the cost.
         select p.domain_id, to_timestamp(x.occurred_ms::float8 / 1000) as occurred_at, x.path, p.user_agent, x.ip,
-               p.referrer, x.status, p.bot_name, p.bot_purpose, p.is_ai_bot, p.verification, p.citation_engine,
+               p.referrer, x.status, p.bot_name, p.bot_purpose, p.is_ai_bot, p.verification, p.verification_method,
+               p.citation_engine,
                p.citation_reason, x.event_key, p.is_demo, x.ord
         from unnest(
           ${v.profile}::int[], ${v.occurredAt}::int8[], ${v.path}::text[], ${v.ip}::text[],
@@ -549,14 +627,21 @@ async function insertVisits(
       ${sources}
       bots as (
         insert into tracking_daily_bots as t (domain_id, day, bot_name, bot_purpose, is_ai_bot, visits,
-                                              verified_visits, spoofed_visits)
+                                              verified_visits, spoofed_visits, signature_verified_visits,
+                                              ip_verified_visits, rdns_verified_visits)
         select domain_id, day, bot_name, min(bot_purpose), bool_or(is_ai_bot), sum(visits),
                coalesce(sum(visits) filter (where verification = 'verified'), 0),
-               coalesce(sum(visits) filter (where verification = 'unverified'), 0)
+               coalesce(sum(visits) filter (where verification = 'unverified'), 0),
+               coalesce(sum(visits) filter (where verification = 'verified' and verification_method = 'signature'), 0),
+               coalesce(sum(visits) filter (where verification = 'verified' and verification_method = 'ip'), 0),
+               coalesce(sum(visits) filter (where verification = 'verified' and verification_method = 'rdns'), 0)
         from bot_days group by domain_id, day, bot_name order by domain_id, day, bot_name
         on conflict (domain_id, day, bot_name) do update set visits = t.visits + excluded.visits,
           verified_visits = t.verified_visits + excluded.verified_visits,
-          spoofed_visits = t.spoofed_visits + excluded.spoofed_visits
+          spoofed_visits = t.spoofed_visits + excluded.spoofed_visits,
+          signature_verified_visits = t.signature_verified_visits + excluded.signature_verified_visits,
+          ip_verified_visits = t.ip_verified_visits + excluded.ip_verified_visits,
+          rdns_verified_visits = t.rdns_verified_visits + excluded.rdns_verified_visits
       ),
       pages as (
         insert into tracking_page_counts as t (domain_id, path, visits)
@@ -571,15 +656,16 @@ async function insertVisits(
       -- The pages cited by this batch that no stored citation had cited that day: the rows new here, each the
       -- first citation of its page by its engine that UTC day (a citation.detected event), returned with the earliest
       -- of the batch's visits that made it. A concurrent batch citing the same page waits on the key, then finds it
-      -- taken (one event, not two). The time travels in the row: joining the new rows back to the batch's visits
-      -- was planned as a nested loop (Postgres cannot count a statement's own inserts), which grew with the square
-      -- of the batch (migration 0021).
+      -- taken (one event, not two). The time travels in the row: a join of the new rows back to the batch's visits
+      -- is planned as a nested loop (Postgres cannot count a statement's own inserts), which grows with the square
+      -- of the batch.
       firsts as (
         insert into tracking_cited_pages (domain_id, day, engine, page, first_cited_at)
         select domain_id, day, engine, page, min(first_at) from cited_pages group by 1, 2, 3, 4 order by 1, 2, 3, 4
         on conflict do nothing
         returning domain_id, day::text as day, engine, page, first_cited_at as occurred_at
-      )
+      ),
+      ${PAGE_FUNNEL_UPSERTS}
       -- Counting the insert's rows first also runs it first: the visits are locked before any rollup row, in both
       -- forms.
       select (select count(*)::int from ins) as inserted,

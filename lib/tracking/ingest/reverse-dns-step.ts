@@ -1,8 +1,8 @@
 import { promises as dns } from "node:dns";
-import { sql } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import type { NewVisit } from "@/lib/db/schema";
 import { createReverseDnsVerifier, type ReverseDnsVerifier } from "../catalog/reverse-dns";
+import { awaitingSignature, storeVerdicts } from "./signature-step";
 
 let shared: ReverseDnsVerifier | null = null;
 let override: ReverseDnsVerifier | null | undefined;
@@ -46,7 +46,12 @@ export function ingestReverseDnsVerifier(): ReverseDnsVerifier | null {
 }
 
 const needsLookup = (row: NewVisit, verifier: ReverseDnsVerifier) =>
-  row.verification === "unknown" && !!row.botName && !!row.ip && verifier.supports(row.botName);
+  row.verification === "unknown" &&
+  !!row.botName &&
+  !!row.ip &&
+  verifier.supports(row.botName) &&
+  // A signed visit waits for its signature's verdict instead.
+  !awaitingSignature.has(row);
 
 /**
  * Before the rows are stored: settles from the verifier's cache the visits IP lists could not judge
@@ -60,7 +65,10 @@ export function settleFromCache(rows: NewVisit[], verifier: ReverseDnsVerifier |
     if (!needsLookup(row, verifier)) continue;
     const cached = verifier.peek(row.botName as string, row.ip as string);
     if (cached === undefined) pending.push(row);
-    else row.verification = cached;
+    else {
+      row.verification = cached;
+      row.verificationMethod = cached === "unknown" ? null : "rdns";
+    }
   }
   return pending;
 }
@@ -122,25 +130,5 @@ async function verifyAndStore(db: DbOrTx, rows: NewVisit[], verifier: ReverseDns
     }
   };
   await Promise.all(Array.from({ length: Math.min(LOOKUP_CONCURRENCY, groups.length) }, worker));
-  if (settled.length === 0) return;
-  await db.execute(sql`
-    with input as (
-      select x->>0 as domain_id, x->>1 as event_key, x->>2 as verification
-      from jsonb_array_elements(${JSON.stringify(settled)}::jsonb) as x
-    ),
-    upd as (
-      update visits v set verification = i.verification
-      from input i
-      where v.domain_id = i.domain_id::uuid and v.event_key = i.event_key and v.verification = 'unknown'
-      returning v.domain_id, (v.occurred_at at time zone 'UTC')::date as day, v.bot_name, v.verification
-    )
-    update tracking_daily_bots t
-    set verified_visits = t.verified_visits + u.verified, spoofed_visits = t.spoofed_visits + u.spoofed
-    from (
-      select domain_id, day, bot_name,
-             count(*) filter (where verification = 'verified') as verified,
-             count(*) filter (where verification = 'unverified') as spoofed
-      from upd where bot_name is not null group by 1, 2, 3
-    ) u
-    where t.domain_id = u.domain_id and t.day = u.day and t.bot_name = u.bot_name`);
+  await storeVerdicts(db, settled, "rdns");
 }

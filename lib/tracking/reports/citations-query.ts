@@ -5,6 +5,7 @@ import { rowsOf } from "@/lib/db/rows";
 import { visits } from "@/lib/db/schema";
 import type { CitationsReport } from "../api-schemas";
 import { trackingReadCache, utcDay } from "./read-cache";
+import { apiVerification } from "./visits-list";
 
 export interface CitationsQuery {
   domain: string;
@@ -35,7 +36,13 @@ async function readCitations(db: Db, domainId: string, hostname: string, q: Cita
       group by engine order by sum(citations) desc, engine collate "C" asc`),
   ).map((r) => ({ bot: r.bot, count: Number(r.count) }));
   const recent = await db
-    .select({ bot: visits.citationEngine, path: visits.path, at: visits.occurredAt })
+    .select({
+      bot: visits.citationEngine,
+      path: visits.path,
+      at: visits.occurredAt,
+      verification: visits.verification,
+      method: visits.verificationMethod,
+    })
     .from(visits)
     .where(
       and(
@@ -52,6 +59,12 @@ async function readCitations(db: Db, domainId: string, hostname: string, q: Cita
     periodDays: q.days,
     total: byBot.reduce((sum, b) => sum + b.count, 0),
     byBot,
-    citations: recent.map((c) => ({ bot: c.bot ?? "", path: c.path, timestamp: c.at.toISOString() })),
+    citations: recent.map((c) => ({
+      bot: c.bot ?? "",
+      path: c.path,
+      timestamp: c.at.toISOString(),
+      verification: apiVerification(c.verification),
+      verificationMethod: c.verification === "unknown" ? null : (c.method ?? null),
+    })),
   };
 }

@@ -42,7 +42,9 @@ async function readBotStats(db: Db, domainId: string, hostname: string, now: num
            from tracking_daily_bots where domain_id = ${domainId}) as totals,
         (select coalesce(json_agg(b), '[]'::json) from (
            select bot_name as name, sum(visits)::text as count, bool_or(is_ai_bot) as ai,
-                  sum(verified_visits)::text as verified, sum(spoofed_visits)::text as spoofed
+                  sum(verified_visits)::text as verified, sum(spoofed_visits)::text as spoofed,
+                  sum(signature_verified_visits)::text as signature, sum(ip_verified_visits)::text as ip,
+                  sum(rdns_verified_visits)::text as rdns
            from tracking_daily_bots where domain_id = ${domainId}
            group by bot_name order by sum(visits) desc, bot_name collate "C" asc limit ${TOP}) b) as bots,
         (select coalesce(json_agg(p), '[]'::json) from (
@@ -52,9 +54,18 @@ async function readBotStats(db: Db, domainId: string, hostname: string, now: num
            order by visits desc, path collate "C" asc limit ${TOP}) p) as pages`),
   );
   const totals = json<{ total: string; ai: string; last30: string; bots: string } | null>(row?.totals);
-  const bots = json<{ name: string; count: string; ai: boolean; verified: string; spoofed: string }[]>(
-    row?.bots ?? [],
-  );
+  const bots = json<
+    {
+      name: string;
+      count: string;
+      ai: boolean;
+      verified: string;
+      spoofed: string;
+      signature: string;
+      ip: string;
+      rdns: string;
+    }[]
+  >(row?.bots ?? []);
   const pages = json<{ path: string; count: string }[]>(row?.pages ?? []);
   return {
     domain: hostname,
@@ -68,7 +79,12 @@ async function readBotStats(db: Db, domainId: string, hostname: string, now: num
         name: b.name,
         count,
         isAIBot: Boolean(b.ai),
-        verification: { verified, unverified: count - verified - spoofed, spoofed },
+        verification: {
+          verified,
+          unverified: count - verified - spoofed,
+          spoofed,
+          verifiedBy: { signature: Number(b.signature), ip: Number(b.ip), rdns: Number(b.rdns) },
+        },
       };
     }),
     topPages: pages.map((p) => ({ url: p.path, count: Number(p.count) })),

@@ -2,7 +2,7 @@ import { and, desc, eq, gte, isNotNull, lt, sql } from "drizzle-orm";
 import { requireRegisteredDomain } from "@/lib/accounts/domains";
 import { inPostgresYears } from "@/lib/calendar";
 import type { Db } from "@/lib/db/client";
-import { visits } from "@/lib/db/schema";
+import { type Visit, visits } from "@/lib/db/schema";
 import { validationError } from "@/lib/errors";
 
 export interface VisitsQuery {
@@ -30,6 +30,11 @@ function decodeCursor(cursor: string): { at: Date; id: number } {
   return { at: date, id: n };
 }
 
+/** A stored verification in the API's words: a disproved claim is "spoofed", an undecided one "unverified". */
+export function apiVerification(stored: Visit["verification"]): "verified" | "spoofed" | "unverified" {
+  return stored === "verified" ? "verified" : stored === "unverified" ? "spoofed" : "unverified";
+}
+
 /**
  * GET /api/tracking/visits: bot visits (AI and search) of a registered domain (403 otherwise), newest first,
  * keyset-paginated on (occurred_at, id) so pages stay stable while visits arrive.
@@ -46,6 +51,7 @@ export async function listBotVisits(db: Db, accountId: string, q: VisitsQuery) {
       purpose: visits.botPurpose,
       isAiBot: visits.isAiBot,
       verification: visits.verification,
+      verificationMethod: visits.verificationMethod,
       status: visits.status,
     })
     .from(visits)
@@ -77,7 +83,8 @@ export async function listBotVisits(db: Db, accountId: string, q: VisitsQuery) {
       bot: r.bot ?? "",
       purpose: r.purpose,
       isAIBot: r.isAiBot,
-      verification: r.verification,
+      verification: apiVerification(r.verification),
+      verificationMethod: r.verification === "unknown" ? null : (r.verificationMethod ?? null),
       status: r.status,
     })),
     nextCursor: rows.length > q.limit && last ? encodeCursor(last.at, last.id) : null,

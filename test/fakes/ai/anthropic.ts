@@ -12,9 +12,10 @@ export const FAKE_ANTHROPIC_KEY = "sk-ant-test";
 
 /**
  * The Anthropic Messages API as `@anthropic-ai/sdk` calls it: POST {base}/v1/messages with the key (x-api-key, or
- * a Bearer token as SDK 1.x sends it) and `anthropic-version`, answered with a Message whose content holds a `server_tool_use` search, its
- * `web_search_tool_result` (cited and uncited results), and text blocks carrying `web_search_result_location`
- * citations.
+ * a Bearer token as SDK 1.x sends it) and `anthropic-version`, answered with a Message whose content holds one
+ * `server_tool_use` search per query, each followed by its `web_search_tool_result` (cited and uncited results,
+ * shared among the searches), and text blocks carrying `web_search_result_location` citations. A request with
+ * `output_config.format.type: "json_schema"` is a structured-output call: one text block holding the JSON.
  */
 export function startFakeAnthropic(): Promise<FakeProvider> {
   return startFakeProvider({
@@ -38,6 +39,25 @@ export function startFakeAnthropic(): Promise<FakeProvider> {
       return null;
     },
     render: renderMessage,
+    isStructured: (req) =>
+      (req.body as { output_config?: { format?: { type?: string } } } | null)?.output_config?.format?.type ===
+      "json_schema",
+    renderStructured: (reply, req) => ({
+      id: randomId("msg_"),
+      type: "message",
+      role: "assistant",
+      model: (req.body as { model: string }).model,
+      content: [{ type: "text", text: JSON.stringify(reply.json) }],
+      stop_reason: "end_turn",
+      stop_sequence: null,
+      usage: {
+        input_tokens: reply.inputTokens ?? 95,
+        output_tokens: reply.outputTokens ?? 14,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+        service_tier: "standard",
+      },
+    }),
     renderError: (status, message) => ({
       type: "error",
       error: {
@@ -59,7 +79,6 @@ export function startFakeAnthropic(): Promise<FakeProvider> {
 
 function renderMessage(answer: ScriptedAnswer, req: RecordedRequest) {
   const body = req.body as { model: string; messages: { content: unknown }[] };
-  const toolUseId = randomId("srvtoolu_");
   const cited = answer.sources ?? [];
   const results = [...cited, ...(answer.searchResults ?? [])].map((s) => ({
     type: "web_search_result",
@@ -93,17 +112,23 @@ function renderMessage(answer: ScriptedAnswer, req: RecordedRequest) {
     at = span.end;
   }
   if (at < answer.text.length) blocks.push({ type: "text", text: answer.text.slice(at) });
-  const query = typeof body.messages[0]?.content === "string" ? body.messages[0].content : "query";
+  const prompt = typeof body.messages[0]?.content === "string" ? body.messages[0].content : "query";
+  // Each search is a server_tool_use block and its result block; the results are split among the searches.
+  const queries = answer.queries ?? [prompt];
+  const searchBlocks = queries.flatMap((query, i) => {
+    const id = randomId("srvtoolu_");
+    const share = results.filter((_, j) => j % queries.length === i);
+    return [
+      { type: "server_tool_use", id, name: "web_search", input: { query } },
+      { type: "web_search_tool_result", tool_use_id: id, content: share },
+    ];
+  });
   return {
     id: randomId("msg_"),
     type: "message",
     role: "assistant",
     model: body.model,
-    content: [
-      { type: "server_tool_use", id: toolUseId, name: "web_search", input: { query } },
-      { type: "web_search_tool_result", tool_use_id: toolUseId, content: results },
-      ...blocks,
-    ],
+    content: [...searchBlocks, ...blocks],
     stop_reason: answer.stopReason ?? "end_turn",
     stop_sequence: null,
     usage: {
@@ -111,7 +136,7 @@ function renderMessage(answer: ScriptedAnswer, req: RecordedRequest) {
       output_tokens: answer.outputTokens ?? 402,
       cache_creation_input_tokens: 0,
       cache_read_input_tokens: 0,
-      server_tool_use: { web_search_requests: 1 },
+      server_tool_use: { web_search_requests: queries.length },
       service_tier: "standard",
     },
   };

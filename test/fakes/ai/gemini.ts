@@ -17,7 +17,9 @@ export type RedirectTable = Map<string, string>;
  * The Gemini API as `@google/genai` calls it: POST {base}/v1/models/{model}:generateContent (v1beta on older SDKs) with
  * `x-goog-api-key`, answered with a GenerateContentResponse whose candidate carries `groundingMetadata`:
  * `groundingChunks[].web.{uri,title}` (uri: a vertexaisearch redirect link, title: the site's domain) and
- * `groundingSupports` tying text segments to chunks.
+ * `groundingSupports` tying text segments to the cited chunks (the uncited search results are chunks no support
+ * points at) and `webSearchQueries`. A request with `generationConfig.responseMimeType: "application/json"` and a
+ * schema is a structured-output call: its candidate's text is the JSON.
  */
 export function startFakeGemini(redirects: RedirectTable): Promise<FakeProvider> {
   return startFakeProvider({
@@ -33,6 +35,33 @@ export function startFakeGemini(redirects: RedirectTable): Promise<FakeProvider>
       return null;
     },
     render: (answer, req) => renderResponse(answer, req, redirects),
+    isStructured: (req) => {
+      const config = (req.body as { generationConfig?: Record<string, unknown> } | null)?.generationConfig;
+      return (
+        config?.responseMimeType === "application/json" &&
+        (config.responseJsonSchema !== undefined || config.responseSchema !== undefined)
+      );
+    },
+    renderStructured: (reply, req) => {
+      const inputTokens = reply.inputTokens ?? 80;
+      const outputTokens = reply.outputTokens ?? 10;
+      return {
+        candidates: [
+          {
+            content: { parts: [{ text: JSON.stringify(reply.json) }], role: "model" },
+            finishReason: "STOP",
+            index: 0,
+          },
+        ],
+        usageMetadata: {
+          promptTokenCount: inputTokens,
+          candidatesTokenCount: outputTokens,
+          totalTokenCount: inputTokens + outputTokens,
+        },
+        modelVersion: req.path.match(/models\/([^/:]+):/)?.[1] ?? "gemini",
+        responseId: randomId(""),
+      };
+    },
     renderError: (status, message) => ({
       error: {
         code: status,
@@ -53,7 +82,7 @@ export function startFakeGemini(redirects: RedirectTable): Promise<FakeProvider>
 function renderResponse(answer: ScriptedAnswer, req: RecordedRequest, redirects: RedirectTable) {
   const model = req.path.match(/models\/([^/:]+):/)?.[1] ?? "gemini";
   const sources = answer.sources ?? [];
-  const chunks = sources.map((s) => {
+  const chunks = [...sources, ...(answer.searchResults ?? [])].map((s) => {
     const id = randomId("AUZIYQ");
     redirects.set(id, s.url);
     return {
@@ -82,7 +111,7 @@ function renderResponse(answer: ScriptedAnswer, req: RecordedRequest, redirects:
           searchEntryPoint: { renderedContent: '<style>.container{}</style><div class="container">…</div>' },
           groundingChunks: chunks,
           groundingSupports: supports,
-          webSearchQueries: ["best project management tools 2026"],
+          webSearchQueries: answer.queries ?? ["best project management tools 2026"],
         },
       },
     ],

@@ -27,6 +27,33 @@ export function startFakePerplexity(): Promise<FakeProvider> {
       return null;
     },
     render: renderCompletion,
+    isStructured: (req) =>
+      (req.body as { response_format?: { type?: string } } | null)?.response_format?.type === "json_schema",
+    renderStructured: (reply, req) => {
+      const inputTokens = reply.inputTokens ?? 85;
+      const outputTokens = reply.outputTokens ?? 11;
+      return {
+        id: randomId(""),
+        model: (req.body as { model: string }).model,
+        created: Math.floor(Date.now() / 1000),
+        usage: {
+          prompt_tokens: inputTokens,
+          completion_tokens: outputTokens,
+          total_tokens: inputTokens + outputTokens,
+          search_context_size: "low",
+        },
+        citations: [],
+        search_results: [],
+        object: "chat.completion",
+        choices: [
+          {
+            index: 0,
+            finish_reason: "stop",
+            message: { role: "assistant", content: JSON.stringify(reply.json) },
+          },
+        ],
+      };
+    },
     renderError: (status, message) => ({
       error: { message, type: status === 429 ? "rate_limit_exceeded" : "invalid_request", code: status },
     }),

@@ -16,6 +16,8 @@ export interface ScriptedAnswer {
   sources?: { url: string; title: string; quote?: string }[];
   /** Search results the engine read but did not cite (providers that report them). */
   searchResults?: { url: string; title: string }[];
+  /** The searches the engine reports running (default: one, the prompt); Perplexity reports none. */
+  queries?: string[];
   inputTokens?: number;
   outputTokens?: number;
   /** Anthropic only: `pause_turn` makes the adapter continue the turn. */
@@ -27,12 +29,26 @@ export type ScriptedReply =
   | { answer: ScriptedAnswer; delayMs?: number }
   | { status: number; headers?: Record<string, string>; message?: string; delayMs?: number };
 
+/** A structured-output reply: the JSON object the model returns, or an error. */
+export type StructuredReply =
+  | { json: unknown; inputTokens?: number; outputTokens?: number; delayMs?: number }
+  | { status: number; headers?: Record<string, string>; message?: string; delayMs?: number };
+
 export interface FakeProvider {
   /** Base URL to put in `<PROVIDER>_BASE_URL`. */
   baseUrl: string;
   requests: RecordedRequest[];
   /** Queues replies, answered in order; a request beyond the queue gets a 500 naming the gap. */
   enqueue(...replies: ScriptedReply[]): void;
+  /**
+   * Queues replies to structured-output requests (a JSON schema in the request), kept apart from answers so a
+   * sentiment judgement never takes an answer's place. Beyond the queue the responder answers, if set; else a 500.
+   */
+  enqueueStructured(...replies: StructuredReply[]): void;
+  /** Answers structured-output requests once the queue is empty (null clears it). */
+  respondStructured(responder: ((req: RecordedRequest) => StructuredReply) | null): void;
+  /** The structured-output requests received, as sent. */
+  structuredRequests: RecordedRequest[];
   close(): Promise<void>;
 }
 
@@ -44,11 +60,21 @@ export interface ProviderFormat {
   validate(req: RecordedRequest): ScriptedReply | null;
   render(answer: ScriptedAnswer, req: RecordedRequest): unknown;
   renderError(status: number, message: string): unknown;
+  /** Whether the request asks for structured output (the provider's JSON schema field is set). */
+  isStructured(req: RecordedRequest): boolean;
+  /** The provider's response carrying `json` as the model's structured output. */
+  renderStructured(
+    reply: { json: unknown; inputTokens?: number; outputTokens?: number },
+    req: RecordedRequest,
+  ): unknown;
 }
 
 export async function startFakeProvider(format: ProviderFormat): Promise<FakeProvider> {
   const queue: ScriptedReply[] = [];
+  const structuredQueue: StructuredReply[] = [];
+  let responder: ((req: RecordedRequest) => StructuredReply) | null = null;
   const requests: RecordedRequest[] = [];
+  const structuredRequests: RecordedRequest[] = [];
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -65,6 +91,20 @@ export async function startFakeProvider(format: ProviderFormat): Promise<FakePro
       return send(res, 404, {}, format.renderError(404, `No route ${recorded.method} ${recorded.path}`));
     }
     const invalid = format.validate(recorded);
+    if (!invalid && format.isStructured(recorded)) {
+      structuredRequests.push(recorded);
+      const reply = structuredQueue.shift() ??
+        responder?.(recorded) ?? { status: 500, message: "The fake has no structured reply scripted." };
+      if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
+      if (res.destroyed || req.socket.destroyed) return;
+      if ("json" in reply) return send(res, 200, {}, format.renderStructured(reply, recorded));
+      return send(
+        res,
+        reply.status,
+        reply.headers ?? {},
+        format.renderError(reply.status, reply.message ?? "Scripted error."),
+      );
+    }
     const reply = invalid ??
       queue.shift() ?? { status: 500, message: "The fake has no scripted reply left." };
     if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
@@ -83,6 +123,11 @@ export async function startFakeProvider(format: ProviderFormat): Promise<FakePro
     baseUrl: `http://127.0.0.1:${port}${format.basePath}`,
     requests,
     enqueue: (...replies) => queue.push(...replies),
+    enqueueStructured: (...replies) => structuredQueue.push(...replies),
+    respondStructured: (next) => {
+      responder = next;
+    },
+    structuredRequests,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { auth } from "@/auth";
 import { acceptInviteAction } from "@/lib/actions/accept-invite";
-import { findOpenInvite } from "@/lib/dashboard/invites";
+import { findOpenInvite, inviteIsFor } from "@/lib/dashboard/invites";
 import { getDb } from "@/lib/db/client";
 
 export const metadata: Metadata = { title: "Invitation" };
@@ -16,7 +16,23 @@ export default async function InvitePage({
 }) {
   const { token } = await params;
   const { error } = await searchParams;
-  const open = token.length <= 100 ? await findOpenInvite(await getDb(), token) : null;
+  const db = await getDb();
+  const open = token.length <= 100 ? await findOpenInvite(db, token) : null;
+  const userId = (await auth())?.user?.id;
+  if (
+    open &&
+    (error === "other-address" || (userId && !(await inviteIsFor(db, userId, open.invite.email))))
+  ) {
+    return (
+      <>
+        <h1 className="text-xl font-semibold text-slate-900">This invitation is for another address</h1>
+        <p role="alert" className="mt-2 text-sm text-slate-700">
+          It was sent to another email address than the one you are signed in with. Sign out and sign in with
+          the invited address to accept it, or ask the account owner for an invitation to yours.
+        </p>
+      </>
+    );
+  }
   if (!open || error) {
     return (
       <>
@@ -27,7 +43,7 @@ export default async function InvitePage({
       </>
     );
   }
-  const signedIn = Boolean((await auth())?.user?.id);
+  const signedIn = Boolean(userId);
   const next = `/invite/${token}`;
   return (
     <>

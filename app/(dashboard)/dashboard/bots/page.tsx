@@ -32,12 +32,23 @@ function VerificationMark({ bot }: { bot: PeriodBot }) {
     );
   }
   if (bot.verified === 0) return <span className="text-slate-600">not verified</span>;
-  if (bot.unverified === 0) return <span className="font-medium text-emerald-800">✓ verified</span>;
+  const how = verifiedHow(bot);
+  if (bot.unverified === 0) return <span className="font-medium text-emerald-800">✓ verified{how}</span>;
   return (
     <span className="text-slate-700">
-      ✓ {formatNumber(bot.verified)} of {formatNumber(bot.visits)} verified
+      ✓ {formatNumber(bot.verified)} of {formatNumber(bot.visits)} verified{how}
     </span>
   );
+}
+
+/** " by signature", " by IP range and reverse DNS": the methods that verified the bot's visits. */
+function verifiedHow(bot: PeriodBot): string {
+  const methods = [
+    bot.verifiedBy.signature > 0 ? "signature" : null,
+    bot.verifiedBy.ip > 0 ? "IP range" : null,
+    bot.verifiedBy.rdns > 0 ? "reverse DNS" : null,
+  ].filter((m) => m !== null);
+  return methods.length === 0 ? "" : ` by ${methods.join(" and ")}`;
 }
 
 export default async function BotsPage({
@@ -66,7 +77,7 @@ export default async function BotsPage({
     <>
       <PageHeader
         title="Bots"
-        description="Search-engine and AI crawler visits your site reported to us. Verified: the visit came from an address its operator publishes."
+        description="Search-engine and AI crawler visits your site reported to us. Verified: a signature of the bot's operator, an address it publishes, or its reverse DNS proves the visit."
       />
       <DomainFilter
         domains={domains.map((d) => d.hostname)}
@@ -118,7 +129,7 @@ export default async function BotsPage({
               {
                 header: "Verified / unverified / spoofed",
                 cell: (b) => (
-                  <span title="Verified: from the operator's published addresses. Spoofed: claims the bot from elsewhere.">
+                  <span title="Verified: proven by the operator's signature, published addresses or reverse DNS. Spoofed: claims the bot but fails the check.">
                     {formatNumber(b.verified)} / {formatNumber(b.unverified)} /{" "}
                     <span className={b.spoofed > 0 ? "font-semibold text-red-700" : undefined}>
                       {formatNumber(b.spoofed)}

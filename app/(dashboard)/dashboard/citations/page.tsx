@@ -42,7 +42,7 @@ export default async function CitationsPage({
     <>
       <PageHeader
         title="Citations"
-        description="Visits by AI engines' user-triggered fetchers and people referred by AI answers: pages the engines cite."
+        description="Pages AI engines and assistants read for their users (ChatGPT, Meta AI, Mistral, DuckAssist, NotebookLM, …) and people their answers referred: pages they cite."
       />
       <DomainFilter
         domains={domains.map((d) => d.hostname)}
@@ -52,7 +52,7 @@ export default async function CitationsPage({
         limit={limit}
         limitBounds={CITATIONS_LIMIT}
       />
-      <Card title={`${report.total} citations in the last ${report.periodDays} days, by engine`}>
+      <Card title={`${report.total} citations in the last ${report.periodDays} days, by engine or assistant`}>
         {report.byBot.length === 0 ? (
           <EmptyState>No citations in this period.</EmptyState>
         ) : (

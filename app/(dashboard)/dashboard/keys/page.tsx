@@ -1,77 +1,57 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { RotateKey } from "@/components/dashboard/rotate-key";
+import { KeyPairs } from "@/components/dashboard/key-pairs";
 import { CreateLegacyTokenForm, RevokeTokenButton } from "@/components/dashboard/webhooks";
 import { Card, PageHeader } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { LocalTime } from "@/components/ui/local-time";
 import { canManageKeys } from "@/lib/accounts/accounts";
 import { requireActor } from "@/lib/auth/session";
+import { keyPairsFor } from "@/lib/dashboard/keys";
 import { requestOrigin } from "@/lib/dashboard/origin";
 import { legacyTokensFor } from "@/lib/dashboard/webhooks";
-import { getActiveKey } from "@/lib/keys/keys";
 
 export const metadata: Metadata = { title: "API keys" };
 
 export default async function KeysPage() {
   const { db, actor } = await requireActor();
-  const key = await getActiveKey(db, actor.accountId);
+  const pairs = await keyPairsFor(db, actor);
   const origin = await requestOrigin();
   const tokens = await legacyTokensFor(db, actor);
+  const canManage = canManageKeys(actor.role);
   return (
     <>
       <PageHeader
         title="API keys"
-        description="One active key pair per account. Send both headers with every /api/v1 request and with the MCP endpoint."
+        description="Named key pairs: one per integration, each with its own rate limit. Send both headers with every /api/v1 request and with the MCP endpoint."
       >
         <Link href="/docs/api" className="btn-secondary">
           API docs
         </Link>
       </PageHeader>
-      <Card title="Active key">
-        {key ? (
-          <dl className="grid gap-3 text-sm sm:grid-cols-3">
-            <div>
-              <dt className="text-slate-600">Key id (x-api-key)</dt>
-              <dd className="mt-1 break-all font-mono text-slate-900" data-testid="active-key-id">
-                {key.keyId}
-              </dd>
-            </div>
-            <div>
-              <dt className="text-slate-600">Created</dt>
-              <dd className="mt-1 text-slate-900">
-                <LocalTime value={key.createdAt} />
-              </dd>
-            </div>
-            <div>
-              <dt className="text-slate-600">Last used</dt>
-              <dd className="mt-1 text-slate-900">
-                {key.lastUsedAt ? <LocalTime value={key.lastUsedAt} /> : "Never"}
-              </dd>
-            </div>
-          </dl>
-        ) : (
-          <EmptyState>This account has no active key yet.</EmptyState>
+      <Card title="Key pairs">
+        <KeyPairs pairs={pairs} origin={origin} canManage={canManage} />
+        {canManage ? null : (
+          <div className="mt-4">
+            <EmptyState>Only an owner or admin can create, roll or revoke key pairs.</EmptyState>
+          </div>
         )}
         <p className="mt-4 text-sm text-slate-600">
-          The secret (x-api-secret) is shown only when a key is created. Keep it out of client-side code and
-          public repositories.
+          A secret (x-api-secret) is shown only when its pair is created or rolled. Keep it out of client-side
+          code and public repositories. Rolling a pair can keep the old one working for up to 7 days, so every
+          integration switches without downtime; revoking stops a pair within seconds.
         </p>
         <p className="mt-2 text-sm text-slate-700">
           The{" "}
           <Link href="/docs/api" className="link">
             API docs
           </Link>{" "}
-          show a request and a response for every endpoint, with copyable curl, JavaScript and Python that use
-          {key ? " this key id" : " your key id once you create one"}.
+          show a request and a response for every endpoint, with copyable curl, JavaScript and Python
+          {pairs.length > 0
+            ? " that use your first active key id"
+            : " that use your key id once you create one"}
+          .
         </p>
-        <div className="mt-4">
-          {canManageKeys(actor.role) ? (
-            <RotateKey origin={origin} hasKey={Boolean(key)} />
-          ) : (
-            <EmptyState>Only an owner or admin can rotate the key.</EmptyState>
-          )}
-        </div>
       </Card>
       <Card title="Legacy API tokens" className="mt-6">
         <p className="text-sm text-slate-700">

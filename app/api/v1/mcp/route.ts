@@ -11,8 +11,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods(
     // Each message of a JSON-RPC batch counts against the key's rate limit.
     POST: implement(
       mcpRoute,
-      async ({ req, db, auth }) =>
-        handleMcpRequest(req, { db, accountId: auth.accountId, apiKeyId: auth.apiKeyId }),
+      async ({ req, db, auth, requestId }) =>
+        handleMcpRequest(req, { db, accountId: auth.accountId, apiKeyId: auth.apiKeyId, requestId }),
       { weight: countMcpMessages },
     ),
   },

@@ -3,9 +3,11 @@ import path from "node:path";
 import { expect, test } from "vitest";
 import { ENGINE_CONFIGS } from "@/lib/providers/engines";
 
-test("the README's AI engines table names each engine's variables and default model", () => {
-  const readme = readFileSync(path.resolve(__dirname, "../../README.md"), "utf8");
-  const section = readme.slice(readme.indexOf("## AI engines"), readme.indexOf("## Tracking"));
+test("docs/operations.md's AI engines table names each engine's variables and default model", () => {
+  const doc = readFileSync(path.resolve(__dirname, "../../docs/operations.md"), "utf8");
+  const start = doc.indexOf("### Providers");
+  expect(start).toBeGreaterThan(-1);
+  const section = doc.slice(start, doc.indexOf("\n### ", start + 1));
   for (const [engine, config] of Object.entries(ENGINE_CONFIGS)) {
     const row = section.split("\n").find((line) => line.startsWith(`| ${engine} |`));
     expect(row, engine).toBeDefined();

@@ -1,0 +1,87 @@
+// Named key pairs in Chromium against the production build, at desktop and phone sizes: a second pair for the
+// tracking snippet, a roll that keeps the old pair working for 24 hours, then revoking the rolling pair early.
+// Each step is checked against the API itself; axe-core finds no violation on the keys page.
+import { mkdirSync } from "node:fs";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page, test } from "@playwright/test";
+
+const SHOTS = "test-results/screenshots";
+const PASSWORD = "a long enough password";
+const VIEWPORTS = [
+  { name: "desktop", width: 1440, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+] as const;
+
+async function shot(page: Page, name: string) {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+}
+
+async function signUp(page: Page, email: string) {
+  await page.goto("/signup");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/dashboard/, { timeout: 30_000 });
+}
+
+async function newPair(page: Page) {
+  await expect(page.getByTestId("new-key-secret")).toHaveText(/^sks_/);
+  const keyId = (await page.getByTestId("new-key-id").textContent()) ?? "";
+  const secret = (await page.getByTestId("new-key-secret").textContent()) ?? "";
+  return { "x-api-key": keyId, "x-api-secret": secret };
+}
+
+for (const vp of VIEWPORTS) {
+  test(`named key pairs: create, roll with a window, revoke (${vp.name})`, async ({ page, request }) => {
+    await page.setViewportSize({ width: vp.width, height: vp.height });
+    await signUp(page, `keys-${vp.name}-${Date.now()}@example.com`);
+    await page.goto("/dashboard/keys");
+    await page.getByRole("button", { name: "Create key" }).click();
+    await page.getByRole("button", { name: "Create", exact: true }).click();
+    const main = await newPair(page);
+
+    // A second pair for the tracking snippet, beside the first.
+    await page.getByRole("button", { name: "New key pair" }).click();
+    await page.getByLabel("Name").fill("tracking snippet");
+    await page.getByRole("button", { name: "Create", exact: true }).click();
+    const snippet = await newPair(page);
+    expect(snippet["x-api-key"]).not.toBe(main["x-api-key"]);
+    for (const headers of [main, snippet]) {
+      expect((await request.get("/api/v1/credits", { headers })).status()).toBe(200);
+    }
+    await page.reload();
+    await expect(page.getByRole("list", { name: "Working key pairs" }).getByRole("listitem")).toHaveCount(2);
+    await shot(page, `keys-pairs-${vp.name}`);
+
+    // A name already in use stays in the dialog with the reason.
+    await page.getByRole("button", { name: "New key pair" }).click();
+    await page.getByLabel("Name").fill("tracking snippet");
+    await page.getByRole("button", { name: "Create", exact: true }).click();
+    await expect(page.getByText(/already active/).first()).toBeVisible();
+    await page.getByRole("button", { name: "Cancel" }).first().click();
+
+    // Roll the snippet's pair, keeping the old one for 24 hours: both work.
+    await page.getByRole("button", { name: "Roll tracking snippet" }).click();
+    await page.getByLabel("The old pair").last().selectOption("24h");
+    await shot(page, `keys-roll-${vp.name}`);
+    await page.getByRole("button", { name: "Roll now" }).last().click();
+    const rolled = await newPair(page);
+    for (const headers of [snippet, rolled]) {
+      expect((await request.get("/api/v1/credits", { headers })).status()).toBe(200);
+    }
+    await page.reload();
+    await expect(page.getByText(/Rolling until/)).toBeVisible();
+    await shot(page, `keys-rolling-${vp.name}`);
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(violations.map((v) => v.id)).toEqual([]);
+
+    // Revoking the rolling pair ends its window at once; its replacement keeps working.
+    await page.getByRole("button", { name: "Revoke tracking snippet (rolling)" }).click();
+    await page.getByRole("button", { name: "Revoke now" }).last().click();
+    await expect(page.getByText(/Rolling until/)).toHaveCount(0);
+    expect((await request.get("/api/v1/credits", { headers: snippet })).status()).toBe(401);
+    expect((await request.get("/api/v1/credits", { headers: rolled })).status()).toBe(200);
+    expect((await request.get("/api/v1/credits", { headers: main })).status()).toBe(200);
+  });
+}

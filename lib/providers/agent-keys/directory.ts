@@ -1,0 +1,146 @@
+// Key directories of signed agents (Web Bot Auth): the JSON Web Key Set an agent publishes at
+// /.well-known/http-message-signatures-directory (or the JWKS URL its Signature-Agent names), fetched through the
+// guarded fetcher, kept as parsed Ed25519 public keys by JWK thumbprint (RFC 7638), and cached as long as the
+// response's Cache-Control max-age (or Expires) allows.
+
+import { createHash, createPublicKey, type KeyObject } from "node:crypto";
+import { guardedFetch } from "@/lib/fetch";
+import type { GuardedFetch } from "@/lib/fetch/types";
+
+export const DIRECTORY_MEDIA_TYPE = "application/http-message-signatures-directory+json";
+
+/** A directory is kept at least this long (a max-age of 0 would fetch it on every signed request). */
+export const MIN_CACHE_SECONDS = 60;
+/** And at most this long, so a removed key stops verifying within a day. */
+export const MAX_CACHE_SECONDS = 24 * 60 * 60;
+/** Without caching headers. */
+export const DEFAULT_CACHE_SECONDS = 60 * 60;
+
+export interface AgentKey {
+  key: KeyObject;
+  /** Seconds since the epoch; the key signs nothing before or after. */
+  notBefore: number | null;
+  expires: number | null;
+}
+
+export interface KeyDirectory {
+  url: string;
+  /** By JWK thumbprint. */
+  keys: Map<string, AgentKey>;
+  fetchedAt: number;
+  /** When the cached copy goes stale (milliseconds since the epoch). */
+  freshUntil: number;
+}
+
+export class KeyDirectoryError extends Error {
+  constructor(
+    readonly url: string,
+    message: string,
+  ) {
+    super(`Key directory ${url}: ${message}`);
+    this.name = "KeyDirectoryError";
+  }
+}
+
+const b64url = (bytes: Buffer) => bytes.toString("base64url");
+
+/** The RFC 7638 thumbprint of a JWK (SHA-256, base64url): the required members in lexicographic order. */
+export function jwkThumbprint(jwk: Record<string, unknown>): string | null {
+  const required: Record<string, string[]> = {
+    OKP: ["crv", "kty", "x"],
+    EC: ["crv", "kty", "x", "y"],
+    RSA: ["e", "kty", "n"],
+  };
+  const members = required[String(jwk.kty)];
+  if (!members) return null;
+  const parts: string[] = [];
+  for (const m of members) {
+    if (typeof jwk[m] !== "string") return null;
+    parts.push(`${JSON.stringify(m)}:${JSON.stringify(jwk[m])}`);
+  }
+  return b64url(
+    createHash("sha256")
+      .update(`{${parts.join(",")}}`)
+      .digest(),
+  );
+}
+
+/**
+ * The Ed25519 keys of a directory document, by thumbprint. A key whose `kid` is not its thumbprint is
+ * mislabelled and left out (the profile requires them equal); other key types are not used for Web Bot Auth here.
+ */
+export function parseKeyDirectory(document: unknown): Map<string, AgentKey> {
+  const keys = new Map<string, AgentKey>();
+  const list = (document as { keys?: unknown })?.keys;
+  if (!Array.isArray(list)) return keys;
+  for (const jwk of list) {
+    if (typeof jwk !== "object" || jwk === null) continue;
+    const k = jwk as Record<string, unknown>;
+    if (k.kty !== "OKP" || k.crv !== "Ed25519" || typeof k.x !== "string") continue;
+    if (k.use !== undefined && k.use !== "sig") continue;
+    const thumbprint = jwkThumbprint(k);
+    if (!thumbprint || (k.kid !== undefined && k.kid !== thumbprint)) continue;
+    let key: KeyObject;
+    try {
+      key = createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: k.x }, format: "jwk" });
+    } catch {
+      continue;
+    }
+    keys.set(thumbprint, {
+      key,
+      notBefore: typeof k.nbf === "number" ? k.nbf : null,
+      expires: typeof k.exp === "number" ? k.exp : null,
+    });
+  }
+  return keys;
+}
+
+/** How long a response may be cached, in seconds (RFC 9111: max-age, else Expires minus Date). */
+export function cacheLifetime(headers: Record<string, string[]>, now: number): number {
+  const cacheControl = (headers["cache-control"] ?? []).join(",").toLowerCase();
+  let seconds: number | null = null;
+  if (/(?:^|,)\s*(?:no-store|no-cache)\s*(?:,|$)/.test(cacheControl)) seconds = 0;
+  const maxAge = /(?:^|,)\s*max-age\s*=\s*"?(\d+)"?/.exec(cacheControl);
+  if (seconds === null && maxAge) seconds = Number(maxAge[1]);
+  const expires = headers.expires?.[0];
+  if (seconds === null && expires) {
+    const at = Date.parse(expires);
+    const date = Date.parse(headers.date?.[0] ?? "");
+    seconds = Number.isNaN(at) ? 0 : Math.floor((at - (Number.isNaN(date) ? now : date)) / 1000);
+  }
+  if (seconds === null) seconds = DEFAULT_CACHE_SECONDS;
+  return Math.min(MAX_CACHE_SECONDS, Math.max(MIN_CACHE_SECONDS, seconds));
+}
+
+/** Fetches and parses one directory. Throws KeyDirectoryError (or the fetcher's FetchError). */
+export async function fetchKeyDirectory(
+  url: string,
+  options: { fetch?: GuardedFetch; now?: () => number } = {},
+): Promise<KeyDirectory> {
+  const fetch = options.fetch ?? guardedFetch;
+  const now = options.now ?? Date.now;
+  const response = await fetch(url, {
+    headers: { accept: `${DIRECTORY_MEDIA_TYPE}, application/jwk-set+json;q=0.9, application/json;q=0.8` },
+    // The profile forbids following redirects: the directory is the URL the agent named.
+    redirect: "manual",
+    timeoutMs: 5_000,
+    maxBytes: 256 * 1024,
+  });
+  if (response.status !== 200) throw new KeyDirectoryError(url, `answered HTTP ${response.status}`);
+  let document: unknown;
+  try {
+    document = JSON.parse(response.text());
+  } catch {
+    throw new KeyDirectoryError(url, "is not JSON");
+  }
+  if (!Array.isArray((document as { keys?: unknown })?.keys)) {
+    throw new KeyDirectoryError(url, "is not a JSON Web Key Set");
+  }
+  const fetchedAt = now();
+  return {
+    url,
+    keys: parseKeyDirectory(document),
+    fetchedAt,
+    freshUntil: fetchedAt + cacheLifetime(response.headers, fetchedAt) * 1000,
+  };
+}

@@ -1,0 +1,311 @@
+import { sql } from "drizzle-orm";
+import type { DbOrTx } from "@/lib/db/client";
+import type { NewVisit, VerificationMethod } from "@/lib/db/schema";
+import { readPrivateTargetPolicy } from "@/lib/fetch";
+import { fetchKeyDirectory, type KeyDirectory } from "@/lib/providers/agent-keys/directory";
+import { isPublicIp, parseIp } from "../catalog/ip-ranges/cidr";
+import { botSignsAs } from "../catalog/signature-agents";
+import {
+  prepareSignatureCheck,
+  type SignatureCheck,
+  type SignedRequest,
+  verifySignatureCheck,
+} from "../web-bot-auth/signature";
+
+type Check = Extract<SignatureCheck, { kind: "check" }>;
+type StoredVerification = "verified" | "unverified" | "unknown";
+
+/** A signed visit whose agent's keys were not at hand when it was stored: settled in the background. */
+export interface PendingSignature {
+  row: NewVisit;
+  check: Check;
+  at: Date;
+}
+
+/** The rows waiting for a signature's verdict: reverse DNS leaves them to it. */
+export const awaitingSignature = new WeakSet<NewVisit>();
+
+/** Directories named by signed requests, parsed (KeyObjects), by URL; failures remembered so a dead one is not hammered. */
+class KeyDirectoryCache {
+  private readonly entries = new Map<string, KeyDirectory>();
+  private readonly failedUntil = new Map<string, number>();
+  private readonly loading = new Map<string, Promise<KeyDirectory | null>>();
+
+  constructor(
+    private readonly capacity = 1000,
+    readonly failureBackoffMs = 30_000,
+  ) {}
+
+  fetcher: (url: string) => Promise<KeyDirectory> = (url) => fetchKeyDirectory(url);
+  now: () => number = Date.now;
+
+  /** The cached directory, fresh or stale; a stale one is refreshed in the background. Never fetches inline. */
+  peek(url: string): KeyDirectory | undefined {
+    const entry = this.entries.get(url);
+    if (entry === undefined || entry.freshUntil <= this.now()) void this.load(url);
+    return entry;
+  }
+
+  /**
+   * The directory: the cached copy while fresh, else fetched (once, however many ask while the fetch runs) unless
+   * it failed moments ago; null when it cannot be had. `force` fetches it again regardless.
+   */
+  load(url: string, options: { force?: boolean } = {}): Promise<KeyDirectory | null> {
+    const running = this.loading.get(url);
+    if (running) return running;
+    const cached = this.entries.get(url);
+    if (!options.force && cached !== undefined && cached.freshUntil > this.now())
+      return Promise.resolve(cached);
+    if (!options.force && (this.failedUntil.get(url) ?? 0) > this.now()) {
+      return Promise.resolve(this.entries.get(url) ?? null);
+    }
+    const task = this.fetcher(url)
+      .then((directory) => {
+        this.entries.delete(url);
+        this.entries.set(url, directory);
+        this.failedUntil.delete(url);
+        if (this.entries.size > this.capacity)
+          this.entries.delete(this.entries.keys().next().value as string);
+        return directory;
+      })
+      .catch((error: unknown) => {
+        this.failedUntil.set(url, this.now() + this.failureBackoffMs);
+        console.warn(`signature key directory unavailable: ${(error as Error)?.message ?? error}`);
+        // A stale copy still serves until the directory answers again.
+        return this.entries.get(url) ?? null;
+      })
+      .finally(() => this.loading.delete(url));
+    this.loading.set(url, task);
+    return task;
+  }
+
+  /** The cached copy, fresh or stale, without fetching. */
+  cached(url: string): KeyDirectory | undefined {
+    return this.entries.get(url);
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.failedUntil.clear();
+  }
+
+  async idle(): Promise<void> {
+    while (this.loading.size > 0) await Promise.all([...this.loading.values()]);
+  }
+}
+
+export const agentKeyDirectories = new KeyDirectoryCache();
+
+/** Plain http is accepted for a directory only where private targets are allowed, and only on a private address. */
+function allowHttpDirectory(url: URL): boolean {
+  if (readPrivateTargetPolicy() === false) return false;
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  const ip = parseIp(host);
+  return host === "localhost" || (ip !== null && !isPublicIp(ip));
+}
+
+/** A key's verdict on a check at the request's time: null when the directory does not hold the key. */
+function verdictWith(directory: KeyDirectory, check: Check, at: Date): "verified" | "unverified" | null {
+  const agentKey = directory.keys.get(check.keyid);
+  if (!agentKey) return null;
+  const t = at.getTime() / 1000;
+  if (agentKey.notBefore !== null && t < agentKey.notBefore) return "unverified";
+  if (agentKey.expires !== null && t > agentKey.expires) return "unverified";
+  return verifySignatureCheck(check, agentKey.key) ? "verified" : "unverified";
+}
+
+/** A directory fetched this recently is trusted to be complete: a key it lacks is not the agent's. */
+const COMPLETE_FOR_MS = 60_000;
+
+/**
+ * The verdict of a visit's Web Bot Auth signature, from the keys at hand (never a fetch): a failing signature
+ * disproves the claim ("unverified" as stored: spoofed); a valid one proves it when the signing agent is one the
+ * claimed bot's operator signs as. `pending` when the agent's keys are not known yet (the caller stores the
+ * visit undecided and settles it later); null when the signature says nothing about the claimed bot.
+ */
+export function judgeSignature(
+  botName: string,
+  signed: SignedRequest,
+): { verification: StoredVerification; method: VerificationMethod | null; pending?: Check } | null {
+  let check: SignatureCheck;
+  try {
+    check = prepareSignatureCheck(signed, { allowHttpDirectory });
+  } catch (error) {
+    // A defect here must not fail the batch: the visit is judged by its address.
+    console.error("signature check failed", error);
+    return null;
+  }
+  if (check.kind === "invalid") return { verification: "unverified", method: "signature" };
+  if (check.kind === "unjudged") return null;
+  if (!botSignsAs(botName, check.directory)) return null;
+  const directory = agentKeyDirectories.peek(check.directory);
+  if (directory) {
+    const verdict = verdictWith(directory, check, signed.at);
+    if (verdict) return { verification: verdict, method: "signature" };
+    // A key the directory lacks: the agent's, if it was added since the copy was fetched.
+    if (agentKeyDirectories.now() - directory.fetchedAt < COMPLETE_FOR_MS) {
+      return { verification: "unverified", method: "signature" };
+    }
+  }
+  return { verification: "unknown", method: null, pending: check };
+}
+
+/** At most this many visits wait for their agent's keys at once; beyond it they stay undecided. */
+export const MAX_PENDING_SIGNATURES = 20_000;
+/** When a directory that could not be fetched is tried again for the visits waiting on it. */
+export const RETRY_DELAYS_MS = [30_000, 2 * 60_000, 10 * 60_000, 30 * 60_000, 2 * 60 * 60_000];
+
+interface Waiting {
+  db: DbOrTx;
+  items: PendingSignature[];
+  attempt: number;
+  timer: NodeJS.Timeout | null;
+}
+
+const waiting = new Map<string, Waiting>();
+const running = new Set<Promise<void>>();
+let pendingCount = 0;
+
+/**
+ * After the rows are stored: fetches the directories the pending signatures name (never awaited by ingest),
+ * verifies them and moves the visits still undecided to verified or spoofed, with the daily bot rollup's counts,
+ * in one statement per directory. A directory that cannot be fetched is tried again later (RETRY_DELAYS_MS); its
+ * visits stay undecided meanwhile, and for good once the retries are spent.
+ */
+export function settleSignaturesInBackground(db: DbOrTx, pending: PendingSignature[]): void {
+  if (pending.length === 0) return;
+  const byDirectory = new Map<string, PendingSignature[]>();
+  for (const p of pending) {
+    if (pendingCount >= MAX_PENDING_SIGNATURES) break;
+    pendingCount++;
+    const list = byDirectory.get(p.check.directory);
+    if (list) list.push(p);
+    else byDirectory.set(p.check.directory, [p]);
+  }
+  for (const [url, items] of byDirectory) {
+    const queued = waiting.get(url);
+    if (queued) {
+      queued.items.push(...items);
+      continue;
+    }
+    track(attempt(url, { db, items, attempt: 0, timer: null }));
+  }
+}
+
+function track(task: Promise<void>): void {
+  const t = task
+    .catch((error) => console.error("signature verification failed", error))
+    .finally(() => running.delete(t));
+  running.add(t);
+}
+
+async function attempt(url: string, w: Waiting): Promise<void> {
+  // A key the cached copy lacks may have been published since: fetched again (at most once a minute).
+  const cached = agentKeyDirectories.cached(url);
+  const lacksKey =
+    cached !== undefined &&
+    agentKeyDirectories.now() - cached.fetchedAt >= COMPLETE_FOR_MS &&
+    w.items.some((item) => !cached.keys.has(item.check.keyid));
+  const directory = await agentKeyDirectories.load(url, { force: w.attempt > 0 || lacksKey });
+  if (!directory) {
+    if (w.attempt >= RETRY_DELAYS_MS.length) {
+      pendingCount -= w.items.length;
+      return;
+    }
+    const delay = RETRY_DELAYS_MS[w.attempt] as number;
+    w.attempt++;
+    waiting.set(url, w);
+    w.timer = setTimeout(() => retryNow(url), delay);
+    w.timer.unref?.();
+    return;
+  }
+  waiting.delete(url);
+  pendingCount -= w.items.length;
+  const settled: [string, string, "verified" | "unverified"][] = [];
+  for (const item of w.items) {
+    awaitingSignature.delete(item.row);
+    settled.push([
+      item.row.domainId,
+      item.row.eventKey as string,
+      verdictWith(directory, item.check, item.at) ?? "unverified",
+    ]);
+  }
+  await storeVerdicts(w.db, settled, "signature");
+}
+
+function retryNow(url: string): void {
+  const w = waiting.get(url);
+  if (!w) return;
+  waiting.delete(url);
+  if (w.timer) clearTimeout(w.timer);
+  track(attempt(url, w));
+}
+
+/** Tries every waiting directory again now (tests; an operator's nudge after an agent's outage). */
+export function retryWaitingSignatures(): void {
+  for (const url of [...waiting.keys()]) retryNow(url);
+}
+
+/** Resolves once every background verification started so far has finished (tests, graceful shutdown). */
+export async function signaturesIdle(): Promise<void> {
+  while (running.size > 0) await Promise.all([...running]);
+}
+
+/** How many visits wait for a directory that could not be fetched yet. */
+export function signaturesWaiting(): number {
+  let n = 0;
+  for (const w of waiting.values()) n += w.items.length;
+  return n;
+}
+
+/**
+ * Moves visits still undecided ("unknown") to a verdict reached after they were stored, with the method that
+ * reached it, and adds them to the daily bot rollup's verified or spoofed counts (and the method's count).
+ */
+export async function storeVerdicts(
+  db: DbOrTx,
+  settled: [domainId: string, eventKey: string, verdict: "verified" | "unverified"][],
+  method: "signature" | "rdns",
+): Promise<void> {
+  if (settled.length === 0) return;
+  const methodColumn = sql.raw(method === "signature" ? "signature_verified_visits" : "rdns_verified_visits");
+  await db.execute(sql`
+    with input as (
+      select x->>0 as domain_id, x->>1 as event_key, x->>2 as verification
+      from jsonb_array_elements(${JSON.stringify(settled)}::jsonb) as x
+    ),
+    upd as (
+      update visits v set verification = i.verification, verification_method = ${method}
+      from input i
+      where v.domain_id = i.domain_id::uuid and v.event_key = i.event_key and v.verification = 'unknown'
+      returning v.domain_id, (v.occurred_at at time zone 'UTC')::date as day, v.bot_name, v.verification,
+                split_part(v.path, '?', 1) as page, v.is_ai_bot and v.citation_engine is null as ai_crawl
+    ),
+    -- The page funnel's verified AI crawls (tracking_daily_pages), settled with the bots' rollup.
+    page_days as (
+      update tracking_daily_pages t set verified_ai_crawls = t.verified_ai_crawls + u.verified
+      from (
+        select domain_id, day, page, count(*) as verified from upd
+        where ai_crawl and verification = 'verified' group by 1, 2, 3
+      ) u
+      where t.domain_id = u.domain_id and t.day = u.day and t.page = u.page
+    )
+    update tracking_daily_bots t
+    set verified_visits = t.verified_visits + u.verified, spoofed_visits = t.spoofed_visits + u.spoofed,
+        ${methodColumn} = t.${methodColumn} + u.verified
+    from (
+      select domain_id, day, bot_name,
+             count(*) filter (where verification = 'verified') as verified,
+             count(*) filter (where verification = 'unverified') as spoofed
+      from upd where bot_name is not null group by 1, 2, 3
+    ) u
+    where t.domain_id = u.domain_id and t.day = u.day and t.bot_name = u.bot_name`);
+}
+
+/** Forgets the cached directories and the waiting visits (tests). */
+export function resetSignatureState(): void {
+  for (const w of waiting.values()) if (w.timer) clearTimeout(w.timer);
+  waiting.clear();
+  pendingCount = 0;
+  agentKeyDirectories.clear();
+}

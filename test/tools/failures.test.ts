@@ -1,0 +1,82 @@
+// A failed job's code is part of the contract a customer programs against: docs/api.md lists, under each tool,
+// every code its jobs can end with. These tests hold the lists in lib/tools/failures.ts to the codes the code
+// throws, and docs/api.md to the lists.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+import { ERROR_CODES } from "@/lib/errors";
+import { TOOL_NAMES, type ToolName } from "@/lib/tools/catalog";
+import { FAILURE_MEANINGS, failureCodesOf, RUNNER_FAILURE_CODES } from "@/lib/tools/failures";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const read = (rel: string) => readFileSync(path.join(ROOT, rel), "utf8");
+
+const sourcesIn = (dir: string) =>
+  readdirSync(path.join(ROOT, dir))
+    .filter((f) => /\.(ts|mjs)$/.test(f) && !f.endsWith(".test.ts"))
+    .map((f) => `${dir}/${f}`);
+
+/** The codes a source throws or fails a job with as literals: `new XError("CODE"`, `code: "CODE"`. */
+function literalCodes(text: string): string[] {
+  const found = [
+    ...text.matchAll(/new \w*Error\(\s*"([A-Z][A-Z0-9_]+)"/g),
+    ...text.matchAll(/\bcode:\s*"([A-Z][A-Z0-9_]+)"/g),
+  ].map((m) => m[1]!);
+  return [...new Set(found)].filter((c) => !(ERROR_CODES as readonly string[]).includes(c));
+}
+
+/** A tool's folder and the sibling tool folders it imports from (`../audits/run-audit`). */
+function toolSources(tool: ToolName): string[] {
+  const own = sourcesIn(`lib/tools/${tool}`);
+  const siblings = new Set<string>();
+  for (const file of own) {
+    for (const m of read(file).matchAll(/from "\.\.\/([a-z0-9-]+)\//g)) siblings.add(m[1]!);
+  }
+  return [...own, ...[...siblings].flatMap((dir) => sourcesIn(`lib/tools/${dir}`))];
+}
+
+/** docs/api.md's section of `POST /<tool>`, up to the next heading. */
+function apiSection(doc: string, tool: string): string {
+  const start = doc.indexOf(`\n### POST /${tool}\n`);
+  expect(start, `docs/api.md has a section for POST /${tool}`).toBeGreaterThan(-1);
+  const end = doc.indexOf("\n#", start + 1);
+  return doc.slice(start, end === -1 ? undefined : end);
+}
+
+describe("job failure codes", () => {
+  test.each(TOOL_NAMES)("%s lists every code its folder fails a job with", (tool) => {
+    const listed = failureCodesOf(tool) as string[];
+    const thrown = toolSources(tool).flatMap((f) => literalCodes(read(f)));
+    expect(thrown.filter((c) => !listed.includes(c))).toEqual([]);
+  });
+
+  test("the runner's own codes are the ones lib/jobs fails jobs with", () => {
+    const thrown = [...new Set(sourcesIn("lib/jobs").flatMap((f) => literalCodes(read(f))))];
+    expect(thrown.filter((c) => !(RUNNER_FAILURE_CODES as readonly string[]).includes(c))).toEqual([]);
+    for (const code of RUNNER_FAILURE_CODES) expect(thrown, code).toContain(code);
+  });
+
+  test.each(TOOL_NAMES)("docs/api.md lists the failure codes of %s under its endpoint", (tool) => {
+    const section = apiSection(read("docs/api.md"), tool);
+    for (const code of failureCodesOf(tool)) expect(section, `${tool}: ${code}`).toContain(`\`${code}\``);
+  });
+
+  test("docs/api.md says what each code means", () => {
+    const doc = read("docs/api.md");
+    const table = doc.slice(doc.indexOf("## Job failure codes"));
+    for (const [code, meaning] of Object.entries(FAILURE_MEANINGS)) {
+      expect(table, code).toContain(`| \`${code}\` | ${meaning} |`);
+    }
+  });
+
+  test("the literal reader finds thrown and failed codes, not request errors", () => {
+    const text = [
+      'throw new ToolError("NOT_HTML", "x");',
+      'throw new KeywordResearchError(\n  "NO_TEXT", "x");',
+      'await failJob(db, id, { code: "QUEUE_TIMEOUT", message: "x" });',
+      'throw new AppError("VALIDATION_ERROR", "x");',
+      'const c = "LOOKS_LIKE_A_CODE";',
+    ].join("\n");
+    expect(literalCodes(text).sort()).toEqual(["NOT_HTML", "NO_TEXT", "QUEUE_TIMEOUT"]);
+  });
+});

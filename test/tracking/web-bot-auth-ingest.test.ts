@@ -1,0 +1,317 @@
+// Web Bot Auth at ingest: signed events are verified against the agent's key directory, served here on
+// 127.0.0.1 (ephemeral port) with its real media type and caching headers. The directory is fetched outside the
+// ingest statement; a visit whose keys are not known yet is stored undecided and settled afterwards, with the
+// daily bot rollup; a directory that is down leaves its visits undecided until it answers.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { and, eq } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "vitest";
+import { registerDomain } from "@/lib/accounts/domains";
+import { signUp } from "@/lib/dashboard/signup";
+import type { Db, DbHandle } from "@/lib/db/client";
+import { trackingDailyBots, visits } from "@/lib/db/schema";
+import { DIRECTORY_MEDIA_TYPE } from "@/lib/providers/agent-keys/directory";
+import { ingestEvents, ingestLog } from "@/lib/tracking/ingest/ingest-visits";
+import {
+  agentKeyDirectories,
+  resetSignatureState,
+  retryWaitingSignatures,
+  signaturesIdle,
+  signaturesWaiting,
+} from "@/lib/tracking/ingest/signature-step";
+import { getBotStats } from "@/lib/tracking/reports/stats";
+import { listBotVisits } from "@/lib/tracking/reports/visits-list";
+import { createTestDb } from "../db";
+import { type AgentKeyPair, agentKeyPair, signRequest } from "../support/web-bot-auth";
+
+const CHATGPT_USER =
+  "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot";
+const HOST = "signed.example.com";
+const IP = "85.181.35.98"; // a public address in none of OpenAI's ranges: only a signature can verify these visits
+
+let handle: DbHandle;
+let db: Db;
+let accountId: string;
+let domainId: string;
+let server: http.Server;
+let origin: string;
+let key: AgentKeyPair;
+const directory = { up: true, requests: 0, keys: [] as object[] };
+const saved: Record<string, string | undefined> = {};
+
+beforeAll(async () => {
+  handle = await createTestDb();
+  db = handle.db;
+  const { user } = await signUp(db, {
+    email: `wba-${process.pid}@example.com`,
+    password: "correct horse battery",
+  });
+  const { getActor } = await import("@/lib/dashboard/members");
+  accountId = (await getActor(db, user.id))!.accountId;
+  domainId = (await registerDomain(db, accountId, HOST)).id;
+  server = http.createServer((req, res) => {
+    directory.requests++;
+    if (!directory.up || req.url !== "/.well-known/http-message-signatures-directory") {
+      res.writeHead(directory.up ? 404 : 503).end();
+      return;
+    }
+    res.writeHead(200, { "content-type": DIRECTORY_MEDIA_TYPE, "cache-control": "max-age=300" });
+    res.end(JSON.stringify({ keys: directory.keys }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  for (const name of ["ALLOW_PRIVATE_TARGETS", "TRACKING_SIGNATURE_AGENTS"]) saved[name] = process.env[name];
+  process.env.ALLOW_PRIVATE_TARGETS = "loopback";
+  process.env.TRACKING_SIGNATURE_AGENTS = `ChatGPT-User=${origin}`;
+});
+
+beforeEach(async () => {
+  resetSignatureState();
+  key = agentKeyPair();
+  directory.up = true;
+  directory.requests = 0;
+  directory.keys = [{ ...key.jwk, kid: key.keyid, use: "sig" }];
+  await db.delete(visits).where(eq(visits.domainId, domainId));
+  await db.delete(trackingDailyBots).where(eq(trackingDailyBots.domainId, domainId));
+});
+
+afterEach(async () => {
+  await signaturesIdle();
+});
+
+afterAll(async () => {
+  for (const [name, value] of Object.entries(saved)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+  resetSignatureState();
+  await new Promise((resolve) => server.close(resolve));
+  await handle.close();
+});
+
+const now = () => Math.floor(Date.now() / 1000);
+
+function event(path: string, headers: object, extra: object = {}) {
+  return {
+    domain: HOST,
+    path,
+    userAgent: CHATGPT_USER,
+    ip: IP,
+    timestamp: new Date().toISOString(),
+    ...headers,
+    ...extra,
+  };
+}
+
+function signed(o: Partial<Parameters<typeof signRequest>[0]> = {}) {
+  return signRequest({ key, agent: origin, authority: HOST, created: now() - 5, expires: now() + 300, ...o });
+}
+
+async function stored() {
+  const rows = await db
+    .select({ path: visits.path, verification: visits.verification, method: visits.verificationMethod })
+    .from(visits)
+    .where(eq(visits.domainId, domainId))
+    .orderBy(visits.path);
+  const [rollup] = await db
+    .select({
+      visits: trackingDailyBots.visits,
+      verified: trackingDailyBots.verifiedVisits,
+      spoofed: trackingDailyBots.spoofedVisits,
+      bySignature: trackingDailyBots.signatureVerifiedVisits,
+    })
+    .from(trackingDailyBots)
+    .where(and(eq(trackingDailyBots.domainId, domainId), eq(trackingDailyBots.botName, "ChatGPT-User")));
+  return { rows: rows.map((r) => [r.path, r.verification, r.method]), rollup };
+}
+
+test("first signed visits are settled once the directory is fetched; later ones are verified at ingest", async () => {
+  const result = await ingestEvents(db, accountId, {
+    events: [
+      event("/a", signed()),
+      event("/b", signed({ agentForm: "string" })),
+      event("/c", signed({ signWith: agentKeyPair().privateKey })), // signed with another key than its keyid's
+      event("/d", signed({ method: "GET", path: "/d" }), { method: "GET" }),
+    ],
+  });
+  expect(result.accepted).toBe(4);
+  await signaturesIdle();
+  expect(directory.requests).toBe(1);
+  expect(await stored()).toEqual({
+    rows: [
+      ["/a", "verified", "signature"],
+      ["/b", "verified", "signature"],
+      ["/c", "unverified", "signature"],
+      ["/d", "verified", "signature"],
+    ],
+    rollup: { visits: 4, verified: 3, spoofed: 1, bySignature: 3 },
+  });
+
+  // The directory is cached (max-age=300): the next batch is decided inside ingest, with no fetch.
+  await ingestEvents(db, accountId, {
+    events: [
+      event("/e", signed()),
+      event("/f", signed({ keyid: agentKeyPair().keyid })), // a key the directory does not publish
+      event("/g", signed(), { host: "evil.example" }), // signed for another host
+      event("/h", {}), // unsigned: the address decides (not one of OpenAI's)
+    ],
+  });
+  expect(directory.requests).toBe(1);
+  const after = await stored();
+  expect(after.rows.slice(4)).toEqual([
+    ["/e", "verified", "signature"],
+    ["/f", "unverified", "signature"],
+    ["/g", "unverified", "signature"],
+    ["/h", "unverified", "ip"],
+  ]);
+  expect(after.rollup).toEqual({ visits: 8, verified: 4, spoofed: 4, bySignature: 4 });
+
+  // The API's vocabulary: verified (by signature), spoofed.
+  const listed = await listBotVisits(db, accountId, { domain: HOST, limit: 10 });
+  const byPath = Object.fromEntries(
+    listed.visits.map((v) => [v.path, [v.verification, v.verificationMethod]]),
+  );
+  expect(byPath["/e"]).toEqual(["verified", "signature"]);
+  expect(byPath["/f"]).toEqual(["spoofed", "signature"]);
+  expect(byPath["/h"]).toEqual(["spoofed", "ip"]);
+  const stats = await getBotStats(db, accountId, HOST);
+  expect(stats.topBots[0]).toMatchObject({
+    name: "ChatGPT-User",
+    count: 8,
+    verification: { verified: 4, spoofed: 4, unverified: 0, verifiedBy: { signature: 4, ip: 0, rdns: 0 } },
+  });
+});
+
+test("expired and replayed signatures are spoofed, decided without the directory", async () => {
+  const t = now();
+  await ingestEvents(db, accountId, {
+    events: [
+      event("/expired", signed({ created: t - 900, expires: t - 600 })),
+      // A signature captured an hour ago, its five-minute window long past, replayed on a request now.
+      event("/replayed", signed({ created: t - 3600, expires: t - 3300 })),
+    ],
+  });
+  await signaturesIdle();
+  expect(directory.requests).toBe(0);
+  expect((await stored()).rows).toEqual([
+    ["/expired", "unverified", "signature"],
+    ["/replayed", "unverified", "signature"],
+  ]);
+});
+
+test("a directory that is down: visits stay unverified, then are settled when it answers", async () => {
+  directory.up = false;
+  await ingestEvents(db, accountId, {
+    events: [event("/1", signed()), event("/2", signed({ agentForm: "string" }))],
+  });
+  await signaturesIdle();
+  expect(directory.requests).toBe(1);
+  expect(await stored()).toEqual({
+    rows: [
+      ["/1", "unknown", null],
+      ["/2", "unknown", null],
+    ],
+    rollup: { visits: 2, verified: 0, spoofed: 0, bySignature: 0 },
+  });
+  expect(signaturesWaiting()).toBe(2);
+  const listed = await listBotVisits(db, accountId, { domain: HOST, limit: 10 });
+  expect(listed.visits.map((v) => [v.verification, v.verificationMethod])).toEqual([
+    ["unverified", null],
+    ["unverified", null],
+  ]);
+
+  directory.up = true;
+  retryWaitingSignatures();
+  await signaturesIdle();
+  expect(signaturesWaiting()).toBe(0);
+  expect(await stored()).toEqual({
+    rows: [
+      ["/1", "verified", "signature"],
+      ["/2", "verified", "signature"],
+    ],
+    rollup: { visits: 2, verified: 2, spoofed: 0, bySignature: 2 },
+  });
+});
+
+test("a signature from an agent the bot's operator does not sign as proves nothing about the bot", async () => {
+  const stranger = signRequest({
+    key,
+    agent: "https://stranger.example",
+    authority: HOST,
+    created: now() - 5,
+    expires: now() + 300,
+  });
+  await ingestEvents(db, accountId, { events: [event("/s", stranger)] });
+  await signaturesIdle();
+  expect(directory.requests).toBe(0);
+  // The address decides, as for an unsigned visit.
+  expect((await stored()).rows).toEqual([["/s", "unverified", "ip"]]);
+});
+
+test("signed requests in an nginx JSON log are verified too", async () => {
+  // Warm the cache: the log's visits are then decided at ingest.
+  expect(
+    await agentKeyDirectories.load(`${origin}/.well-known/http-message-signatures-directory`),
+  ).not.toBeNull();
+  const headers = signed();
+  const line = (path: string, h: object) =>
+    JSON.stringify({
+      time_iso8601: new Date().toISOString(),
+      remote_addr: IP,
+      request: `GET ${path} HTTP/1.1`,
+      status: 200,
+      http_user_agent: CHATGPT_USER,
+      http_host: HOST,
+      ...h,
+    });
+  const log = [
+    line("/log-1", {
+      http_signature: headers.signature,
+      http_signature_input: headers.signatureInput,
+      http_signature_agent: headers.signatureAgent,
+    }),
+    line("/log-2", {
+      http_signature: signed({ signWith: agentKeyPair().privateKey }).signature,
+      http_signature_input: headers.signatureInput,
+      http_signature_agent: headers.signatureAgent,
+    }),
+  ].join("\n");
+  const result = await ingestLog(db, accountId, HOST, log);
+  expect(result.accepted).toBe(2);
+  expect((await stored()).rows).toEqual([
+    ["/log-1", "verified", "signature"],
+    ["/log-2", "unverified", "signature"],
+  ]);
+});
+
+test("a key published after the directory was cached: fetched again, the visit verified", async () => {
+  const url = `${origin}/.well-known/http-message-signatures-directory`;
+  expect(await agentKeyDirectories.load(url)).not.toBeNull();
+  expect(directory.requests).toBe(1);
+  // The agent rotates: a new key beside the old one. Our copy is still fresh, but over a minute old.
+  const rotated = agentKeyPair();
+  directory.keys = [...directory.keys, { ...rotated.jwk, kid: rotated.keyid }];
+  const realNow = agentKeyDirectories.now;
+  agentKeyDirectories.now = () => Date.now() + 90_000;
+  try {
+    await ingestEvents(db, accountId, {
+      events: [
+        event(
+          "/rotated",
+          signRequest({
+            key: rotated,
+            agent: origin,
+            authority: HOST,
+            created: now() - 5,
+            expires: now() + 300,
+          }),
+        ),
+      ],
+    });
+    await signaturesIdle();
+  } finally {
+    agentKeyDirectories.now = realNow;
+  }
+  expect(directory.requests).toBe(2);
+  expect((await stored()).rows).toEqual([["/rotated", "verified", "signature"]]);
+});
