@@ -30,7 +30,7 @@ export async function analyseMonitoredAnswer(
   cited: readonly ResolvedSource[],
   retrieved: readonly ResolvedSource[],
   target: { domain: string; brandNames: readonly string[]; competitors: readonly string[] },
-  ctx: { env?: EnvRecord; signal?: AbortSignal },
+  ctx: { env?: EnvRecord; signal?: AbortSignal; beforeJudge?: () => Promise<void> },
 ): Promise<AnalysedAnswer> {
   const domain = findRegistrableDomain(target.domain) ?? target.domain;
   const citedDomains = unique(cited.map((s) => s.domain).filter((d): d is string => d !== null));
@@ -45,6 +45,7 @@ export async function analyseMonitoredAnswer(
   let sentiment: AnalysedAnswer["sentiment"] = null;
   let sentimentMethod: string | null = null;
   if (position !== null) {
+    await ctx.beforeJudge?.();
     const verdict = await judgeBrandSentiment(
       {
         sentences: extractMentionSentences(answer.answer, analysis, domain),

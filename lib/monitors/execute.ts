@@ -1,5 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { resolveSources } from "@/lib/ai-visibility/resolve-sources";
+import { pickJudgeEngine } from "@/lib/ai-visibility/sentiment-judge";
 import { readSiteName } from "@/lib/ai-visibility/site-name";
 import type { Db } from "@/lib/db/client";
 import { redactDbError } from "@/lib/db/errors";
@@ -257,6 +258,26 @@ export class AnswerWorker implements KindWorker {
     return started;
   }
 
+  /**
+   * The sentiment judge's request is one more request to its provider: it takes a slot from the same shared
+   * clock as the answers, so the monitors' requests to that provider stay within its limit together.
+   */
+  private async judgeSlot(signal: AbortSignal): Promise<void> {
+    const engine = pickJudgeEngine(this.ctx.env);
+    if (!engine) return;
+    const rpm = this.limits[engine].rpm;
+    const slot = await this.db.transaction(async (tx) => {
+      const clock = await lockProviderClock(tx, engine);
+      const from =
+        clock.blockedUntil && clock.blockedUntil > clock.start
+          ? { ...clock, start: clock.blockedUntil }
+          : clock;
+      const [at] = await takeSlots(tx, engine, from, 1, rpm);
+      return at!;
+    });
+    await sleep(slot.getTime() - Date.now(), signal);
+  }
+
   private async answer(a: ClaimedAnswer): Promise<void> {
     const signal = AbortSignal.any([
       this.controller.signal,
@@ -289,7 +310,7 @@ export class AnswerWorker implements KindWorker {
         cited,
         retrieved,
         { domain: a.config.domain, brandNames, competitors: a.config.competitors },
-        { env: this.ctx.env, signal },
+        { env: this.ctx.env, signal, beforeJudge: () => this.judgeSlot(signal) },
       );
       await this.db
         .update(monitorAnswers)

@@ -14,7 +14,8 @@ export const MONITOR_LIMITS = {
   nameChars: 120,
 } as const;
 export const MONITORS_PAGE = { min: 1, max: 100, default: 20 } as const;
-export const RUNS_PAGE = { min: 1, max: 50, default: 10 } as const;
+/** Runs per page: a run carries every answer (up to 2,000 with their text), so pages are short. */
+export const RUNS_PAGE = { min: 1, max: 20, default: 5 } as const;
 
 export const WEEKDAYS = [
   "sunday",

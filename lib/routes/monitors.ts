@@ -176,7 +176,7 @@ export const listMonitorRunsRoute = defineRoute({
     "The monitor's runs, newest first (kept 13 months): `status` (running, completed, failed, skipped with `skipReason`), `creditsCharged`, `creditsRefunded`, and each answer: engine, prompt, sample, whether the brand was mentioned and where, its sentiment (and the method that judged it), `cited` (the URLs the engine attached to its answer), `retrieved` (the URLs of the search results it read) and `queries` (the searches it ran, where its API reports them), and `error` for an answer that failed (refunded). Page with `cursor`.",
   pathParams: [monitorIdParam],
   query: listRunsQuery,
-  queryExample: { limit: "10" },
+  queryExample: { limit: "5" },
   success: { status: 200, description: "A page of runs.", data: { name: "MonitorRunList", schema: runList } },
   errors: ["NOT_FOUND", "VALIDATION_ERROR"],
 });

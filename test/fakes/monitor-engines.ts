@@ -10,6 +10,8 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import type { SentimentLabel } from "@/lib/ai-visibility/schemas";
+import { classifyBrandSentiment } from "@/lib/ai-visibility/sentiment";
 import type { GuardedFetch } from "@/lib/fetch/types";
 import type { EngineName, EnvRecord } from "@/lib/providers/engine-types";
 import { seededRandom } from "@/lib/stats/proportions";
@@ -30,7 +32,12 @@ export interface AnswerRequest {
 }
 
 export interface EngineCounters {
+  /** Requests for an answer (the sentiment judge's structured-output requests are counted in `judged`). */
   requests: number;
+  /** Structured-output requests of the sentiment judge. */
+  judged: number;
+  /** The judge's requests answered 429 (those for answers are in `rateLimited`). */
+  judgeRateLimited: number;
   answered: number;
   rateLimited: number;
   failed: number;
@@ -83,7 +90,17 @@ export async function startMonitorEngines(opts: MonitorEnginesOptions): Promise<
   const counters = Object.fromEntries(
     ENGINES.map((e): [EngineName, EngineCounters] => [
       e,
-      { requests: 0, answered: 0, rateLimited: 0, failed: 0, maxPerMinute: 0, times: [], limitedTimes: [] },
+      {
+        requests: 0,
+        judged: 0,
+        judgeRateLimited: 0,
+        answered: 0,
+        rateLimited: 0,
+        failed: 0,
+        maxPerMinute: 0,
+        times: [],
+        limitedTimes: [],
+      },
     ]),
   ) as Record<EngineName, EngineCounters>;
   const down = new Set<EngineName>();
@@ -99,6 +116,8 @@ export async function startMonitorEngines(opts: MonitorEnginesOptions): Promise<
 
   for (const engine of ENGINES) {
     const provider = inner[engine];
+    // The sentiment judge's verdict, as a model would give it: the lexicon's reading of the sentences it was sent.
+    provider.respondStructured((req) => ({ json: { sentiment: judgeLabel(req.body) } }));
     const target = new URL(provider.baseUrl);
     const window: number[] = [];
     let head = 0;
@@ -108,13 +127,16 @@ export async function startMonitorEngines(opts: MonitorEnginesOptions): Promise<
       for await (const c of req) chunks.push(c as Buffer);
       const raw = Buffer.concat(chunks).toString("utf8");
       const c = counters[engine];
-      c.requests++;
+      const judging = isStructuredBody(raw);
+      if (judging) c.judged++;
+      else c.requests++;
       const now = Date.now();
       if (opts.recordTimes) c.times.push(now);
       const span = opts.windowMs ?? 60_000;
       while (head < window.length && window[head]! <= now - span) head++;
       if (opts.rpm !== undefined && window.length - head >= opts.rpm) {
-        c.rateLimited++;
+        if (judging) c.judgeRateLimited++;
+        else c.rateLimited++;
         if (opts.recordTimes) c.limitedTimes.push(now);
         const retry = Math.max(1, Math.ceil((window[head]! + span - now) / 1000));
         res.writeHead(429, { "content-type": "application/json", "retry-after": String(retry) });
@@ -135,11 +157,11 @@ export async function startMonitorEngines(opts: MonitorEnginesOptions): Promise<
         );
         return;
       }
-      const answer = opts.answer({ engine, raw, n: c.answered, random });
+      const answer = judging ? null : opts.answer({ engine, raw, n: c.answered, random });
       if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs));
       // One request at a time to the inner fake: its queue pairs this request with this answer.
       const forwarded = chain.then(async () => {
-        provider.enqueue({ answer });
+        if (answer) provider.enqueue({ answer });
         const upstream = await globalThis.fetch(`${target.origin}${req.url}`, {
           method: req.method,
           headers: Object.fromEntries(
@@ -157,7 +179,7 @@ export async function startMonitorEngines(opts: MonitorEnginesOptions): Promise<
       );
       try {
         const out = await forwarded;
-        c.answered++;
+        if (!judging) c.answered++;
         res.writeHead(out.status, { "content-type": "application/json" });
         res.end(out.body);
       } catch {
@@ -195,6 +217,56 @@ export async function startMonitorEngines(opts: MonitorEnginesOptions): Promise<
       ]);
     },
   };
+}
+
+/** Whether a request body asks for structured output (each provider's own JSON schema field). */
+function isStructuredBody(raw: string): boolean {
+  let body: Record<string, unknown>;
+  try {
+    body = JSON.parse(raw) as Record<string, unknown>;
+  } catch {
+    return false;
+  }
+  const text = body.text as { format?: { type?: string } } | undefined;
+  const output = body.output_config as { format?: unknown } | undefined;
+  const generation = body.generationConfig as
+    | { responseJsonSchema?: unknown; responseSchema?: unknown }
+    | undefined;
+  const format = body.response_format as { type?: string } | undefined;
+  return Boolean(
+    text?.format?.type === "json_schema" ||
+      output?.format ||
+      generation?.responseJsonSchema ||
+      generation?.responseSchema ||
+      format?.type === "json_schema",
+  );
+}
+
+/** The tone of the judge's input ("Brand: …", "Sentences:", "- …" lines) by the lexicon, as the four labels. */
+function judgeLabel(body: unknown): SentimentLabel {
+  const input = findString(body, (v) => v.includes("Sentences:")) ?? "";
+  const brand = /^Brand: (.*)$/m.exec(input)?.[1];
+  const sentences = input
+    .split("\n")
+    .filter((l) => l.startsWith("- "))
+    .map((l) => l.slice(2));
+  return classifyBrandSentiment(sentences, brand);
+}
+
+function findString(value: unknown, match: (v: string) => boolean): string | null {
+  if (typeof value === "string") return match(value) ? value : null;
+  if (Array.isArray(value)) {
+    for (const v of value) {
+      const found = findString(v, match);
+      if (found) return found;
+    }
+  } else if (value && typeof value === "object") {
+    for (const v of Object.values(value)) {
+      const found = findString(v, match);
+      if (found) return found;
+    }
+  }
+  return null;
 }
 
 /**

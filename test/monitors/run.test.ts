@@ -52,6 +52,7 @@ afterAll(async () => {
 describe("a run", () => {
   test("is charged when created, asks prompt × engine × sample, and stores what each answer said", async () => {
     const db = handle.db;
+    const judgedBefore = fakes.counters.ChatGPT.judged;
     const m = await createMonitor(
       db,
       acct.accountId,
@@ -88,8 +89,11 @@ describe("a run", () => {
     for (const a of mentioned) {
       expect(a.position).toBeGreaterThanOrEqual(1);
       expect(a.sentiment).toBe("positive");
-      expect(a.sentimentMethod).toBe("lexicon");
+      // Engines are configured, so the model judge decides (the cheapest: OpenAI's judge model), named so.
+      expect(a.sentimentMethod).toMatch(/^model:gpt-5-nano/);
     }
+    // Each mentioned answer's tone was one structured-output request to the judge's provider.
+    expect(fakes.counters.ChatGPT.judged - judgedBefore).toBe(mentioned.length);
     // Cited and retrieved are kept apart: a cited page of the domain, and at least one read but not cited.
     expect(run.answers.some((a) => a.cited.some((u) => u.startsWith("https://acme.com/")))).toBe(true);
     expect(run.answers.every((a) => a.cited.every((u) => !u.includes("vertexaisearch")))).toBe(true);
