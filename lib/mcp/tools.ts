@@ -17,6 +17,7 @@ import { pricingText, TOOL_NAMES, TOOLS } from "@/lib/tools/catalog";
 import type { AnyTool } from "@/lib/tools/types";
 import { connectionInputs, readSearchConsole, readTraffic } from "./connections";
 import { monitorTools } from "./monitors";
+import { scheduleTools } from "./schedules";
 import {
   describeEngines,
   enginesInput,
@@ -313,6 +314,7 @@ export const MCP_TOOLS: McpToolDef[] = [
   ...TOOL_NAMES.map((name) => billedTool(TOOLS[name])),
   ...dataTools,
   ...monitorTools,
+  ...scheduleTools,
 ];
 
 /** The tools/list entry of a tool: JSON Schema of what it accepts. */
