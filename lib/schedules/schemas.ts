@@ -91,6 +91,9 @@ export const scheduleUpdateInput = z
   })
   .strict()
   .superRefine((s, ctx) => {
+    if (Object.keys(s).length === 0) {
+      ctx.addIssue({ code: "custom", path: [], message: "Give at least one field to change." });
+    }
     if (s.every !== undefined) weekdayRule(s, ctx);
     else if (s.weekday !== undefined) {
       ctx.addIssue({ code: "custom", path: ["every"], message: "Give every with weekday." });
