@@ -1,5 +1,6 @@
 import { parseValue } from "@/lib/errors";
 import { idempotencyKeySchema } from "@/lib/jobs/create";
+import { jobEvents } from "@/lib/jobs/events";
 import { parsePathParam, routeArgs } from "@/lib/routes/contract";
 import {
   createScheduleRoute,
@@ -71,9 +72,11 @@ export const scheduleTools: McpToolDef[] = [
       idempotentHint: false,
       openWorldHint: true,
     },
-    run: (ctx, args) => {
+    run: async (ctx, args) => {
       const { idempotencyKey } = parseValue(runInput, args) as { idempotencyKey?: string };
-      return runScheduleNow(ctx.db, ctx.accountId, scheduleId(args), { idempotencyKey });
+      const started = await runScheduleNow(ctx.db, ctx.accountId, scheduleId(args), { idempotencyKey });
+      if (!started.replayed && started.jobId) jobEvents.emit("created", started.jobId);
+      return started;
     },
   },
   {

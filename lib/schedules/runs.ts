@@ -9,7 +9,6 @@ import {
   auditSchedules,
 } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
-import { JOBS_CHANNEL, jobEvents } from "@/lib/jobs/events";
 import type { MailMessage } from "@/lib/providers/smtp/mailer";
 import type { Env } from "@/lib/tools/types";
 import { emitWebhookEvent } from "@/lib/webhooks/outbox";
@@ -23,6 +22,13 @@ export interface SkipDetail {
   monthlyCreditCap?: number;
   spentThisMonth?: number;
 }
+
+/**
+ * The Postgres channel job runners LISTEN on for new jobs: JOBS_CHANNEL of lib/jobs/events.ts, whose folder
+ * registers this kind of schedule and so is not imported from here (test/schedules keeps the two equal). A
+ * runner not listening finds the job on its next poll; the REST and MCP edges wake their own process's runner.
+ */
+export const JOBS_CREATED_CHANNEL = "jobs_created";
 
 export type ScheduleRunOutcome =
   | { status: "running"; run: AuditScheduleRun; replayed?: boolean }
@@ -103,7 +109,7 @@ export async function startScheduleRun(
         returning id
       )
       select charged.credit_balance as balance, charged.credits_low_threshold as threshold,
-        pg_notify(${JOBS_CHANNEL}, '') as notified
+        pg_notify(${JOBS_CREATED_CHANNEL}, '') as notified
       from charged, run`),
   );
   const charged = rows[0];
@@ -158,11 +164,6 @@ async function skipDetail(tx: Tx, s: AuditSchedule, cost: number): Promise<SkipD
   };
 }
 
-/** Wakes this process's job runner for a run's job once its transaction has committed. */
-export function announceJob(run: AuditScheduleRun | null) {
-  if (run?.jobId) jobEvents.emit("created", run.jobId);
-}
-
 /**
  * POST /schedules/{id}/run: a run now, billed like a scheduled one. 402 when the balance cannot cover it, 400
  * when the schedule's monthly cap would be passed, 400 when the tool cannot run here; nothing is charged then.
@@ -207,7 +208,6 @@ export async function runScheduleNow(
       },
     );
   }
-  if (!outcome.replayed) announceJob(outcome.run);
   const run = outcome.run;
   return {
     runId: run.id,

@@ -6,7 +6,7 @@ import type { ScheduleKind } from "@/lib/scheduler/kinds";
 import type { Env } from "@/lib/tools/types";
 import { closeFinishedRuns, purgeScheduleHistory } from "./finalize";
 import { sendMails } from "./notify";
-import { announceJob, startDueScheduleRun } from "./runs";
+import { startDueScheduleRun } from "./runs";
 
 /** Due schedules claimed per pass; the rest wait for the next pass. */
 const CLAIMS_PER_PASS = 50;
@@ -17,23 +17,23 @@ const CLAIMS_PER_PASS = 50;
  */
 export async function claimDueSchedules(db: Db, env?: Env, max = CLAIMS_PER_PASS): Promise<number> {
   const mails: MailMessage[] = [];
-  const started: Parameters<typeof announceJob>[0][] = [];
   const n = await claimDueRows(
     db,
     { table: "audit_schedules", where: sql`status = 'active'`, max },
     async (tx, row) => {
       const outcome = await startDueScheduleRun(tx, row.id, row.due, env);
       if (outcome?.status === "skipped") mails.push(...outcome.mails);
-      if (outcome?.status === "running") started.push(outcome.run);
     },
   );
-  for (const run of started) announceJob(run);
   if (mails.length > 0) await sendMails(mails);
   await closeFinishedRuns(db);
   return n;
 }
 
-/** Scheduled site audits as a kind of schedule: their runs are the tools' own jobs, run by the job runner. */
+/**
+ * Scheduled site audits as a kind of schedule: their runs are the tools' own jobs, run by the job runner (the
+ * runner that claimed the schedule finds the job on its next pass; others hear of it through NOTIFY).
+ */
 export function auditScheduleKind(): ScheduleKind {
   return {
     name: "audit-schedules",

@@ -8,9 +8,11 @@ import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import type { DbHandle } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
 import { accountNotices, auditScheduleRuns, auditSchedules } from "@/lib/db/schema";
+import { JOBS_CHANNEL } from "@/lib/jobs/events";
 import { JobRunner, type RunnerOptions, toolSourceFrom } from "@/lib/jobs/runner";
 import { createSchedule, listHistory, runScheduleNow, scheduleOverview } from "@/lib/schedules";
 import { closeFinishedRuns } from "@/lib/schedules/finalize";
+import { JOBS_CREATED_CHANNEL } from "@/lib/schedules/runs";
 import { auditScheduleKind } from "@/lib/schedules/schedule-kind";
 import { runner as aiAccessRunner } from "@/lib/tools/ai-access/run";
 import { TOOLS } from "@/lib/tools/catalog";
@@ -121,6 +123,10 @@ async function eventsOf(accountId: string) {
 const daily = { every: "day" as const, hour: 6, timeZone: "Europe/Paris" };
 
 describe("the scheduler", () => {
+  test("a run's job is announced on the channel the job runners listen on", () => {
+    expect(JOBS_CREATED_CHANNEL).toBe(JOBS_CHANNEL);
+  });
+
   test("schedules claimed by two runners at once run once each, charged once", async () => {
     const db = handle.db;
     const acct = await createTestAccount(db, { credits: 1000, domains: ["acme.com"] });
