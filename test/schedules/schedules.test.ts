@@ -3,18 +3,28 @@
 // fails; the cap and an empty balance skip the run and tell the owner; three runs against a local site whose
 // robots.txt changes between them give the right new / fixed / open issues and exactly one `audit.regressed`,
 // delivered through the outbox.
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { registerDomain, removeDomain } from "@/lib/accounts/domains";
 import type { DbHandle } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
 import { accountNotices, auditScheduleRuns, auditSchedules } from "@/lib/db/schema";
 import { JOBS_CHANNEL } from "@/lib/jobs/events";
 import { JobRunner, type RunnerOptions, toolSourceFrom } from "@/lib/jobs/runner";
-import { createSchedule, listHistory, runScheduleNow, scheduleOverview } from "@/lib/schedules";
+import {
+  createSchedule,
+  listHistory,
+  runScheduleNow,
+  scheduleOverview,
+  updateSchedule,
+} from "@/lib/schedules";
 import { closeFinishedRuns } from "@/lib/schedules/finalize";
 import { JOBS_CREATED_CHANNEL } from "@/lib/schedules/runs";
 import { auditScheduleKind } from "@/lib/schedules/schedule-kind";
 import { runner as aiAccessRunner } from "@/lib/tools/ai-access/run";
+import { runner as auditsRunner } from "@/lib/tools/audits/run";
 import { TOOLS } from "@/lib/tools/catalog";
 import { ToolError } from "@/lib/tools/types";
 import { deliverDueWebhooks } from "@/lib/webhooks";
@@ -32,6 +42,9 @@ let smtp: FakeSmtp;
 let receiver: Receiver;
 /** The site's robots.txt, changed between runs. */
 let robots = "User-agent: *\nAllow: /\n";
+/** The page the URL audit reads, changed between runs (the fixture site's good and bad pages). */
+let auditedPage = "good.html";
+const FIXTURE_SITE = path.join(process.cwd(), "test/fixtures/site");
 const opts: RunnerOptions = { concurrency: 4, leaseSeconds: 30, queueTimeoutSeconds: 600, pollMs: 50 };
 
 beforeAll(async () => {
@@ -49,6 +62,10 @@ beforeAll(async () => {
         res.writeHead(200, { "content-type": "text/plain" });
         res.end(robots);
       },
+      "/landing": (_req, res) => {
+        res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+        res.end(readFileSync(path.join(FIXTURE_SITE, auditedPage)));
+      },
     },
   });
   handle = await createTestDb();
@@ -62,8 +79,8 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-/** A job runner whose ai-access reads the fixture site as acme.com, and whose audits always fail. */
-function runner() {
+/** A job runner whose tools read the fixture site as acme.com; its URL audits fail unless `realAudits`. */
+function runner(options: { realAudits?: boolean } = {}) {
   const fetch = createRoutedFetch({ "acme.com": site.url, "www.acme.com": site.url });
   const tools = toolSourceFrom({
     "ai-access": {
@@ -72,11 +89,13 @@ function runner() {
     },
     audits: {
       definition: TOOLS.audits,
-      runner: {
-        run: async () => {
-          throw new ToolError("FETCH_FAILED", "The page could not be fetched.");
-        },
-      },
+      runner: options.realAudits
+        ? { run: (input, ctx) => auditsRunner.run(input, { ...ctx, fetch }) }
+        : {
+            run: async () => {
+              throw new ToolError("FETCH_FAILED", "The page could not be fetched.");
+            },
+          },
     },
   });
   return new JobRunner(handle.db, opts, tools, {}, [auditScheduleKind()]);
@@ -237,6 +256,70 @@ describe("history", () => {
     expect(kept.runs.every((x) => x.jobId === null && x.changes !== undefined)).toBe(true);
     expect(kept.runs[1]!.changes!.new.length).toBeGreaterThan(0);
     expect(await ledgerMismatches()).toEqual([]);
+  });
+
+  test("the URL audit of a page that got worse: scores fall, one audit.regressed; put right, fixed", async () => {
+    const db = handle.db;
+    const acct = await createTestAccount(db, { credits: 1000, domains: ["acme.com"] });
+    await createEndpoint(db, acct.accountId, {
+      url: receiver.url,
+      events: ["audit.completed", "audit.regressed"],
+    });
+    const s = await createSchedule(db, acct.accountId, {
+      tool: "audits",
+      url: "https://acme.com/landing",
+      ...daily,
+    });
+    const r = runner({ realAudits: true });
+    for (const page of ["good.html", "bad.html", "good.html"]) {
+      auditedPage = page;
+      await makeDue(s.id);
+      await passAll(r);
+    }
+    const { runs } = await listHistory(db, acct.accountId, s.id, { limit: 10 });
+    expect(runs.map((x) => x.status)).toEqual(["completed", "completed", "completed"]);
+    const [third, second, first] = runs;
+    expect(first!.scores!.score).toBeGreaterThan(second!.scores!.score!);
+    expect(second!.changes!.scoreDelta.score).toBe(second!.scores!.score! - first!.scores!.score!);
+    // The rule, checked from the stored changes: a score down 5 or more, or a new error, and said in words.
+    const fell = Object.entries(second!.changes!.scoreDelta).filter(([, d]) => d <= -5);
+    const newErrors = second!.changes!.new.filter((c) => c.severity === "error");
+    expect(fell.length + newErrors.length).toBeGreaterThan(0);
+    expect([...second!.changes!.regressions].sort()).toEqual(
+      [
+        ...fell.map(([name, d]) => `The ${name} score fell by ${-d} points.`),
+        ...newErrors.map((c) => `New issue: ${c.title}.`),
+      ].sort(),
+    );
+    expect(second!.regressed).toBe(true);
+    expect(third!.regressed).toBe(false);
+    expect(third!.changes!.fixed.map((c) => c.id).sort()).toEqual(
+      second!.changes!.new.map((c) => c.id).sort(),
+    );
+    expect(third!.changes!.scoreDelta.score).toBe(-second!.changes!.scoreDelta.score!);
+    const events = (await eventsOf(acct.accountId)).filter((e) => e.type.startsWith("audit."));
+    expect(events.map((e) => e.type)).toEqual(["audit.completed", "audit.regressed", "audit.completed"]);
+    expect(await balanceOf(db, acct.accountId)).toBe(1000 - 3 * 50);
+    expect(await ledgerMismatches()).toEqual([]);
+  });
+
+  test("removing the domain pauses its schedules; they resume once it is registered again", async () => {
+    const db = handle.db;
+    const acct = await createTestAccount(db, { credits: 100, domains: ["acme.com"] });
+    const s = await createSchedule(db, acct.accountId, {
+      tool: "ai-access",
+      url: "https://acme.com/",
+      ...daily,
+    });
+    await removeDomain(db, acct.accountId, "acme.com");
+    const [paused] = await db.select().from(auditSchedules).where(eq(auditSchedules.id, s.id));
+    expect(paused).toMatchObject({ status: "paused", pauseReason: "domain_removed", nextRunAt: null });
+    await expect(updateSchedule(db, acct.accountId, s.id, { status: "active" })).rejects.toMatchObject({
+      code: "FORBIDDEN_SCOPE",
+    });
+    await registerDomain(db, acct.accountId, "acme.com");
+    const resumed = await updateSchedule(db, acct.accountId, s.id, { status: "active" });
+    expect(resumed).toMatchObject({ status: "active", pauseReason: null });
   });
 
   test("runs older than 13 months are purged by the runner's housekeeping", async () => {
