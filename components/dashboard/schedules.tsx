@@ -8,7 +8,7 @@ import {
   pauseScheduleAction,
   runScheduleNowAction,
 } from "@/lib/actions/schedules";
-import type { ActionState } from "@/lib/actions/state";
+import type { ActionState, ScheduleFormState } from "@/lib/actions/state";
 
 const TOOLS = [
   { value: "audits", label: "URL audit" },
@@ -20,17 +20,20 @@ const WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "satur
 
 /** Schedules an audit of a URL of the domain: tool, URL, day or week, hour in a time zone, optional cap. */
 export function CreateScheduleForm({ domain }: { domain: string }) {
-  const [state, action, pending] = useActionState<ActionState, FormData>(createScheduleAction, {});
+  const [state, action, pending] = useActionState<ScheduleFormState, FormData>(createScheduleAction, {});
   const [every, setEvery] = useState("week");
+  // A refused form shows what was typed again (a form action resets the fields); a new key re-renders them.
+  const typed = state.values ?? {};
+  const formKey = state.values ? JSON.stringify(state.values) : "blank";
   const zone = typeof Intl !== "undefined" ? Intl.DateTimeFormat().resolvedOptions().timeZone : "UTC";
   const invalid = (f: string) => (state.field === f ? true : undefined);
   return (
-    <form action={action} className="grid gap-3 sm:grid-cols-2">
+    <form key={formKey} action={action} className="grid gap-3 sm:grid-cols-2">
       <div>
         <label htmlFor="schedule-tool" className="field-label">
           Audit
         </label>
-        <select id="schedule-tool" name="tool" className="field-input" defaultValue="audits">
+        <select id="schedule-tool" name="tool" className="field-input" defaultValue={typed.tool || "audits"}>
           {TOOLS.map((t) => (
             <option key={t.value} value={t.value}>
               {t.label}
@@ -47,7 +50,7 @@ export function CreateScheduleForm({ domain }: { domain: string }) {
           name="url"
           type="url"
           required
-          defaultValue={`https://${domain}/`}
+          defaultValue={typed.url ?? `https://${domain}/`}
           className="field-input"
           aria-invalid={invalid("url")}
           aria-describedby={state.error ? "schedule-error" : undefined}
@@ -73,7 +76,12 @@ export function CreateScheduleForm({ domain }: { domain: string }) {
           <label htmlFor="schedule-weekday" className="field-label">
             Day of the week
           </label>
-          <select id="schedule-weekday" name="weekday" className="field-input" defaultValue="monday">
+          <select
+            id="schedule-weekday"
+            name="weekday"
+            className="field-input"
+            defaultValue={typed.weekday || "monday"}
+          >
             {WEEKDAYS.map((d) => (
               <option key={d} value={d}>
                 {d[0]!.toUpperCase() + d.slice(1)}
@@ -93,7 +101,7 @@ export function CreateScheduleForm({ domain }: { domain: string }) {
           min={0}
           max={23}
           required
-          defaultValue={7}
+          defaultValue={typed.hour ?? "7"}
           className="field-input"
           aria-invalid={invalid("hour")}
         />
@@ -106,7 +114,7 @@ export function CreateScheduleForm({ domain }: { domain: string }) {
           id="schedule-zone"
           name="timeZone"
           required
-          defaultValue={zone}
+          defaultValue={typed.timeZone || zone}
           className="field-input"
           aria-invalid={invalid("timeZone")}
         />
@@ -120,6 +128,7 @@ export function CreateScheduleForm({ domain }: { domain: string }) {
           name="monthlyCreditCap"
           type="number"
           min={1}
+          defaultValue={typed.monthlyCreditCap ?? ""}
           className="field-input"
           aria-invalid={invalid("monthlyCreditCap")}
         />

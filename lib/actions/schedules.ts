@@ -10,7 +10,7 @@ import {
 import { scheduleCreateInput } from "@/lib/schedules/schemas";
 import { id, line } from "./fields";
 import { actorAction } from "./safe-action";
-import { type ActionState, toActionState } from "./state";
+import { type ActionState, type ScheduleFormState, toActionState } from "./state";
 
 const refused = toActionState;
 const scheduleId = z.object({ id: id("Unknown schedule.") });
@@ -53,10 +53,16 @@ const createScheduleForm = actorAction(
   },
 );
 
-/** Schedules an audit of a URL of the domain (owner or admin). */
-export async function createScheduleAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const field = (name: string) => String(form.get(name) ?? "");
-  return createScheduleForm({
+/** Schedules an audit of a URL of the domain (owner or admin); a refused form keeps what was typed. */
+export async function createScheduleAction(
+  _prev: ScheduleFormState,
+  form: FormData,
+): Promise<ScheduleFormState> {
+  const field = (name: string) => {
+    const v = form.get(name);
+    return typeof v === "string" ? v.slice(0, 4096) : "";
+  };
+  const values = {
     tool: field("tool"),
     url: field("url"),
     every: field("every"),
@@ -64,7 +70,9 @@ export async function createScheduleAction(_prev: ActionState, form: FormData): 
     timeZone: field("timeZone"),
     weekday: field("weekday"),
     monthlyCreditCap: field("monthlyCreditCap"),
-  });
+  };
+  const state = await createScheduleForm(values);
+  return state.ok ? state : { ...state, values };
 }
 
 const pause = actorAction(

@@ -105,7 +105,16 @@ function ScheduleCard({
       ? `Every day at ${s.hour}:00 (${s.timeZone})`
       : `Every ${s.weekday} at ${s.hour}:00 (${s.timeZone})`;
   return (
-    <Card title={label} action={<StatusBadge status={s.status === "active" ? "completed" : "pending"} />}>
+    <Card
+      title={label}
+      action={
+        <span
+          className={`text-sm font-medium ${s.status === "active" ? "text-emerald-800" : "text-amber-900"}`}
+        >
+          {s.status === "active" ? "Active" : "Paused"}
+        </span>
+      }
+    >
       <p className="text-sm text-slate-700">
         {when} · {s.estimate.creditsPerRun} credits a run (about {s.estimate.creditsPerMonth} a month)
         {s.monthlyCreditCap !== null ? ` · cap ${s.monthlyCreditCap} a month` : ""}
