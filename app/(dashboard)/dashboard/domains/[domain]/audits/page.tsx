@@ -31,7 +31,7 @@ function LastChanges({ run }: { run: HistoryRun }) {
     return <p className="text-sm text-slate-700">The first completed run: nothing to compare with yet.</p>;
   const deltas = Object.entries(c.scoreDelta);
   return (
-    <div className="space-y-2 text-sm text-slate-800">
+    <div className="space-y-2 break-words text-sm text-slate-800">
       {c.regressions.length > 0 ? (
         <p role="alert" className="rounded-md bg-red-50 p-2 text-red-800">
           Regressed: {c.regressions.join(" ")}
@@ -105,16 +105,15 @@ function ScheduleCard({
       ? `Every day at ${s.hour}:00 (${s.timeZone})`
       : `Every ${s.weekday} at ${s.hour}:00 (${s.timeZone})`;
   return (
-    <Card
-      title={label}
-      action={
+    <Card>
+      <div className="mb-3 flex flex-wrap items-start justify-between gap-2">
+        <h2 className="min-w-0 break-all text-base font-semibold text-slate-900">{label}</h2>
         <span
           className={`text-sm font-medium ${s.status === "active" ? "text-emerald-800" : "text-amber-900"}`}
         >
           {s.status === "active" ? "Active" : "Paused"}
         </span>
-      }
-    >
+      </div>
       <p className="text-sm text-slate-700">
         {when} · {s.estimate.creditsPerRun} credits a run (about {s.estimate.creditsPerMonth} a month)
         {s.monthlyCreditCap !== null ? ` · cap ${s.monthlyCreditCap} a month` : ""}
@@ -160,7 +159,7 @@ function ScheduleCard({
           {o.openIssues.length === 0 ? (
             <p className="text-sm text-slate-700">None.</p>
           ) : (
-            <ul className="mt-1 space-y-1 text-sm text-slate-800">
+            <ul className="mt-1 space-y-1 break-words text-sm text-slate-800">
               {o.openIssues.map((i) => (
                 <li key={i.id}>
                   <StatusBadge status={i.status} /> {i.title}
