@@ -14,7 +14,7 @@ const TOOLS = [
   { value: "audits", label: "URL audit" },
   { value: "seo-aeo-geo-audit", label: "SEO/AEO/GEO audit" },
   { value: "core-web-vitals", label: "Core Web Vitals" },
-  { value: "ai-access", label: "AI access" },
+  { value: "ai-access", label: "AI access matrix" },
 ] as const;
 const WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
 

@@ -63,7 +63,7 @@ test("scheduled audits: create, form error, run now, pause, resume, delete; both
   await page.getByLabel("Time zone").fill("Europe/Paris");
   await page.getByLabel("Monthly credit cap (optional)").fill("100");
   await page.getByRole("button", { name: "Schedule" }).click();
-  const label = `AI access of https://${DOMAIN}/`;
+  const label = `AI access matrix of https://${DOMAIN}/`;
   await expect(page.getByRole("heading", { name: label })).toBeVisible();
   await expect(page.getByText(/Every day at 6:00 \(Europe\/Paris\) · 5 credits a run/)).toBeVisible();
 
