@@ -22,6 +22,13 @@ async function asForm<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
+    if (err instanceof AppError && err.details.reason === "tool_not_available_here") {
+      // The API's refusal may name a server setting; customers read what it means for them.
+      throw new FormError(
+        "This audit cannot run on this service at the moment. Nothing was charged.",
+        "tool",
+      );
+    }
     if (err instanceof AppError) {
       const field = typeof err.details.field === "string" ? err.details.field : undefined;
       throw new FormError(err.message, field);
