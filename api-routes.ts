@@ -37,6 +37,10 @@ import * as v1Monitors from "@/app/api/v1/monitors/route";
 import * as v1OpenapiJson from "@/app/api/v1/openapi.json/route";
 import * as v1PostmanJson from "@/app/api/v1/postman.json/route";
 import * as v1Root from "@/app/api/v1/route";
+import * as v1SchedulesIdHistory from "@/app/api/v1/schedules/[id]/history/route";
+import * as v1SchedulesId from "@/app/api/v1/schedules/[id]/route";
+import * as v1SchedulesIdRun from "@/app/api/v1/schedules/[id]/run/route";
+import * as v1Schedules from "@/app/api/v1/schedules/route";
 import * as v1SearchConsoleQueries from "@/app/api/v1/search-console/queries/route";
 import * as v1TrackingEvents from "@/app/api/v1/tracking/events/route";
 import * as v1TrackingLogs from "@/app/api/v1/tracking/logs/route";
@@ -80,6 +84,10 @@ export const API_ROUTES: RouteEntry[] = [
   { path: "/api/v1/openapi.json", module: v1OpenapiJson },
   { path: "/api/v1/postman.json", module: v1PostmanJson },
   { path: "/api/v1", module: v1Root },
+  { path: "/api/v1/schedules/[id]/history", module: v1SchedulesIdHistory },
+  { path: "/api/v1/schedules/[id]", module: v1SchedulesId },
+  { path: "/api/v1/schedules/[id]/run", module: v1SchedulesIdRun },
+  { path: "/api/v1/schedules", module: v1Schedules },
   { path: "/api/v1/search-console/queries", module: v1SearchConsoleQueries },
   { path: "/api/v1/tracking/events", module: v1TrackingEvents },
   { path: "/api/v1/tracking/logs", module: v1TrackingLogs },

@@ -22,6 +22,9 @@ export type KeyPairResult =
   | { ok: true; keyId: string; secret: string }
   | { ok: false; error: string; field?: string };
 
+/** The schedule form: a refused form gets back what was typed, to show it again. */
+export type ScheduleFormState = ActionState & { values?: Record<string, string> };
+
 /** A form whose success carries a secret shown once (a webhook signing secret, a legacy token). */
 export type SecretState = ActionState & { secret?: string };
 

@@ -1,5 +1,6 @@
 import { monitorScheduleKind } from "@/lib/monitors/schedule-kind";
 import type { ScheduleKind } from "@/lib/scheduler/kinds";
+import { auditScheduleKind } from "@/lib/schedules/schedule-kind";
 
-/** The kinds of schedule every job runner drives (scheduled site audits join this list). */
-export const SCHEDULE_KINDS: readonly ScheduleKind[] = [monitorScheduleKind()];
+/** The kinds of schedule every job runner drives. */
+export const SCHEDULE_KINDS: readonly ScheduleKind[] = [monitorScheduleKind(), auditScheduleKind()];

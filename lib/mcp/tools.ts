@@ -20,6 +20,7 @@ import { readServerEnv } from "@/lib/tools/server-env";
 import type { AnyTool } from "@/lib/tools/types";
 import { connectionInputs, readSearchConsole, readTraffic } from "./connections";
 import { monitorTools } from "./monitors";
+import { scheduleTools } from "./schedules";
 import {
   describeEngines,
   enginesInput,
@@ -328,6 +329,7 @@ export const MCP_TOOLS: McpToolDef[] = [
   ...TOOL_NAMES.map((name) => billedTool(TOOLS[name])),
   ...dataTools,
   ...monitorTools,
+  ...scheduleTools,
 ];
 
 /** The tools/list entry of a tool: JSON Schema of what it accepts. */

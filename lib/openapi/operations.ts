@@ -10,6 +10,7 @@ import * as legacy from "@/lib/routes/legacy";
 import * as meta from "@/lib/routes/meta";
 import * as monitors from "@/lib/routes/monitors";
 import * as pages from "@/lib/routes/pages";
+import * as schedules from "@/lib/routes/schedules";
 import { toolContracts } from "@/lib/routes/tools";
 import * as tracking from "@/lib/routes/tracking";
 import * as visibility from "@/lib/routes/visibility";
@@ -48,6 +49,7 @@ export const API_ROUTES: AnyRouteContract[] = [
     visibility,
     domains,
     monitors,
+    schedules,
     connections,
     webhooks,
     keys,

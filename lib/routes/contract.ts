@@ -29,6 +29,11 @@ export const TAGS = [
       "AI visibility monitoring: tracked prompts asked of the AI engines on a schedule, billed per answer, reported with sample sizes, 95% intervals and significance tests.",
   },
   {
+    name: "Schedules",
+    description:
+      "Scheduled site audits: the URL audit, the SEO/AEO/GEO audit, Core Web Vitals or AI access run on a URL daily or weekly, billed per run, kept 13 months as history with what changed since the run before.",
+  },
+  {
     name: "AI visibility",
     description: "The AI engines this server asks, and what completed AI checks observed over time. Free.",
   },
@@ -40,7 +45,7 @@ export const TAGS = [
   {
     name: "Webhooks",
     description:
-      "Endpoints that receive signed events (Standard Webhooks): job.completed, job.failed, citation.detected, credits.low, webhook.test, and the monitors' monitor.run_completed, monitor.run_skipped, visibility.changed, citation.gained, citation.lost. Free.",
+      "Endpoints that receive signed events (Standard Webhooks): job.completed, job.failed, citation.detected, credits.low, webhook.test, and the monitors' monitor.run_completed, monitor.run_skipped, visibility.changed, citation.gained, citation.lost, and the scheduled audits' audit.completed, audit.regressed, audit.run_skipped. Free.",
   },
   {
     name: "Keys",

@@ -11,5 +11,8 @@ export const WEBHOOK_EVENTS = [
   "visibility.changed",
   "citation.gained",
   "citation.lost",
+  "audit.completed",
+  "audit.regressed",
+  "audit.run_skipped",
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];

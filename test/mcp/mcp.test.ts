@@ -92,6 +92,9 @@ const READS = [
 /** The monitors' tools: two that change things (creating a monitor, a billed run), three reads. */
 const MONITOR_WRITES = ["create_monitor", "run_monitor"];
 const MONITOR_READS = ["list_monitors", "list_monitor_runs", "get_monitor_report"];
+/** The scheduled audits' tools: creating a schedule and a billed run change things; two reads. */
+const SCHEDULE_WRITES = ["create_schedule", "run_schedule"];
+const SCHEDULE_READS = ["list_schedules", "get_schedule_history"];
 const COSTS: Record<string, string> = {
   audits: "Costs 50 credits",
   core_web_vitals: "Costs 25 credits",
@@ -114,7 +117,14 @@ describe("tools/list", () => {
     expect(client.getServerCapabilities()?.tools).toBeDefined();
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      [...BILLED, ...READS, ...MONITOR_WRITES, ...MONITOR_READS].sort(),
+      [
+        ...BILLED,
+        ...READS,
+        ...MONITOR_WRITES,
+        ...MONITOR_READS,
+        ...SCHEDULE_WRITES,
+        ...SCHEDULE_READS,
+      ].sort(),
     );
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe("object");
@@ -122,7 +132,7 @@ describe("tools/list", () => {
       if (BILLED.includes(tool.name)) {
         expect(tool.description).toContain(COSTS[tool.name]);
         expect(tool.annotations).toMatchObject({ readOnlyHint: false, openWorldHint: true });
-      } else if (MONITOR_WRITES.includes(tool.name)) {
+      } else if (MONITOR_WRITES.includes(tool.name) || SCHEDULE_WRITES.includes(tool.name)) {
         expect(tool.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
       } else {
         expect(tool.annotations).toMatchObject({ readOnlyHint: true });
@@ -365,7 +375,14 @@ describe("authentication and rate limit, as the REST API", () => {
   test("Authorization: Bearer <key>:<secret> works too", async () => {
     const client = await connect({ authorization: `Bearer ${acct.key}:${acct.secret}` });
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(BILLED.length + READS.length + MONITOR_WRITES.length + MONITOR_READS.length);
+    expect(tools).toHaveLength(
+      BILLED.length +
+        READS.length +
+        MONITOR_WRITES.length +
+        MONITOR_READS.length +
+        SCHEDULE_WRITES.length +
+        SCHEDULE_READS.length,
+    );
   });
 
   test("every MCP HTTP request counts against the key's limit; the 4th of 3 is 429", async () => {

@@ -312,6 +312,7 @@ describe("GET /api/v1/postman.json", () => {
       "Tracking",
       "Domains",
       "Monitors",
+      "Schedules",
       "AI visibility",
       "Search and analytics",
       "Webhooks",

@@ -1,4 +1,5 @@
 export * from "./accounts";
+export * from "./audit-schedules";
 export * from "./auth";
 export * from "./billing";
 export * from "./connections";

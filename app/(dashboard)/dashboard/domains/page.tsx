@@ -54,7 +54,13 @@ export default async function DomainsPage() {
               }
             >
               <p className="text-sm text-slate-600">
-                Added <LocalTime value={d.createdAt} />
+                Added <LocalTime value={d.createdAt} /> ·{" "}
+                <a
+                  className="font-medium text-teal-800 underline"
+                  href={`/dashboard/domains/${encodeURIComponent(d.hostname)}/audits`}
+                >
+                  Scheduled audits
+                </a>
               </p>
               {!d.verifiedAt ? (
                 <div className="mt-3 text-sm text-slate-800">
