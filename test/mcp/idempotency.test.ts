@@ -25,11 +25,11 @@ const call = async (name: string, args: Record<string, unknown>) =>
 describe("billed MCP tools take an idempotencyKey", () => {
   test("listed in every billed tool's input schema", async () => {
     const { tools } = await client.listTools();
-    // Every catalogue tool creates a billed job; running a monitor now bills its answers.
-    const billed = [...TOOL_NAMES.map(mcpToolName), "run_monitor"];
-    // The tools that change something: the billed ones, and creating a monitor (free until it runs).
+    // Every catalogue tool creates a billed job; running a monitor or a scheduled audit now bills it.
+    const billed = [...TOOL_NAMES.map(mcpToolName), "run_monitor", "run_schedule"];
+    // The tools that change something: the billed ones, and creating a monitor or a schedule (free until run).
     const writing = tools.filter((t) => t.annotations?.readOnlyHint === false).map((t) => t.name);
-    expect(writing.sort()).toEqual([...billed, "create_monitor"].sort());
+    expect(writing.sort()).toEqual([...billed, "create_monitor", "create_schedule"].sort());
     for (const name of billed) {
       const tool = tools.find((t) => t.name === name);
       expect(tool?.inputSchema.properties, name).toHaveProperty("idempotencyKey");
