@@ -2,7 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/lib/db/client";
-import { redactDbError } from "@/lib/db/errors";
+import { isUniqueViolation, redactDbError } from "@/lib/db/errors";
 import { rowsOf } from "@/lib/db/rows";
 import { accounts, idempotencyRecords, type Job, jobs } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
@@ -79,10 +79,6 @@ async function findReplay(db: Db, accountId: string, idem: { key: string; reques
   }
   return record.job;
 }
-
-const isUniqueViolation = (err: unknown) =>
-  (err as { code?: string })?.code === "23505" ||
-  (err as { cause?: { code?: string } })?.cause?.code === "23505";
 
 /**
  * The charge, the pending job, its spend ledger row, the idempotency record and the runners' wake-up

@@ -1,5 +1,6 @@
 import { inArray, type SQL, sql } from "drizzle-orm";
 import { type DbOrTx, PREPARED_STATEMENT, type Tx } from "@/lib/db/client";
+import { isDeadlock, isUniqueViolation } from "@/lib/db/errors";
 import { rowsOf } from "@/lib/db/rows";
 import { domains, type NewVisit } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
@@ -181,7 +182,7 @@ export async function storeVisitBatch(
       duplicateMemory.record(key, inserted < batch.count);
       return inserted;
     } catch (err) {
-      if (!skipDuplicates && errorCode(err) === "23505") {
+      if (!skipDuplicates && isUniqueViolation(err)) {
         // An event of the batch is stored already (or being stored by a batch that just committed).
         skipDuplicates = true;
         attempt--;
@@ -189,13 +190,9 @@ export async function storeVisitBatch(
       }
       // Should concurrent batches still deadlock (visits and rollup rows are locked in one statement), Postgres
       // aborts one of them whole; the statement is atomic, so running it again is safe.
-      if (attempt >= 3 || errorCode(err) !== "40P01") throw err;
+      if (attempt >= 3 || !isDeadlock(err)) throw err;
     }
   }
-}
-
-function errorCode(err: unknown): string | undefined {
-  return (err as { code?: string })?.code ?? (err as { cause?: { code?: string } })?.cause?.code;
 }
 
 interface FirstCitation {
