@@ -1,7 +1,7 @@
 "use client";
 
 import { CATEGORY_TITLES } from "@/lib/analysis/check-catalog";
-import type { AuditResult } from "@/lib/tools/audits/schema";
+import type { AuditResult } from "@/lib/tools/shared/audit-schema";
 import { AiAccessView } from "./ai-access-result";
 import { Checklist, ScoreCard } from "./checklist";
 import { RunActions } from "./run-actions";

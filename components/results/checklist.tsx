@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { checkInfo } from "@/lib/analysis/check-catalog";
-import type { CheckResult } from "@/lib/tools/audits/schema";
+import type { CheckResult } from "@/lib/tools/shared/audit-schema";
 
 const ICON = { pass: "✓", warn: "!", fail: "✕" } as const;
 const STATUS_WORDS = { pass: "Passed", warn: "Warning", fail: "Failed" } as const;

@@ -9,6 +9,7 @@ import {
   recordSignInFailure,
 } from "@/lib/dashboard/sign-in-throttle";
 import type { Db, DbOrTx } from "@/lib/db/client";
+import { isUniqueViolation } from "@/lib/db/errors";
 import { publicUrl } from "@/lib/email/links";
 import { signUpAttemptEmail } from "@/lib/email/messages";
 import { defaultMailer } from "@/lib/providers/smtp/mailer";
@@ -113,10 +114,6 @@ export async function signUpOrNotify(
     return null;
   }
 }
-
-const isUniqueViolation = (err: unknown) =>
-  (err as { code?: string })?.code === "23505" ||
-  (err as { cause?: { code?: string } })?.cause?.code === "23505";
 
 // Compared against when the email is unknown, so both paths cost one bcrypt comparison at cost 12.
 let dummyHash: Promise<string> | undefined;

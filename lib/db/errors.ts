@@ -53,3 +53,69 @@ export function redactDbError(err: unknown): unknown {
   }
   return err;
 }
+
+/** SQLSTATE codes the application reacts to. */
+export const PG_ERROR = {
+  uniqueViolation: "23505",
+  foreignKeyViolation: "23503",
+  checkViolation: "23514",
+  serializationFailure: "40001",
+  deadlockDetected: "40P01",
+  queryCanceled: "57014",
+} as const;
+
+interface PgErrorFields {
+  code?: unknown;
+  constraint?: unknown;
+  constraint_name?: unknown;
+}
+
+/**
+ * The driver's error inside `err`: postgres.js and PGlite throw it directly (`code`, and `constraint_name`
+ * or `constraint`); Drizzle wraps it as the `cause` of its "Failed query" error.
+ */
+function driverFields(err: unknown): PgErrorFields | undefined {
+  let inner: unknown = err;
+  for (let depth = 0; depth < 4 && inner && typeof inner === "object"; depth++) {
+    const fields = inner as PgErrorFields & { cause?: unknown };
+    if (typeof fields.code === "string") return fields;
+    inner = fields.cause;
+  }
+  return undefined;
+}
+
+/** The SQLSTATE (or driver code) of a database error, wrapped or not; undefined for anything else. */
+export function pgErrorCode(err: unknown): string | undefined {
+  const code = driverFields(err)?.code;
+  return typeof code === "string" ? code : undefined;
+}
+
+/** The constraint a violation names, when the driver reports it. */
+export function pgConstraint(err: unknown): string | undefined {
+  const fields = driverFields(err);
+  const name = fields?.constraint_name ?? fields?.constraint;
+  return typeof name === "string" ? name : undefined;
+}
+
+function hasCode(err: unknown, code: string, constraint?: string): boolean {
+  if (pgErrorCode(err) !== code) return false;
+  return constraint === undefined || pgConstraint(err) === constraint;
+}
+
+/** A unique (or primary key) violation, optionally of one named constraint. */
+export const isUniqueViolation = (err: unknown, constraint?: string) =>
+  hasCode(err, PG_ERROR.uniqueViolation, constraint);
+/** A foreign key violation, optionally of one named constraint. */
+export const isForeignKeyViolation = (err: unknown, constraint?: string) =>
+  hasCode(err, PG_ERROR.foreignKeyViolation, constraint);
+/** A check constraint violation, optionally of one named constraint. */
+export const isCheckViolation = (err: unknown, constraint?: string) =>
+  hasCode(err, PG_ERROR.checkViolation, constraint);
+/** A transaction aborted by serializable isolation; running it again may succeed. */
+export const isSerializationFailure = (err: unknown) => hasCode(err, PG_ERROR.serializationFailure);
+/** A transaction aborted to break a deadlock; running it again may succeed. */
+export const isDeadlock = (err: unknown) => hasCode(err, PG_ERROR.deadlockDetected);
+/** A statement cancelled (statement_timeout or a cancel request). */
+export const isQueryCanceled = (err: unknown) => hasCode(err, PG_ERROR.queryCanceled);
+/** A data exception (SQLSTATE class 22): a value the database refuses, such as a number out of range. */
+export const isDataException = (err: unknown) => pgErrorCode(err)?.startsWith("22") ?? false;

@@ -1,24 +1,20 @@
 import path from "node:path";
 import { isToolName } from "./catalog";
+import { TOOL_RUNNERS } from "./runners.generated";
 import type { AnyToolRunner } from "./types";
 
 /** Finds the server side of a tool by name; tests pass loaders of their own to the job runner. */
 export type RunnerLoader = (tool: string) => Promise<AnyToolRunner | undefined>;
 
 /**
- * The production loader: `lib/tools/<name>/run.ts`, imported on first use so that only the job runner
- * pulls in analysis and provider code. A tool whose `run.ts` does not exist yet has no runner; its
- * jobs fail with TOOL_UNAVAILABLE and are refunded.
+ * The production loader: the tool's `run.ts` from the generated table (lib/tools/runners.generated.ts), imported
+ * on first use so that only the job runner pulls in analysis and provider code. A catalogue tool without a
+ * `run.ts` has no runner; its jobs fail with TOOL_UNAVAILABLE and are refunded.
  */
 export const loadToolRunner: RunnerLoader = async (tool) => {
-  if (!isToolName(tool)) return undefined;
-  try {
-    const mod = (await import(`./${tool}/run.ts`)) as { runner?: AnyToolRunner };
-    return mod.runner;
-  } catch (err) {
-    if (isModuleNotFound(err)) return undefined;
-    throw err;
-  }
+  if (!Object.hasOwn(TOOL_RUNNERS, tool)) return undefined;
+  const mod = (await TOOL_RUNNERS[tool]!()) as { runner?: AnyToolRunner };
+  return mod.runner;
 };
 
 /**
@@ -27,16 +23,4 @@ export const loadToolRunner: RunnerLoader = async (tool) => {
  */
 export function toolRunnerFile(tool: string): string | undefined {
   return isToolName(tool) ? path.join(process.cwd(), "lib", "tools", tool, "run.ts") : undefined;
-}
-
-function isModuleNotFound(err: unknown): boolean {
-  const code = (err as { code?: string })?.code;
-  const message = err instanceof Error ? err.message : "";
-  return (
-    code === "ERR_MODULE_NOT_FOUND" ||
-    code === "MODULE_NOT_FOUND" ||
-    /Cannot find module|Failed to load url|Failed to resolve import|Unknown variable dynamic import/i.test(
-      message,
-    )
-  );
 }

@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { type CopyQuery, copyIn } from "@/lib/db/copy-in";
+import { isDataException } from "@/lib/db/errors";
 import { type WebgraphLevel, type WebgraphProgress, webgraphSnapshots } from "@/lib/db/schema";
 import { WebgraphFormatError } from "./parse";
 import { type GraphFile, InDegreeCounter, type ScanBatch, scanGraphFile } from "./scan";
@@ -375,10 +376,7 @@ async function importPhase(
       } catch (err) {
         // The scanner checks what it can; a value it let through that the database refuses (a number out of
         // range, say) is a data exception (SQLSTATE class 22), reported against the batch's lines.
-        const code = String(
-          (err as { code?: unknown }).code ?? (err as { cause?: { code?: unknown } }).cause?.code ?? "",
-        );
-        if (code.startsWith("22")) {
+        if (isDataException(err)) {
           const first = progress[phase] + 1;
           throw new WebgraphFormatError(
             file,

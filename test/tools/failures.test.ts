@@ -25,14 +25,27 @@ function literalCodes(text: string): string[] {
   return [...new Set(found)].filter((c) => !(ERROR_CODES as readonly string[]).includes(c));
 }
 
-/** A tool's folder and the sibling tool folders it imports from (`../audits/run-audit`). */
+/**
+ * A tool's folder, the sibling tool folders it imports from (`../audits/…`) and the files of lib/tools/shared it
+ * runs (`../shared/run-audit`, and what those import in turn).
+ */
 function toolSources(tool: ToolName): string[] {
   const own = sourcesIn(`lib/tools/${tool}`);
   const siblings = new Set<string>();
+  const shared = new Set<string>();
+  const followShared = (name: string) => {
+    const file = `lib/tools/shared/${name}.ts`;
+    if (shared.has(file)) return;
+    shared.add(file);
+    for (const m of read(file).matchAll(/from "\.\/([a-z0-9-]+)"/g)) followShared(m[1]!);
+  };
   for (const file of own) {
-    for (const m of read(file).matchAll(/from "\.\.\/([a-z0-9-]+)\//g)) siblings.add(m[1]!);
+    for (const m of read(file).matchAll(/from "\.\.\/([a-z0-9-]+)\/([a-z0-9-]+)"/g)) {
+      if (m[1] === "shared") followShared(m[2]!);
+      else siblings.add(m[1]!);
+    }
   }
-  return [...own, ...[...siblings].flatMap((dir) => sourcesIn(`lib/tools/${dir}`))];
+  return [...own, ...[...siblings].flatMap((dir) => sourcesIn(`lib/tools/${dir}`)), ...shared];
 }
 
 /** docs/api.md's section of `POST /<tool>`, up to the next heading. */

@@ -1,8 +1,8 @@
 import type { AiAccess } from "@/lib/analysis/ai-access/schema";
+import { collectAiAccess } from "../shared/collect-ai-access";
+import { readTrackedVisits } from "../shared/tracked-visits";
 import type { ToolRunner } from "../types";
-import { collectAiAccess } from "./collect";
 import type { AiAccessInput } from "./definition";
-import { readTrackedVisits } from "./tracking";
 
 export const runner: ToolRunner<AiAccessInput, AiAccess> = {
   async run(input, ctx) {

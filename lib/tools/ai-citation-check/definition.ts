@@ -2,12 +2,9 @@ import { z } from "zod";
 import { aiCitationCheckResult } from "@/lib/ai-visibility/schemas";
 import { ENGINE_REQUIREMENTS } from "@/lib/providers/engines";
 import { competitors, ENGINES, engine, engineAvailability, hostname, prompt } from "../domain-schemas";
+import { COST_PER_ENGINE, ENGINE_CHECK_TIMEOUT_MS } from "../shared/engine-check";
 import { TOOL_TITLES } from "../titles";
 import { defineTool } from "../types";
-
-export const COST_PER_ENGINE = 100;
-/** The time limit of a check; the engines' retries stop starting waits that would pass it. */
-export const ENGINE_CHECK_TIMEOUT_MS = 150_000;
 
 export const aiCitationCheckInput = z
   .object({

@@ -1,7 +1,7 @@
 import { type AiCitationCheckResult, runCitationCheck } from "@/lib/ai-visibility";
+import { engineDeadline, readUsage, settleCheck } from "../shared/settle-check";
 import type { ToolRunner } from "../types";
 import { type AiCitationCheckInput, aiCitationCheck } from "./definition";
-import { engineDeadline, readUsage, settleCheck } from "./settle-check";
 
 // `run` returns each engine's token usage beside its entry; the result schema keeps only the customer's fields,
 // and onCompleted stores the usage on the job for operators.

@@ -3,9 +3,9 @@ import { createGuardedFetch } from "@/lib/fetch";
 import { type FixtureServer, startFixtureServer } from "@/test/fixture-server";
 import { runner as seoRunner } from "../seo-aeo-geo-audit/run";
 import { seoAeoGeoResult } from "../seo-aeo-geo-audit/schema";
+import { auditResult } from "../shared/audit-schema";
 import type { ToolContext } from "../types";
 import { runner } from "./run";
-import { auditResult } from "./schema";
 
 let site: FixtureServer;
 const ctx: ToolContext = {

@@ -9,7 +9,7 @@ import { runner } from "./run";
 
 const audits = { ...definition, ...runner };
 
-import { type AuditResult, auditResult } from "./schema";
+import { type AuditResult, auditResult } from "../shared/audit-schema";
 
 let server: FixtureServer;
 const ctx: ToolContext = {

@@ -1,6 +1,6 @@
+import { auditInput, auditResult } from "../shared/audit-schema";
 import { TOOL_TITLES } from "../titles";
 import { defineTool } from "../types";
-import { auditInput, auditResult } from "./schema";
 
 export const audits = defineTool({
   name: "audits",

@@ -1,6 +1,6 @@
+import type { AuditInput, AuditResult } from "../shared/audit-schema";
+import { runAudit } from "../shared/run-audit";
 import type { ToolRunner } from "../types";
-import { runAudit } from "./run-audit";
-import type { AuditInput, AuditResult } from "./schema";
 
 export const runner: ToolRunner<AuditInput, AuditResult> = {
   async run(input, ctx) {

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { brandVisibilityResult } from "@/lib/ai-visibility/schemas";
 import { ENGINE_REQUIREMENTS } from "@/lib/providers/engines";
-import { COST_PER_ENGINE, ENGINE_CHECK_TIMEOUT_MS } from "../ai-citation-check/definition";
 import { competitors, ENGINES, engine, engineAvailability, hostname, prompt } from "../domain-schemas";
+import { COST_PER_ENGINE, ENGINE_CHECK_TIMEOUT_MS } from "../shared/engine-check";
 import { TOOL_TITLES } from "../titles";
 import { defineTool } from "../types";
 

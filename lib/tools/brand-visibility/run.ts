@@ -1,5 +1,5 @@
 import { type BrandVisibilityResult, runBrandVisibility } from "@/lib/ai-visibility";
-import { engineDeadline, readUsage, settleCheck } from "../ai-citation-check/settle-check";
+import { engineDeadline, readUsage, settleCheck } from "../shared/settle-check";
 import type { ToolRunner } from "../types";
 import { type BrandVisibilityInput, brandVisibility } from "./definition";
 

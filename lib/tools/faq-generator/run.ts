@@ -2,7 +2,7 @@ import { parsePage } from "@/lib/analysis/page";
 import { analyzeStructuredData } from "@/lib/analysis/structured-data/analyze";
 import { EngineError } from "@/lib/providers/engine-retry";
 import { pickJsonEngine } from "@/lib/providers/generate-json";
-import { fetchHtmlPage } from "../audits/run-audit";
+import { fetchHtmlPage } from "../shared/run-audit";
 import { ToolError, type ToolRunner } from "../types";
 import { deduplicate, extractFaqPairs } from "./extract-pairs";
 import { type GroundedOutcome, writeGroundedFaq } from "./grounded";

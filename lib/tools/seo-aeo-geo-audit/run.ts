@@ -1,7 +1,7 @@
 import { analyzeAeoPage } from "@/lib/analysis/aeo";
 import { scoreChecks } from "@/lib/analysis/check";
 import { analyzeGeo } from "@/lib/analysis/geo";
-import { runAudit } from "../audits/run-audit";
+import { runAudit } from "../shared/run-audit";
 import type { ToolRunner } from "../types";
 import type { SeoAeoGeoInput, SeoAeoGeoResult } from "./schema";
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { aiAccessResult } from "@/lib/analysis/ai-access/schema";
 import { GEO_SIGNALS } from "@/lib/analysis/geo";
 import { GRADES } from "@/lib/analysis/security-headers";
-import { checkSchema } from "../audits/schema";
+import { checkSchema } from "../shared/audit-schema";
 import { httpUrl } from "../shared-schemas";
 
 export const seoAeoGeoInput = z.object({ url: httpUrl }).strict();

@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { type NewVisit, visits } from "@/lib/db/schema";
-import { prepareVisit, recordVisits } from "../ingest/record-visits";
+import { prepareVisit } from "../ingest/prepare-visit";
+import { recordVisits } from "../ingest/record-visits";
 import { generateSampleVisits } from "./sample-traffic";
 
 export const DEMO_VISIT_COUNT = 3000;

@@ -1,39 +1,12 @@
 import { hash as hashOf } from "node:crypto";
-import ipaddr from "ipaddr.js";
 import { z } from "zod";
 import { normalizeHostname } from "@/lib/hostname";
+import { normaliseIp, pathFromUrlOrPath } from "./event-fields";
 import { DateFromValue, hex12, isoDateTimeMs, isoText } from "./time-text";
 
 export const MAX_EVENTS_PER_BATCH = 1000;
 const MAX_FUTURE_MS = 5 * 60 * 1000;
 const MAX_AGE_MS = 90 * 24 * 60 * 60 * 1000;
-
-/** "/a?b" stays; "https://host/a?b#c" becomes "/a?b". Null when it is neither. */
-export function pathFromUrlOrPath(input: string): string | null {
-  if (input.startsWith("/")) {
-    const hash = input.indexOf("#");
-    return hash === -1 ? input : input.slice(0, hash);
-  }
-  if (!/^https?:\/\//i.test(input)) return null;
-  try {
-    const url = new URL(input);
-    return `${url.pathname}${url.search}`;
-  } catch {
-    return null;
-  }
-}
-
-/** The canonical text of an address: IPv6 compressed and lower-case, IPv4-mapped IPv6 as IPv4. */
-export function normaliseIp(input: string): string | null {
-  const text = input.trim();
-  if (!ipaddr.isValid(text) || (!ipaddr.IPv4.isValidFourPartDecimal(text) && !text.includes(":")))
-    return null;
-  const address = ipaddr.parse(text);
-  if (address.kind() === "ipv6" && (address as ipaddr.IPv6).isIPv4MappedAddress()) {
-    return (address as ipaddr.IPv6).toIPv4Address().toString();
-  }
-  return address.toString();
-}
 
 const hostname = z
   .string()

@@ -4,16 +4,12 @@ import { runsOnThisThread } from "@/lib/db/rows";
 import type { NewVisit } from "@/lib/db/schema";
 import { AppError as ApiError, validationError } from "@/lib/errors";
 import { type EventsIngestResult, LOG_REJECTED_REPORTED, type LogsIngestResult } from "../api-schemas";
+import { encodeVisitBatch } from "./encode-visits";
 import { eventKey, type RejectedEvent, validateEvents } from "./event-schema";
 import type { LogFormat } from "./log-formats";
-import { type LogSource, parseLogStream } from "./log-parser";
-import {
-  encodeVisitBatch,
-  prepareVisit,
-  recordVisits,
-  storeVisitBatch,
-  type VisitFields,
-} from "./record-visits";
+import { type LogSource, parseLogStream } from "./log-stream";
+import { prepareVisit, type VisitFields } from "./prepare-visit";
+import { recordVisits, storeVisitBatch } from "./record-visits";
 import { ingestReverseDnsVerifier, settleFromCache, verifyInBackground } from "./reverse-dns-step";
 import { type PendingSignature, settleSignaturesInBackground } from "./signature-step";
 

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { detectLineFormat } from "./log-formats";
-import { type LogLineResult, parseLog, parseLogLine, parseLogStream } from "./log-parser";
+import { type LogLineResult, parseLogLine } from "./log-parser";
+import { parseLog, parseLogStream } from "./log-stream";
 
 // Lines in the shapes the servers and services document: Apache's vhost_combined LogFormat, nginx
 // `log_format ... escape=json`, Cloudflare Logpush http_requests fields, the AWS ALB access-log example

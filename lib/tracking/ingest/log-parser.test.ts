@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import { describe, expect, test } from "vitest";
-import { type LogLineResult, parseLog, parseLogLine, parseLogStream, parseLogTimestamp } from "./log-parser";
+import { type LogLineResult, parseLogLine, parseLogTimestamp } from "./log-parser";
+import { parseLog, parseLogStream } from "./log-stream";
 
 const UA = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
 const COMBINED = `66.249.66.1 - - [22/Nov/2026:03:14:15 +0000] "GET /blog/post?x=1 HTTP/1.1" 200 5120 "https://www.google.com/" "${UA}"`;

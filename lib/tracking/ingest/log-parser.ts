@@ -1,19 +1,13 @@
 import { parseTrustProxy, resolveClient, type TrustProxy } from "@/lib/forwarded";
 import { parseIp } from "../catalog/ip-ranges/cidr";
-import {
-  CLOUDFRONT_FIELDS,
-  detectLineFormat,
-  type LogFormat,
-  noRequest,
-  parseAlbLine,
-  parseCloudFrontLine,
-  parseJsonLine,
-  registerLocalTimeParser,
-} from "./log-formats";
+import { noRequest, registerLocalTimeParser } from "./log-fields";
+import { detectLineFormat, type LogFormat, parseJsonLine } from "./log-formats";
+import { CLOUDFRONT_FIELDS, parseAlbLine, parseCloudFrontLine } from "./log-formats-aws";
 
 export type { LogEntry, LogLineError, LogLineResult } from "./log-types";
 
-import type { LogEntry, LogLineError, LogLineResult } from "./log-types";
+import { LineError, LineReader } from "./line-reader";
+import type { LogLineResult } from "./log-types";
 
 export interface ParseLogOptions {
   /** Longer lines are reported, not parsed (default 16 KiB). */
@@ -22,7 +16,7 @@ export interface ParseLogOptions {
   format?: LogFormat;
 }
 
-const DEFAULT_MAX_LINE = 16 * 1024;
+export const DEFAULT_MAX_LINE = 16 * 1024;
 const MONTHS: Record<string, number> = {
   jan: 0,
   feb: 1,
@@ -40,12 +34,6 @@ const MONTHS: Record<string, number> = {
 const TIME = /^(\d{2})\/([A-Za-z]{3})\/(\d{4}):(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))? ([+-])(\d{2})(\d{2})$/;
 const METHOD = /^[A-Z][A-Z_-]{0,23}$/;
 const PROTOCOL = /^HTTP\/\d(?:\.\d)?$/;
-const C_ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", v: "\v", f: "\f", b: "\b" };
-
-class LineError extends Error {}
-
-// What may follow a quoted field: more fields, each a quoted string or a bare token.
-const REST_OF_FIELDS = /^(?:[ \t]+(?:"(?:[^"\\]|\\.)*"|[^\s"]+))*[ \t]*$/;
 
 /** Parses "10/Oct/2000:13:55:36 -0700" (the %t of Apache and nginx) to a Date. */
 export function parseLogTimestamp(text: string): Date | null {
@@ -70,81 +58,6 @@ export function parseLogTimestamp(text: string): Date | null {
   const offsetMinutes = (Number(oh) * 60 + Number(om)) * (sign === "-" ? -1 : 1);
   if (Number(oh) > 14 || Number(om) > 59) return null;
   return new Date(local - offsetMinutes * 60_000);
-}
-
-/** Cursor over one log line. Apache escapes `"` as `\"`, nginx as `\x22`; both escape bytes as \xHH. */
-class LineReader {
-  i = 0;
-  constructor(readonly text: string) {}
-
-  atEnd(): boolean {
-    this.skipSpaces();
-    return this.i >= this.text.length;
-  }
-
-  skipSpaces(): void {
-    while (this.text[this.i] === " " || this.text[this.i] === "\t") this.i++;
-  }
-
-  token(field: string): string {
-    this.skipSpaces();
-    if (this.i >= this.text.length) throw new LineError(`truncated line: no ${field}`);
-    if (this.text[this.i] === '"') return this.quoted(field);
-    const start = this.i;
-    while (this.i < this.text.length && this.text[this.i] !== " " && this.text[this.i] !== "\t") this.i++;
-    return this.text.slice(start, this.i);
-  }
-
-  bracketed(field: string): string {
-    this.skipSpaces();
-    if (this.text[this.i] !== "[") throw new LineError(`no ${field}: expected "["`);
-    const end = this.text.indexOf("]", this.i);
-    if (end === -1) throw new LineError(`truncated line: unterminated ${field}`);
-    const value = this.text.slice(this.i + 1, end);
-    this.i = end + 1;
-    return value;
-  }
-
-  /** `lastField`: the user agent, after which only extra fields may follow, so an inner quote is kept. */
-  quoted(field: string, lastField = false): string {
-    this.skipSpaces();
-    if (this.text[this.i] !== '"') throw new LineError(`no ${field}: expected a quoted field`);
-    const { text } = this;
-    let out = "";
-    let bytes: number[] = [];
-    const flushBytes = () => {
-      if (bytes.length > 0) out += Buffer.from(bytes).toString("utf8");
-      bytes = [];
-    };
-    for (let i = this.i + 1; i < text.length; i++) {
-      const c = text[i] as string;
-      if (c === "\\" && i + 1 < text.length) {
-        const next = text[i + 1] as string;
-        if (next === "x" && /^[0-9a-fA-F]{2}$/.test(text.slice(i + 2, i + 4))) {
-          bytes.push(Number.parseInt(text.slice(i + 2, i + 4), 16));
-          i += 3;
-          continue;
-        }
-        flushBytes();
-        out += next === '"' || next === "\\" ? next : (C_ESCAPES[next] ?? `\\${next}`);
-        i++;
-        continue;
-      }
-      flushBytes();
-      // Some servers do not escape quotes at all; a quote ends the field only where a field can end and,
-      // for the user agent, where the rest of the line still reads as fields ("Mozilla "x" y" stays whole).
-      if (
-        c === '"' &&
-        (i + 1 === text.length || text[i + 1] === " " || text[i + 1] === "\t") &&
-        (!lastField || REST_OF_FIELDS.test(text.slice(i + 1)))
-      ) {
-        this.i = i + 1;
-        return out;
-      }
-      out += c;
-    }
-    throw new LineError(`truncated line: unterminated ${field}`);
-  }
 }
 
 function optionalNumber(text: string, field: string, pattern: RegExp): number | null {
@@ -330,104 +243,4 @@ export function parseLogLine(text: string, line = 1, options: ParseLogOptions = 
       skip: true,
     }
   );
-}
-
-export type LogSource =
-  | string
-  | Uint8Array
-  | Iterable<string | Uint8Array>
-  | AsyncIterable<string | Uint8Array>;
-
-function isAsyncIterable(value: unknown): value is AsyncIterable<string | Uint8Array> {
-  return typeof (value as AsyncIterable<unknown>)?.[Symbol.asyncIterator] === "function";
-}
-
-/**
- * Parses a log as it streams in, one result per non-blank line, in order. Byte chunks (a file or request
- * stream) are split into lines wherever they break; strings are taken as whole lines (readline output) and
- * split on any newlines inside them. A line longer than `maxLineLength` is reported without being held in
- * memory.
- */
-export async function* parseLogStream(
-  source: LogSource,
-  options: ParseLogOptions = {},
-): AsyncGenerator<LogLineResult> {
-  const maxLength = options.maxLineLength ?? DEFAULT_MAX_LINE;
-  const decoder = new TextDecoder("utf-8");
-  const parseLine = createLogLineParser(options);
-  let lineNumber = 0;
-  let pending = "";
-  let overflow = 0; // characters dropped from the current over-long line
-
-  function* finishLine(text: string): Generator<LogLineResult> {
-    lineNumber++;
-    if (overflow > 0) {
-      const length = overflow + text.length;
-      overflow = 0;
-      yield {
-        ok: false,
-        error: { line: lineNumber, reason: `line too long: ${length} characters (limit ${maxLength})` },
-      };
-      return;
-    }
-    if (text.trim() === "") return;
-    const result = parseLine(text, lineNumber);
-    if (result) yield result;
-  }
-
-  function* takeChunk(text: string): Generator<LogLineResult> {
-    let start = 0;
-    let newline = text.indexOf("\n", start);
-    while (newline !== -1) {
-      yield* finishLine(pending + text.slice(start, newline));
-      pending = "";
-      start = newline + 1;
-      newline = text.indexOf("\n", start);
-    }
-    pending += text.slice(start);
-    if (pending.length > maxLength) {
-      overflow += pending.length;
-      pending = "";
-    }
-  }
-
-  const items: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array> =
-    typeof source === "string" || source instanceof Uint8Array ? [source] : source;
-  const iterate = isAsyncIterable(items)
-    ? items
-    : (async function* () {
-        yield* items;
-      })();
-  for await (const item of iterate) {
-    if (typeof item === "string") {
-      if (source === item) yield* takeChunk(item);
-      else {
-        const pieces = item.split("\n");
-        if (pieces.length > 1 && pieces[pieces.length - 1] === "") pieces.pop(); // "line\n" is one line
-        for (const text of pieces) yield* finishLine(text);
-      }
-    } else {
-      yield* takeChunk(decoder.decode(item, { stream: true }));
-    }
-  }
-  yield* takeChunk(decoder.decode());
-  if (pending !== "" || overflow > 0) yield* finishLine(pending);
-}
-
-/** Parses a whole log held in memory (an upload): the entries, and one error per unreadable line. */
-export function parseLog(content: string | Uint8Array, options: ParseLogOptions = {}) {
-  const text = typeof content === "string" ? content : new TextDecoder("utf-8").decode(content);
-  const entries: LogEntry[] = [];
-  const errors: LogLineError[] = [];
-  const parseLine = createLogLineParser(options);
-  const lines = text.split("\n");
-  if (lines[lines.length - 1] === "") lines.pop();
-  lines.forEach((lineText, index) => {
-    if (lineText.trim() === "") return;
-    const result = parseLine(lineText, index + 1);
-    if (!result) return;
-    if (result.ok) entries.push(result.entry);
-    else if (!result.skip) errors.push(result.error);
-  });
-  return { entries, errors };
 }

@@ -1,9 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import type { NewVisit, VerificationMethod } from "@/lib/db/schema";
-import { readPrivateTargetPolicy } from "@/lib/fetch";
-import { fetchKeyDirectory, type KeyDirectory } from "@/lib/providers/agent-keys/directory";
-import { isPublicIp, parseIp } from "../catalog/ip-ranges/cidr";
+import type { KeyDirectory } from "@/lib/providers/agent-keys/directory";
 import { botSignsAs } from "../catalog/signature-agents";
 import {
   prepareSignatureCheck,
@@ -11,6 +9,10 @@ import {
   type SignedRequest,
   verifySignatureCheck,
 } from "../web-bot-auth/signature";
+import { agentKeyDirectories, allowHttpDirectory } from "./key-directory-cache";
+
+/** The parsed key directories, shared with the tests that warm or inspect them. */
+export { agentKeyDirectories };
 
 type Check = Extract<SignatureCheck, { kind: "check" }>;
 type StoredVerification = "verified" | "unverified" | "unknown";
@@ -24,85 +26,6 @@ export interface PendingSignature {
 
 /** The rows waiting for a signature's verdict: reverse DNS leaves them to it. */
 export const awaitingSignature = new WeakSet<NewVisit>();
-
-/** Directories named by signed requests, parsed (KeyObjects), by URL; failures remembered so a dead one is not hammered. */
-class KeyDirectoryCache {
-  private readonly entries = new Map<string, KeyDirectory>();
-  private readonly failedUntil = new Map<string, number>();
-  private readonly loading = new Map<string, Promise<KeyDirectory | null>>();
-
-  constructor(
-    private readonly capacity = 1000,
-    readonly failureBackoffMs = 30_000,
-  ) {}
-
-  fetcher: (url: string) => Promise<KeyDirectory> = (url) => fetchKeyDirectory(url);
-  now: () => number = Date.now;
-
-  /** The cached directory, fresh or stale; a stale one is refreshed in the background. Never fetches inline. */
-  peek(url: string): KeyDirectory | undefined {
-    const entry = this.entries.get(url);
-    if (entry === undefined || entry.freshUntil <= this.now()) void this.load(url);
-    return entry;
-  }
-
-  /**
-   * The directory: the cached copy while fresh, else fetched (once, however many ask while the fetch runs) unless
-   * it failed moments ago; null when it cannot be had. `force` fetches it again regardless.
-   */
-  load(url: string, options: { force?: boolean } = {}): Promise<KeyDirectory | null> {
-    const running = this.loading.get(url);
-    if (running) return running;
-    const cached = this.entries.get(url);
-    if (!options.force && cached !== undefined && cached.freshUntil > this.now())
-      return Promise.resolve(cached);
-    if (!options.force && (this.failedUntil.get(url) ?? 0) > this.now()) {
-      return Promise.resolve(this.entries.get(url) ?? null);
-    }
-    const task = this.fetcher(url)
-      .then((directory) => {
-        this.entries.delete(url);
-        this.entries.set(url, directory);
-        this.failedUntil.delete(url);
-        if (this.entries.size > this.capacity)
-          this.entries.delete(this.entries.keys().next().value as string);
-        return directory;
-      })
-      .catch((error: unknown) => {
-        this.failedUntil.set(url, this.now() + this.failureBackoffMs);
-        console.warn(`signature key directory unavailable: ${(error as Error)?.message ?? error}`);
-        // A stale copy still serves until the directory answers again.
-        return this.entries.get(url) ?? null;
-      })
-      .finally(() => this.loading.delete(url));
-    this.loading.set(url, task);
-    return task;
-  }
-
-  /** The cached copy, fresh or stale, without fetching. */
-  cached(url: string): KeyDirectory | undefined {
-    return this.entries.get(url);
-  }
-
-  clear(): void {
-    this.entries.clear();
-    this.failedUntil.clear();
-  }
-
-  async idle(): Promise<void> {
-    while (this.loading.size > 0) await Promise.all([...this.loading.values()]);
-  }
-}
-
-export const agentKeyDirectories = new KeyDirectoryCache();
-
-/** Plain http is accepted for a directory only where private targets are allowed, and only on a private address. */
-function allowHttpDirectory(url: URL): boolean {
-  if (readPrivateTargetPolicy() === false) return false;
-  const host = url.hostname.replace(/^\[|\]$/g, "");
-  const ip = parseIp(host);
-  return host === "localhost" || (ip !== null && !isPublicIp(ip));
-}
 
 /** A key's verdict on a check at the request's time: null when the directory does not hold the key. */
 function verdictWith(directory: KeyDirectory, check: Check, at: Date): "verified" | "unverified" | null {

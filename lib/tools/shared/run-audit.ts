@@ -15,11 +15,11 @@ import type { GuardedFetch, GuardedResponse } from "@/lib/fetch/types";
 import { parseLlmsTxt } from "@/lib/seo/llms-txt";
 import { type BotAccess, checkBotAccess, fetchRobotsTxt, type RobotsFetchResult } from "@/lib/seo/robots";
 import { findSitemaps, isUrlListed, type SitemapReport } from "@/lib/seo/sitemap";
-import { collectAiAccess } from "../ai-access/collect";
-import { readTrackedVisits } from "../ai-access/tracking";
 import { type ToolContext, ToolError } from "../types";
-import type { AuditResult } from "./schema";
-import { scoreAudit } from "./scoring";
+import type { AuditResult } from "./audit-schema";
+import { scoreAudit } from "./audit-scoring";
+import { collectAiAccess } from "./collect-ai-access";
+import { readTrackedVisits } from "./tracked-visits";
 
 /** Everything an audit learnt, for tools that build on it (the combined SEO/AEO/GEO audit). */
 export interface AuditRun {

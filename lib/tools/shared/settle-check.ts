@@ -9,7 +9,7 @@ import {
 import { refundJobShare } from "@/lib/credits/credits";
 import type { Tx } from "@/lib/db/client";
 import { type Job, jobs } from "@/lib/db/schema";
-import { COST_PER_ENGINE } from "./definition";
+import { COST_PER_ENGINE } from "./engine-check";
 
 /** The epoch ms by which the engines must have answered: the job's limit less room to analyse the answers. */
 export function engineDeadline(timeoutMs: number, now = Date.now()): number {

@@ -9,7 +9,7 @@
  */
 import { scoreChecks } from "@/lib/analysis/check";
 import type { Check } from "@/lib/analysis/types";
-import type { AuditResult } from "./schema";
+import type { AuditResult } from "./audit-schema";
 
 export const CATEGORY_WEIGHTS = {
   http: 10,

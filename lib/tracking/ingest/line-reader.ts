@@ -1,0 +1,82 @@
+const C_ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", v: "\v", f: "\f", b: "\b" };
+
+/** A line that cannot be read; its message is the reason reported for the line. */
+export class LineError extends Error {}
+
+// What may follow a quoted field: more fields, each a quoted string or a bare token.
+const REST_OF_FIELDS = /^(?:[ \t]+(?:"(?:[^"\\]|\\.)*"|[^\s"]+))*[ \t]*$/;
+
+/** Cursor over one log line. Apache escapes `"` as `\"`, nginx as `\x22`; both escape bytes as \xHH. */
+export class LineReader {
+  i = 0;
+  constructor(readonly text: string) {}
+
+  atEnd(): boolean {
+    this.skipSpaces();
+    return this.i >= this.text.length;
+  }
+
+  skipSpaces(): void {
+    while (this.text[this.i] === " " || this.text[this.i] === "\t") this.i++;
+  }
+
+  token(field: string): string {
+    this.skipSpaces();
+    if (this.i >= this.text.length) throw new LineError(`truncated line: no ${field}`);
+    if (this.text[this.i] === '"') return this.quoted(field);
+    const start = this.i;
+    while (this.i < this.text.length && this.text[this.i] !== " " && this.text[this.i] !== "\t") this.i++;
+    return this.text.slice(start, this.i);
+  }
+
+  bracketed(field: string): string {
+    this.skipSpaces();
+    if (this.text[this.i] !== "[") throw new LineError(`no ${field}: expected "["`);
+    const end = this.text.indexOf("]", this.i);
+    if (end === -1) throw new LineError(`truncated line: unterminated ${field}`);
+    const value = this.text.slice(this.i + 1, end);
+    this.i = end + 1;
+    return value;
+  }
+
+  /** `lastField`: the user agent, after which only extra fields may follow, so an inner quote is kept. */
+  quoted(field: string, lastField = false): string {
+    this.skipSpaces();
+    if (this.text[this.i] !== '"') throw new LineError(`no ${field}: expected a quoted field`);
+    const { text } = this;
+    let out = "";
+    let bytes: number[] = [];
+    const flushBytes = () => {
+      if (bytes.length > 0) out += Buffer.from(bytes).toString("utf8");
+      bytes = [];
+    };
+    for (let i = this.i + 1; i < text.length; i++) {
+      const c = text[i] as string;
+      if (c === "\\" && i + 1 < text.length) {
+        const next = text[i + 1] as string;
+        if (next === "x" && /^[0-9a-fA-F]{2}$/.test(text.slice(i + 2, i + 4))) {
+          bytes.push(Number.parseInt(text.slice(i + 2, i + 4), 16));
+          i += 3;
+          continue;
+        }
+        flushBytes();
+        out += next === '"' || next === "\\" ? next : (C_ESCAPES[next] ?? `\\${next}`);
+        i++;
+        continue;
+      }
+      flushBytes();
+      // Some servers do not escape quotes at all; a quote ends the field only where a field can end and,
+      // for the user agent, where the rest of the line still reads as fields ("Mozilla "x" y" stays whole).
+      if (
+        c === '"' &&
+        (i + 1 === text.length || text[i + 1] === " " || text[i + 1] === "\t") &&
+        (!lastField || REST_OF_FIELDS.test(text.slice(i + 1)))
+      ) {
+        this.i = i + 1;
+        return out;
+      }
+      out += c;
+    }
+    throw new LineError(`truncated line: unterminated ${field}`);
+  }
+}
