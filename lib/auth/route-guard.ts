@@ -17,12 +17,10 @@ export async function consumeOAuthState(db: DbOrTx, state: string): Promise<bool
     .values({ stateHash })
     .onConflictDoNothing()
     .returning({ stateHash: oauthStatesUsed.stateHash });
-  // Now and then, forget states older than any cookie that could still carry them.
-  if (Math.random() < 0.05) {
-    await db
-      .delete(oauthStatesUsed)
-      .where(lt(oauthStatesUsed.usedAt, sql`now() - make_interval(secs => ${REMEMBER_MS / 1000})`));
-  }
+  // Forget states older than any cookie that could still carry them (callbacks are rare: one per sign-in).
+  await db
+    .delete(oauthStatesUsed)
+    .where(lt(oauthStatesUsed.usedAt, sql`now() - make_interval(secs => ${REMEMBER_MS / 1000})`));
   return inserted.length > 0;
 }
 

@@ -21,7 +21,7 @@ import {
   monitorIdParam,
   runMonitorRoute,
 } from "@/lib/routes/monitors";
-import type { McpToolDef } from "./tools";
+import type { McpToolDef } from "./tool-def";
 
 const listInput = routeArgs(listMonitorsRoute);
 const runInput = routeArgs(runMonitorRoute).extend({

@@ -18,7 +18,7 @@ import {
   runScheduleNow,
   scheduleCreateInput,
 } from "@/lib/schedules";
-import type { McpToolDef } from "./tools";
+import type { McpToolDef } from "./tool-def";
 
 const listInput = routeArgs(listSchedulesRoute);
 const runInput = routeArgs(runScheduleRoute).extend({

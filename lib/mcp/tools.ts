@@ -4,7 +4,6 @@ import { VISIBILITY_DAYS } from "@/lib/ai-visibility/api-schemas";
 import { listCapabilities } from "@/lib/capabilities";
 import { toJsonSchema } from "@/lib/contract/json-schema";
 import { getCreditAccount, RECENT_TRANSACTIONS } from "@/lib/credits/credits";
-import type { Db } from "@/lib/db/client";
 import { notFound, parseValue } from "@/lib/errors";
 import type { PagesRequest } from "@/lib/funnel/page-funnel";
 import { createJob, idempotencyKeySchema, requestHash } from "@/lib/jobs/create";
@@ -21,6 +20,7 @@ import type { AnyTool } from "@/lib/tools/types";
 import { connectionInputs, readSearchConsole, readTraffic } from "./connections";
 import { monitorTools } from "./monitors";
 import { scheduleTools } from "./schedules";
+import type { McpContext, McpToolDef } from "./tool-def";
 import {
   describeEngines,
   enginesInput,
@@ -33,29 +33,7 @@ import {
 } from "./tracking";
 import { acquireWaitSlot, WAITS_PER_KEY } from "./wait-slots";
 
-/** What a tool handler may use: the authenticated account and the request's database. */
-export interface McpContext {
-  db: Db;
-  accountId: string;
-  /** The API key the call came with: bounds its concurrent waits. */
-  apiKeyId?: string;
-  signal?: AbortSignal;
-  /** Reports progress of a long call (seconds waited of the allowed) when the client asked for it. */
-  progress?: (done: number, total: number, message: string) => Promise<void>;
-  /** The HTTP request's id (X-Request-Id): JSON-RPC bodies have no envelope, so answers carry it in `_meta`. */
-  requestId?: string;
-}
-
-export interface McpToolDef {
-  name: string;
-  description: string;
-  /** Validates the arguments (the same zod schema the REST route uses, where there is one). */
-  input: z.ZodType;
-  /** Arguments of the MCP edge only (idempotencyKey), merged into the listed input schema. */
-  extraArgs?: z.ZodObject;
-  annotations: ToolAnnotations;
-  run(ctx: McpContext, args: unknown): Promise<unknown>;
-}
+export type { McpContext, McpToolDef } from "./tool-def";
 
 /** MCP tool names are the endpoint names with underscores: llms-txt → llms_txt. */
 export const mcpToolName = (endpoint: string) => endpoint.replaceAll("-", "_");

@@ -4,7 +4,13 @@ import { accountNotices, type Monitor, type MonitorRun, memberships, users } fro
 import { publicUrl } from "@/lib/email/links";
 import { defaultMailer, type MailMessage } from "@/lib/providers/smtp/mailer";
 import { emitWebhookEvent } from "@/lib/webhooks/outbox";
-import type { SkipDetail } from "./runs";
+
+export interface SkipDetail {
+  required: number;
+  available: number;
+  monthlyCreditCap?: number;
+  spentThisMonth?: number;
+}
 
 /** An account notice for the dashboard (the same facts as the webhook events). */
 export async function addNotice(tx: DbOrTx, accountId: string, kind: string, message: string): Promise<void> {

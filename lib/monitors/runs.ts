@@ -17,7 +17,7 @@ import type { MailMessage } from "@/lib/providers/smtp/mailer";
 import { emitWebhookEvent } from "@/lib/webhooks/outbox";
 import { decodeCursor, encodeCursor } from "./cursor";
 import { CREDITS_PER_ANSWER } from "./estimate";
-import { notifyRunSkipped } from "./notify";
+import { notifyRunSkipped, type SkipDetail } from "./notify";
 import type { AnswerView, ListRunsQuery, RunList, RunStarted, RunView } from "./schemas";
 import { nextRunOf, requireMonitor } from "./service";
 
@@ -31,13 +31,6 @@ export type RunOutcome =
       /** The owners' emails, to send once the transaction has committed. */
       mails: MailMessage[];
     };
-
-export interface SkipDetail {
-  required: number;
-  available: number;
-  monthlyCreditCap?: number;
-  spentThisMonth?: number;
-}
 
 export function runConfigOf(m: Monitor): MonitorRunConfig {
   return {

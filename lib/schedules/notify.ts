@@ -6,7 +6,13 @@ import { addNotice } from "@/lib/monitors/notify";
 import type { MailMessage } from "@/lib/providers/smtp/mailer";
 import { TOOL_TITLES } from "@/lib/tools/titles";
 import { emitWebhookEvent } from "@/lib/webhooks/outbox";
-import type { SkipDetail } from "./runs";
+
+export interface SkipDetail {
+  required: number;
+  available: number;
+  monthlyCreditCap?: number;
+  spentThisMonth?: number;
+}
 
 export { sendMails } from "@/lib/monitors/notify";
 

@@ -12,16 +12,9 @@ import { AppError } from "@/lib/errors";
 import type { MailMessage } from "@/lib/providers/smtp/mailer";
 import type { Env } from "@/lib/tools/types";
 import { emitWebhookEvent } from "@/lib/webhooks/outbox";
-import { notifyScheduleSkipped } from "./notify";
+import { notifyScheduleSkipped, type SkipDetail } from "./notify";
 import type { HistoryRun, ScheduleRunStarted } from "./schemas";
 import { nextRunOf, requireRunnable, requireSchedule, toolOf } from "./service";
-
-export interface SkipDetail {
-  required: number;
-  available: number;
-  monthlyCreditCap?: number;
-  spentThisMonth?: number;
-}
 
 /**
  * The Postgres channel job runners LISTEN on for new jobs: JOBS_CHANNEL of lib/jobs/events.ts, whose folder
