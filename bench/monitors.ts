@@ -128,7 +128,12 @@ try {
       from monitor_answers where status = 'succeeded' group by engine order by engine`),
   );
   const perMinute = ((counts!.succeeded + counts!.failed) / wallMs) * 60_000;
-  const exceeded = ENGINE_NAMES.reduce((sum, e) => sum + fakes.counters[e].rateLimited, 0);
+  const exceeded = ENGINE_NAMES.reduce(
+    (sum, e) => sum + fakes.counters[e].rateLimited + fakes.counters[e].judgeRateLimited,
+    0,
+  );
+  const judged = ENGINE_NAMES.reduce((sum, e) => sum + fakes.counters[e].judged, 0);
+  const requestsPerMinute = ((counts!.succeeded + counts!.failed + judged) / wallMs) * 60_000;
   console.log(`runs created        ${claimed} in ${(claimMs / 1000).toFixed(1)} s`);
   console.log(`scheduler CPU       ${cpuPerRunMs.toFixed(2)} ms per run`);
   console.log(
@@ -138,7 +143,10 @@ try {
     `answers per minute  ${Math.round(perMinute)} of the limits' ${maxPerMinute} (${((perMinute / maxPerMinute) * 100).toFixed(1)}%), wall ${(wallMs / 1000).toFixed(1)} s`,
   );
   console.log(
-    `limits exceeded     ${exceeded} (429s); busiest minute per engine: ${ENGINE_NAMES.map((e) => `${e} ${fakes.counters[e].maxPerMinute}`).join(", ")}`,
+    `requests per minute ${Math.round(requestsPerMinute)} of the limits' ${maxPerMinute} (${((requestsPerMinute / maxPerMinute) * 100).toFixed(1)}%): answers and ${judged} sentiment judgements (structured output on the judge's provider, paced by the same shared limits)`,
+  );
+  console.log(
+    `limits exceeded     ${exceeded} (429s, answers and judgements); busiest minute per engine: ${ENGINE_NAMES.map((e) => `${e} ${fakes.counters[e].maxPerMinute}`).join(", ")}`,
   );
   console.log(
     `answer time         ${timing.map((t) => `${t.engine} ${t.ask_ms} ms`).join(", ")} (slot to stored)`,
