@@ -1,5 +1,8 @@
 // A server-rendered line chart of a schedule's scores (0–100) over its completed runs, one line per score, with
 // its values in words for screen readers.
+/** Scores run from 0 to SCORE_TOP; the axis has a gridline at the bottom, the middle and the top. */
+const SCORE_TOP = 100;
+const SCORE_GRID = [0, SCORE_TOP / 2, SCORE_TOP];
 const COLORS = ["#0f766e", "#1d4ed8", "#b45309", "#7c3aed", "#be123c", "#334155"];
 
 export function ScoreTrend({
@@ -31,7 +34,7 @@ export function ScoreTrend({
         role="img"
         aria-label={`${title}: ${points.length} runs; latest ${summary}`}
       >
-        {[0, 50, 100].map((v) => (
+        {SCORE_GRID.map((v) => (
           <g key={v}>
             <line x1={pad} x2={w - pad} y1={y(v)} y2={y(v)} stroke="#e2e8f0" />
             <text x={2} y={y(v) + 4} fontSize="10" fill="#475569">
