@@ -1,5 +1,6 @@
 import {
   EXAMPLE_DOMAIN,
+  EXAMPLE_DOMAIN_PAGE,
   EXAMPLE_KEY_NAME,
   EXAMPLE_SITE_URL,
   EXAMPLE_WEBHOOK_URL,
@@ -52,6 +53,7 @@ function templated(value: unknown, domainVar: string): unknown {
   // A pair's name is unique among active pairs: each run of the collection creates its own.
   if (value === EXAMPLE_KEY_NAME) return `${EXAMPLE_KEY_NAME} {{$timestamp}}`;
   if (value === EXAMPLE_DOMAIN) return `{{${domainVar}}}`;
+  if (value === EXAMPLE_DOMAIN_PAGE) return `https://{{${domainVar}}}/pricing`;
   if (Array.isArray(value)) return value.map((v) => templated(v, domainVar));
   if (value && typeof value === "object") {
     return Object.fromEntries(

@@ -3,6 +3,8 @@ import { TOOL_NAMES, TOOLS, type ToolName } from "@/lib/tools/catalog";
 /** The page and domain the examples use; the Postman collection turns them into {{siteUrl}} and {{domain}}. */
 export const EXAMPLE_SITE_URL = "https://example.com/";
 export const EXAMPLE_DOMAIN = "example.com";
+/** A page of the registered domain (scheduled audits take only those); the Postman collection makes it a page of {{domain}}. */
+export const EXAMPLE_DOMAIN_PAGE = "https://example.com/pricing";
 /** Where the webhook examples deliver; the Postman collection turns it into {{webhookUrl}}. */
 export const EXAMPLE_WEBHOOK_URL = "https://example.com/webhooks";
 /** The name of a new key pair in the examples; the Postman collection makes it unique per run. */

@@ -14,6 +14,7 @@ import {
 } from "@/lib/schedules/schemas";
 import { TOOLS } from "@/lib/tools/catalog";
 import { defineRoute } from "./contract";
+import { EXAMPLE_DOMAIN_PAGE } from "./examples";
 
 export const scheduleIdParam = {
   name: "id",
@@ -43,7 +44,7 @@ export const createScheduleRoute = defineRoute({
     schema: scheduleCreateInput,
     example: {
       tool: "seo-aeo-geo-audit",
-      url: "https://example.com/pricing",
+      url: EXAMPLE_DOMAIN_PAGE,
       every: "week",
       weekday: "monday",
       hour: 7,
