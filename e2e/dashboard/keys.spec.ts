@@ -25,8 +25,10 @@ async function signUp(page: Page, email: string) {
   await expect(page).toHaveURL(/\/dashboard/, { timeout: 30_000 });
 }
 
-async function newPair(page: Page) {
+/** The pair the page shows once; `previous` is the pair it showed before, which the new one replaces. */
+async function newPair(page: Page, previous?: Record<string, string>) {
   await expect(page.getByTestId("new-key-secret")).toHaveText(/^sks_/);
+  if (previous) await expect(page.getByTestId("new-key-id")).not.toHaveText(previous["x-api-key"]!);
   const keyId = (await page.getByTestId("new-key-id").textContent()) ?? "";
   const secret = (await page.getByTestId("new-key-secret").textContent()) ?? "";
   return { "x-api-key": keyId, "x-api-secret": secret };
@@ -51,7 +53,7 @@ for (const vp of VIEWPORTS) {
     await page.getByRole("button", { name: "New key pair" }).click();
     await page.locator("#key-name").fill("tracking snippet");
     await page.getByRole("button", { name: "Create", exact: true }).click();
-    const snippet = await newPair(page);
+    const snippet = await newPair(page, main);
     expect(snippet["x-api-key"]).not.toBe(main["x-api-key"]);
     for (const headers of [main, snippet]) {
       expect((await request.get("/api/v1/credits", { headers })).status()).toBe(200);
@@ -65,14 +67,18 @@ for (const vp of VIEWPORTS) {
     await page.locator("#key-name").fill("tracking snippet");
     await page.getByRole("button", { name: "Create", exact: true }).click();
     await expect(page.getByText(/already active/).first()).toBeVisible();
-    await page.getByRole("button", { name: "Cancel" }).first().click();
+    await page
+      .getByRole("dialog", { name: "A new key pair" })
+      .getByRole("button", { name: "Cancel" })
+      .click();
 
     // Roll the snippet's pair, keeping the old one for 24 hours: both work.
     await page.getByRole("button", { name: "Roll tracking snippet" }).click();
-    await page.getByLabel("The old pair").last().selectOption("24h");
+    const rollDialog = page.getByRole("dialog", { name: "Roll “tracking snippet”?" });
+    await rollDialog.getByLabel("The old pair").selectOption("24h");
     await shot(page, `keys-roll-${vp.name}`);
-    await page.getByRole("button", { name: "Roll now" }).last().click();
-    const rolled = await newPair(page);
+    await rollDialog.getByRole("button", { name: "Roll now" }).click();
+    const rolled = await newPair(page, snippet);
     for (const headers of [snippet, rolled]) {
       expect((await request.get("/api/v1/credits", { headers })).status()).toBe(200);
     }
@@ -84,7 +90,11 @@ for (const vp of VIEWPORTS) {
 
     // Revoking the rolling pair ends its window at once; its replacement keeps working.
     await page.getByRole("button", { name: "Revoke tracking snippet (rolling)" }).click();
-    await page.getByRole("button", { name: "Revoke now" }).last().click();
+    await page
+      .getByRole("dialog", { name: "Revoke “tracking snippet”?" })
+      .filter({ hasText: snippet["x-api-key"]! })
+      .getByRole("button", { name: "Revoke now" })
+      .click();
     await expect(page.getByText(/Rolling until/)).toHaveCount(0);
     expect((await request.get("/api/v1/credits", { headers: snippet })).status()).toBe(401);
     expect((await request.get("/api/v1/credits", { headers: rolled })).status()).toBe(200);
