@@ -38,14 +38,10 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
 // One job at a time by default: on a small machine the tools then leave a core to the server.
 const JOBS_IN_FLIGHT = Number(process.env.BENCH_JOBS ?? 1);
+const FAIR_FLOOD = Number(process.env.BENCH_FLOOD_JOBS ?? 8);
+const FAIR_SAMPLES = Number(process.env.BENCH_FAIR_JOBS ?? 20);
 /** BENCH_CASES=3,4 runs only those cases. */
 const CASES = new Set((process.env.BENCH_CASES ?? "1,2,3,4").split(",").map((c) => Number(c.trim())));
-
-if (process.argv[2] === "--serve") {
-  await serveStressApp(process.argv[3] === "in-process");
-} else {
-  await main();
-}
 
 /** The credits route and the in-process runner with the test-stress tool, in one process. */
 async function serveStressApp(inProcess: boolean) {
@@ -256,9 +252,6 @@ async function main() {
   }
 }
 
-const FAIR_FLOOD = Number(process.env.BENCH_FLOOD_JOBS ?? 8);
-const FAIR_SAMPLES = Number(process.env.BENCH_FAIR_JOBS ?? 20);
-
 async function fairness(db: Awaited<ReturnType<typeof benchDatabase>>, siteUrl: string): Promise<string[]> {
   const { account } = await createAccount(db.handle.db, { ownerEmail: "other@example.com" });
   await grantCredits(db.handle.db, account.id, 1_000_000, { description: "bench credits" });
@@ -392,4 +385,11 @@ async function logUploadOnPglite(): Promise<string[]> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+// Last, once every constant above is initialised.
+if (process.argv[2] === "--serve") {
+  await serveStressApp(process.argv[3] === "in-process");
+} else {
+  await main();
 }
