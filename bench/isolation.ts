@@ -296,7 +296,7 @@ async function fairness(db: Awaited<ReturnType<typeof benchDatabase>>, siteUrl: 
   }
   const waits = rowsOf<{ ms: number }>(
     await db.handle.db.execute(
-      sql`select extract(epoch from (started_at - created_at)) * 1000 as ms from jobs where id = any(${ids}::uuid[]) and started_at is not null`,
+      sql`select extract(epoch from (started_at - created_at)) * 1000 as ms from jobs where id in ${ids} and started_at is not null`,
     ),
   ).map((r) => Number(r.ms));
   const p = percentiles(waits);
