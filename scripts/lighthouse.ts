@@ -70,8 +70,11 @@ async function signIn(): Promise<string> {
 // LH_EXTRA_PAGES=report=/dashboard/monitors/<id> adds pages (name=path, comma-separated), e.g. a page whose
 // address holds an id of the signed-in account.
 for (const entry of process.env.LH_EXTRA_PAGES?.split(",") ?? []) {
-  const [name, path] = entry.split("=").map((s) => s.trim());
-  if (name && path?.startsWith("/")) PAGES.push([name, path]);
+  // The name ends at the first "=": a path's query string may hold more.
+  const at = entry.indexOf("=");
+  const name = entry.slice(0, at).trim();
+  const path = entry.slice(at + 1).trim();
+  if (at > 0 && name && path.startsWith("/")) PAGES.push([name, path]);
 }
 
 // LH_PAGES=billing,overview measures only the pages named (all by default).
