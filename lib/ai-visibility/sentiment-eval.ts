@@ -1,4 +1,4 @@
-import type { EnvRecord } from "@/lib/providers/engine-types";
+import type { Env } from "@/lib/providers/engine-types";
 import type { SentimentLabel } from "./schemas";
 import { classifyBrandSentiment } from "./sentiment";
 import { judgeSentences, pickJudgeEngine, toSentiment } from "./sentiment-judge";
@@ -30,7 +30,7 @@ export interface SentimentEval {
  */
 export async function evaluateSentiment(
   options: {
-    env?: EnvRecord;
+    env?: Env;
     set?: LabelledBrandSentence[];
     concurrency?: number;
     signal?: AbortSignal;

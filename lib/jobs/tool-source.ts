@@ -61,7 +61,8 @@ export function describeFailure(err: unknown, job: { id: string; tool: string })
         ? { code: (err as { code: JobFailure["code"] }).code, message: (err as Error).message }
         : null;
   if (failure && mayFailWith(job.tool, failure.code)) return failure;
-  if (failure) console.error(`[job ${job.id}] ${job.tool} ended with ${failure.code}, a code it does not declare`);
+  if (failure)
+    console.error(`[job ${job.id}] ${job.tool} ended with ${failure.code}, a code it does not declare`);
   else console.error(`[job ${job.id}] tool failed`, redactDbError(err));
   return {
     code: "TOOL_FAILED",

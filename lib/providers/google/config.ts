@@ -1,5 +1,7 @@
-/** Environment the adapter reads; callers pass `process.env` or a test's own map. */
-export type Env = Readonly<Record<string, string | undefined>>;
+import { type Env, setting } from "../env";
+import { ProviderError } from "../provider-error";
+
+export type { Env };
 
 export const GOOGLE_ENV = ["GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET"] as const;
 
@@ -26,22 +28,21 @@ export interface GoogleConfig {
   analyticsDataUrl: URL;
 }
 
-const trimmed = (v: string | undefined) => v?.trim() || undefined;
-
 /** The OAuth client and API addresses, or null when no Google OAuth client is configured here. */
-export function readGoogleConfig(env: Env): GoogleConfig | null {
-  const clientId = trimmed(env.GOOGLE_CLIENT_ID);
-  const clientSecret = trimmed(env.GOOGLE_CLIENT_SECRET);
+export function readGoogleConfig(env: Env = process.env): GoogleConfig | null {
+  const trimmed = (name: string) => setting(env, name);
+  const clientId = trimmed("GOOGLE_CLIENT_ID");
+  const clientSecret = trimmed("GOOGLE_CLIENT_SECRET");
   if (!clientId || !clientSecret) return null;
   return {
     clientId,
     clientSecret,
-    authUrl: trimmed(env.GOOGLE_OAUTH_AUTH_URL) ?? "https://accounts.google.com/o/oauth2/v2/auth",
-    tokenUrl: trimmed(env.GOOGLE_OAUTH_TOKEN_URL) ?? "https://oauth2.googleapis.com/token",
-    revokeUrl: trimmed(env.GOOGLE_OAUTH_REVOKE_URL) ?? "https://oauth2.googleapis.com/revoke",
-    searchConsoleRootUrl: `${(trimmed(env.GOOGLE_SEARCH_CONSOLE_BASE_URL) ?? "https://searchconsole.googleapis.com").replace(/\/+$/, "")}/`,
+    authUrl: trimmed("GOOGLE_OAUTH_AUTH_URL") ?? "https://accounts.google.com/o/oauth2/v2/auth",
+    tokenUrl: trimmed("GOOGLE_OAUTH_TOKEN_URL") ?? "https://oauth2.googleapis.com/token",
+    revokeUrl: trimmed("GOOGLE_OAUTH_REVOKE_URL") ?? "https://oauth2.googleapis.com/revoke",
+    searchConsoleRootUrl: `${(trimmed("GOOGLE_SEARCH_CONSOLE_BASE_URL") ?? "https://searchconsole.googleapis.com").replace(/\/+$/, "")}/`,
     analyticsDataUrl: new URL(
-      trimmed(env.GOOGLE_ANALYTICS_DATA_BASE_URL) ?? "https://analyticsdata.googleapis.com",
+      trimmed("GOOGLE_ANALYTICS_DATA_BASE_URL") ?? "https://analyticsdata.googleapis.com",
     ),
   };
 }
@@ -59,12 +60,11 @@ export type GoogleErrorCode =
   | "GOOGLE_INVALID_REQUEST"
   | "GOOGLE_UNAVAILABLE";
 
-export class GoogleError extends Error {
-  constructor(
-    readonly code: GoogleErrorCode,
-    message: string,
-  ) {
-    super(message);
+const RETRYABLE: readonly GoogleErrorCode[] = ["GOOGLE_RATE_LIMITED", "GOOGLE_UNAVAILABLE"];
+
+export class GoogleError extends ProviderError<GoogleErrorCode> {
+  constructor(code: GoogleErrorCode, message: string, options: { status?: number } = {}) {
+    super("google", code, message, { retryable: RETRYABLE.includes(code), ...options });
     this.name = "GoogleError";
   }
 }
