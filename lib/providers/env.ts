@@ -3,8 +3,3 @@
  * provider reads it through its `read…Config(env)`, which returns null when the provider is not configured.
  */
 export type Env = Record<string, string | undefined>;
-
-/** A setting's value, trimmed; undefined when it is unset or blank. */
-export function setting(env: Env, name: string): string | undefined {
-  return env[name]?.trim() || undefined;
-}

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type Env, setting } from "../env";
+import type { Env } from "../env";
 import { ProviderError } from "../provider-error";
 import { parseRetryAfter } from "../retry";
 
@@ -100,9 +100,9 @@ export interface CruxConfig {
 
 /** Reads CRUX_API_KEY and CRUX_BASE_URL; null when no key is configured. */
 export function readCruxConfig(env: Env = process.env): CruxConfig | null {
-  const apiKey = setting(env, "CRUX_API_KEY");
+  const apiKey = env.CRUX_API_KEY?.trim();
   if (!apiKey) return null;
-  return { apiKey, baseUrl: setting(env, "CRUX_BASE_URL") ?? DEFAULT_CRUX_BASE_URL };
+  return { apiKey, baseUrl: env.CRUX_BASE_URL?.trim() || DEFAULT_CRUX_BASE_URL };
 }
 
 /**

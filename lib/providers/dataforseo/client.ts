@@ -1,5 +1,5 @@
 import type { RetryPolicy } from "../engine-types";
-import { type Env, setting } from "../env";
+import type { Env } from "../env";
 import { ProviderError } from "../provider-error";
 import { parseRetryAfter, withRetries } from "../retry";
 
@@ -16,10 +16,10 @@ export interface DataForSeoConfig {
 
 /** The adapter's settings, or null when DataForSEO is not configured on this server. */
 export function readDataForSeoConfig(env: Env = process.env): DataForSeoConfig | null {
-  const login = setting(env, "DATAFORSEO_LOGIN");
-  const password = setting(env, "DATAFORSEO_PASSWORD");
+  const login = env.DATAFORSEO_LOGIN?.trim();
+  const password = env.DATAFORSEO_PASSWORD?.trim();
   if (!login || !password) return null;
-  const baseUrl = (setting(env, "DATAFORSEO_BASE_URL") ?? DATAFORSEO_DEFAULT_BASE_URL).replace(/\/+$/, "");
+  const baseUrl = (env.DATAFORSEO_BASE_URL?.trim() || DATAFORSEO_DEFAULT_BASE_URL).replace(/\/+$/, "");
   return { login, password, baseUrl };
 }
 

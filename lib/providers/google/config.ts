@@ -1,4 +1,4 @@
-import { type Env, setting } from "../env";
+import type { Env } from "../env";
 import { ProviderError } from "../provider-error";
 
 export type { Env };
@@ -28,21 +28,22 @@ export interface GoogleConfig {
   analyticsDataUrl: URL;
 }
 
+const trimmed = (v: string | undefined) => v?.trim() || undefined;
+
 /** The OAuth client and API addresses, or null when no Google OAuth client is configured here. */
 export function readGoogleConfig(env: Env = process.env): GoogleConfig | null {
-  const trimmed = (name: string) => setting(env, name);
-  const clientId = trimmed("GOOGLE_CLIENT_ID");
-  const clientSecret = trimmed("GOOGLE_CLIENT_SECRET");
+  const clientId = trimmed(env.GOOGLE_CLIENT_ID);
+  const clientSecret = trimmed(env.GOOGLE_CLIENT_SECRET);
   if (!clientId || !clientSecret) return null;
   return {
     clientId,
     clientSecret,
-    authUrl: trimmed("GOOGLE_OAUTH_AUTH_URL") ?? "https://accounts.google.com/o/oauth2/v2/auth",
-    tokenUrl: trimmed("GOOGLE_OAUTH_TOKEN_URL") ?? "https://oauth2.googleapis.com/token",
-    revokeUrl: trimmed("GOOGLE_OAUTH_REVOKE_URL") ?? "https://oauth2.googleapis.com/revoke",
-    searchConsoleRootUrl: `${(trimmed("GOOGLE_SEARCH_CONSOLE_BASE_URL") ?? "https://searchconsole.googleapis.com").replace(/\/+$/, "")}/`,
+    authUrl: trimmed(env.GOOGLE_OAUTH_AUTH_URL) ?? "https://accounts.google.com/o/oauth2/v2/auth",
+    tokenUrl: trimmed(env.GOOGLE_OAUTH_TOKEN_URL) ?? "https://oauth2.googleapis.com/token",
+    revokeUrl: trimmed(env.GOOGLE_OAUTH_REVOKE_URL) ?? "https://oauth2.googleapis.com/revoke",
+    searchConsoleRootUrl: `${(trimmed(env.GOOGLE_SEARCH_CONSOLE_BASE_URL) ?? "https://searchconsole.googleapis.com").replace(/\/+$/, "")}/`,
     analyticsDataUrl: new URL(
-      trimmed("GOOGLE_ANALYTICS_DATA_BASE_URL") ?? "https://analyticsdata.googleapis.com",
+      trimmed(env.GOOGLE_ANALYTICS_DATA_BASE_URL) ?? "https://analyticsdata.googleapis.com",
     ),
   };
 }

@@ -1,5 +1,5 @@
 // SMTP settings, free of the mail library: capabilities and the operator page read them without loading it.
-import { type Env, setting } from "../env";
+import type { Env } from "../env";
 
 export const DEFAULT_MAIL_FROM = "Findable <no-reply@localhost>";
 
@@ -12,7 +12,7 @@ export interface SmtpConfig {
 
 /** The mail server's settings, or null when SMTP_URL is not set (mail goes to the log). */
 export function readSmtpConfig(env: Env = process.env): SmtpConfig | null {
-  const url = setting(env, "SMTP_URL");
+  const url = env.SMTP_URL?.trim();
   if (!url) return null;
-  return { url, from: setting(env, "MAIL_FROM") ?? DEFAULT_MAIL_FROM };
+  return { url, from: env.MAIL_FROM?.trim() || DEFAULT_MAIL_FROM };
 }

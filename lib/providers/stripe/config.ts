@@ -1,6 +1,6 @@
 // Stripe settings, free of the SDK: capabilities, the operator page and the billing page read them without
 // loading it.
-import { type Env, setting } from "../env";
+import type { Env } from "../env";
 
 export interface StripeConfig {
   secretKey: string;
@@ -11,10 +11,10 @@ export interface StripeConfig {
 
 /** The adapter's settings, or null when this server cannot sell credits (the API key or the webhook secret is missing). */
 export function readStripeConfig(env: Env = process.env): StripeConfig | null {
-  const secretKey = setting(env, "STRIPE_SECRET_KEY");
-  const webhookSecret = setting(env, "STRIPE_WEBHOOK_SECRET");
+  const secretKey = env.STRIPE_SECRET_KEY?.trim();
+  const webhookSecret = env.STRIPE_WEBHOOK_SECRET?.trim();
   if (!secretKey || !webhookSecret) return null;
-  const baseUrl = setting(env, "STRIPE_API_BASE_URL");
+  const baseUrl = env.STRIPE_API_BASE_URL?.trim();
   return { secretKey, webhookSecret, ...(baseUrl ? { baseUrl } : {}) };
 }
 
