@@ -29,12 +29,7 @@ export interface SentimentEval {
  * agreement rather than credited with the lexicon's fallback verdict.
  */
 export async function evaluateSentiment(
-  options: {
-    env?: Env;
-    set?: LabelledBrandSentence[];
-    concurrency?: number;
-    signal?: AbortSignal;
-  } = {},
+  options: { env?: Env; set?: LabelledBrandSentence[]; concurrency?: number; signal?: AbortSignal } = {},
 ): Promise<SentimentEval> {
   const set = options.set ?? loadSentimentSet();
   const env = options.env ?? process.env;
