@@ -232,7 +232,7 @@ function failedEntry(engine: EngineName, model: string, error: unknown): EngineR
       model,
       inputTokens: 0,
       outputTokens: 0,
-      attempts: error instanceof EngineError ? (error.options.attempts ?? 0) : 0,
+      attempts: error instanceof EngineError ? (error.attempts ?? 0) : 0,
     },
   };
 }

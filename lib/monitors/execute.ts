@@ -365,7 +365,7 @@ export class AnswerWorker implements KindWorker {
       return "retry";
     }
     const engineError = err instanceof EngineError ? err : null;
-    const retryAfter = engineError?.options.retryAfterMs;
+    const retryAfter = engineError?.retryAfterMs;
     if (engineError?.code === "ENGINE_RATE_LIMITED") {
       this.stats.rateLimited++;
       const wait = retryAfter ?? this.options.retryBaseMs;
