@@ -1,11 +1,11 @@
 import { requireRegisteredDomain } from "@/lib/accounts/domains";
 import type { DbOrTx } from "@/lib/db/client";
-import { type EnvRecord, listEngines } from "@/lib/providers/engines";
+import { type Env, listEngines } from "@/lib/providers/engines";
 import type { EnginesResult } from "./api-schemas";
 import { readVisibility, type VisibilityReport } from "./observations";
 
 /** GET /engines: each engine, whether this server can ask it, and its model; never the key or its variable. */
-export function describeEngines(env: EnvRecord = process.env): EnginesResult {
+export function describeEngines(env: Env = process.env): EnginesResult {
   return { engines: listEngines(env).map(({ name, configured, model }) => ({ name, configured, model })) };
 }
 

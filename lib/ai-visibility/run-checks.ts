@@ -5,7 +5,7 @@ import { EngineError } from "@/lib/providers/engine-retry";
 import {
   ENGINE_NAMES,
   type EngineName,
-  type EnvRecord,
+  type Env,
   type RetryPolicy,
   resolveProvider,
 } from "@/lib/providers/engine-types";
@@ -29,7 +29,7 @@ export interface CheckContext {
   /** The guarded fetcher: home page name, Gemini redirect links. */
   fetch: GuardedFetch;
   /** Default process.env: provider keys, base URLs and models. */
-  env?: EnvRecord;
+  env?: Env;
   /** Epoch ms by which the job must end; retries do not start waits that would pass it. */
   deadline?: number;
   retry?: Partial<RetryPolicy>;
@@ -232,7 +232,7 @@ function failedEntry(engine: EngineName, model: string, error: unknown): EngineR
       model,
       inputTokens: 0,
       outputTokens: 0,
-      attempts: error instanceof EngineError ? (error.options.attempts ?? 0) : 0,
+      attempts: error instanceof EngineError ? (error.attempts ?? 0) : 0,
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { EnvRecord } from "@/lib/providers/engine-types";
+import type { Env } from "@/lib/providers/engine-types";
 import type { SentimentLabel } from "./schemas";
 import { classifyBrandSentiment } from "./sentiment";
 import { judgeSentences, pickJudgeEngine, toSentiment } from "./sentiment-judge";
@@ -29,12 +29,7 @@ export interface SentimentEval {
  * agreement rather than credited with the lexicon's fallback verdict.
  */
 export async function evaluateSentiment(
-  options: {
-    env?: EnvRecord;
-    set?: LabelledBrandSentence[];
-    concurrency?: number;
-    signal?: AbortSignal;
-  } = {},
+  options: { env?: Env; set?: LabelledBrandSentence[]; concurrency?: number; signal?: AbortSignal } = {},
 ): Promise<SentimentEval> {
   const set = options.set ?? loadSentimentSet();
   const env = options.env ?? process.env;

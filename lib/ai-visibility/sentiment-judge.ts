@@ -1,5 +1,5 @@
 import { STRUCTURED_ADAPTERS } from "@/lib/providers/ask-engine";
-import type { EngineName, EnvRecord, RetryPolicy } from "@/lib/providers/engine-types";
+import type { EngineName, Env, RetryPolicy } from "@/lib/providers/engine-types";
 import { listConfiguredEngines } from "@/lib/providers/engines";
 import { JUDGE_MODELS, resolveJudgeModel } from "@/lib/providers/structured-types";
 import { type EngineUsageRecord, SENTIMENT_LABELS, type Sentiment, type SentimentLabel } from "./schemas";
@@ -20,7 +20,7 @@ export interface SentimentJudgement extends SentimentVerdict {
 }
 
 export interface JudgeContext {
-  env?: EnvRecord;
+  env?: Env;
   signal?: AbortSignal;
   /** Epoch ms after which no retry starts (the job's limit). */
   deadline?: number;
@@ -55,7 +55,7 @@ export function toSentiment(label: SentimentLabel): Sentiment {
 }
 
 /** The configured engine whose judge model is cheapest, or null when no engine is configured. */
-export function pickJudgeEngine(env: EnvRecord = process.env): EngineName | null {
+export function pickJudgeEngine(env: Env = process.env): EngineName | null {
   const configured = listConfiguredEngines(env);
   configured.sort((a, b) => JUDGE_MODELS[a].costRank - JUDGE_MODELS[b].costRank);
   return configured[0] ?? null;
@@ -68,7 +68,7 @@ export function pickJudgeEngine(env: EnvRecord = process.env): EngineName | null
  */
 export async function judgeBrandSentiment(
   input: { sentences: string[]; brand: string },
-  ctx: { env?: EnvRecord; signal?: AbortSignal },
+  ctx: { env?: Env; signal?: AbortSignal },
 ): Promise<SentimentVerdict> {
   const { sentiment, method, model } = await judgeSentences(input, ctx);
   return model ? { sentiment, method, model } : { sentiment, method };

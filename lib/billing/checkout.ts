@@ -1,6 +1,7 @@
 // Buying a credit pack: a Stripe Checkout Session in payment mode, priced from the pack list. Nothing is
 // credited here; the signed `checkout.session.completed` webhook does that (lib/billing/webhook.ts).
 import type Stripe from "stripe";
+import { toStripeError } from "@/lib/providers/stripe/client";
 import { findPack, PACK_CURRENCY } from "./packs";
 
 export class CheckoutError extends Error {
@@ -56,7 +57,10 @@ export async function startCheckout(
       cancel_url: `${billing}?checkout=cancelled`,
     });
   } catch (err) {
-    console.error(`[billing] checkout session for ${buyer.accountId} failed: ${(err as Error).message}`);
+    const error = toStripeError(err);
+    console.error(
+      `[billing] checkout session for ${buyer.accountId} failed (${error.code}): ${error.message}`,
+    );
     throw new CheckoutError(
       "The payment page could not be opened. Nothing was charged; try again in a minute.",
     );

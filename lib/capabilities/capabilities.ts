@@ -9,7 +9,8 @@ import {
 import { readCruxConfig } from "@/lib/providers/crux/client";
 import { ENGINE_NAMES, listEngines } from "@/lib/providers/engines";
 import { readGoogleConfig } from "@/lib/providers/google";
-import { stripeConfigured } from "@/lib/providers/stripe/client";
+import { readSmtpConfig } from "@/lib/providers/smtp/config";
+import { readStripeConfig } from "@/lib/providers/stripe/config";
 import { readDataKey } from "@/lib/secrets/data-encryption";
 import { TOOL_NAMES, TOOLS, type ToolName } from "@/lib/tools/catalog";
 import type { Env } from "@/lib/tools/types";
@@ -121,12 +122,12 @@ export async function listCapabilities(db: DbOrTx, accountId: string, env: Env):
     {
       name: "credit-purchases",
       title: "Buying credit packs by card",
-      ...verdictEntry(stripeConfigured(env), "payments_not_configured"),
+      ...verdictEntry(readStripeConfig(env) !== null, "payments_not_configured"),
     },
     {
       name: "email",
       title: "Email (verification, password reset, invitations)",
-      ...verdictEntry(Boolean(env.SMTP_URL?.trim()), "email_not_configured"),
+      ...verdictEntry(readSmtpConfig(env) !== null, "email_not_configured"),
     },
   ];
   return { tools, capabilities };

@@ -1,9 +1,11 @@
 import type { DbOrTx } from "@/lib/db/client";
 import { readCruxConfig } from "@/lib/providers/crux/client";
 import { readDataForSeoConfig } from "@/lib/providers/dataforseo";
+import { readEngineConfig } from "@/lib/providers/engine-types";
 import { ENGINE_CONFIGS, ENGINE_NAMES } from "@/lib/providers/engines";
 import { readGoogleConfig } from "@/lib/providers/google";
-import { stripeConfigured } from "@/lib/providers/stripe/client";
+import { readSmtpConfig } from "@/lib/providers/smtp/config";
+import { readStripeConfig } from "@/lib/providers/stripe/config";
 import { DATA_ENCRYPTION_ENV, readDataKey } from "@/lib/secrets/data-encryption";
 import { CHROME_AVAILABLE } from "@/lib/tools/core-web-vitals/definition";
 import type { Env } from "@/lib/tools/types";
@@ -44,7 +46,7 @@ export async function listIntegrations(db: DbOrTx, env: Env): Promise<Integratio
     return {
       id: `engine-${name.toLowerCase()}`,
       name: `${name} (AI engine)`,
-      configured: set(env, c.apiKeyEnv),
+      configured: readEngineConfig(c, env) !== null,
       enables: `${name} in AI citation checks, brand visibility and monitoring`,
       settings: [c.apiKeyEnv],
       optional: [`${prefix}_BASE_URL`, `${prefix}_MODEL`],
@@ -103,7 +105,7 @@ export async function listIntegrations(db: DbOrTx, env: Env): Promise<Integratio
     {
       id: "stripe",
       name: "Stripe",
-      configured: stripeConfigured(env),
+      configured: readStripeConfig(env) !== null,
       enables: "buying credit packs by card",
       settings: ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"],
       optional: ["STRIPE_API_BASE_URL"],
@@ -111,7 +113,7 @@ export async function listIntegrations(db: DbOrTx, env: Env): Promise<Integratio
     {
       id: "smtp",
       name: "Outgoing email (SMTP)",
-      configured: set(env, "SMTP_URL"),
+      configured: readSmtpConfig(env) !== null,
       enables: "verification, password-reset and invitation emails, notices",
       settings: ["SMTP_URL"],
       optional: ["MAIL_FROM"],

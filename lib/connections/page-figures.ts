@@ -8,7 +8,7 @@ import {
   readGoogleConfig,
   runGa4Report,
 } from "@/lib/providers/google";
-import { PlausibleError, queryPlausible } from "@/lib/providers/plausible/client";
+import { PlausibleError, queryPlausible, readPlausibleConfig } from "@/lib/providers/plausible/client";
 import { withGoogle } from "./google";
 import { CONNECTIONS_PAGE, type Env, findConnection, openSecret } from "./store";
 
@@ -162,17 +162,16 @@ export async function sessionsByPage(
   const site = hostname.replace(/^www\./, "");
   try {
     const { apiKey } = openSecret<{ apiKey: string }>(env, plausible);
-    const res = await queryPlausible(
-      fetcher,
-      { apiKey, baseUrl: plausible.settings.baseUrl ?? "https://plausible.io" },
-      {
-        site_id: site,
-        metrics: ["visits"],
-        date_range: [window.startDate, window.endDate],
-        dimensions: ["event:page"],
-        pagination: { limit: PAGE_ROWS },
-      },
-    );
+    const conn = readPlausibleConfig({ apiKey, baseUrl: plausible.settings.baseUrl });
+    if (!conn)
+      return none("reconnect_required", `Plausible needs to be connected again on ${CONNECTIONS_PAGE}.`);
+    const res = await queryPlausible(fetcher, conn, {
+      site_id: site,
+      metrics: ["visits"],
+      date_range: [window.startDate, window.endDate],
+      dimensions: ["event:page"],
+      pagination: { limit: PAGE_ROWS },
+    });
     const byPath = new Map<string, number>();
     for (const r of res.results) {
       const path = (r.dimensions[0] ?? "").split("?")[0]!;

@@ -7,6 +7,7 @@ import {
   connections,
 } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
+import type { Env } from "@/lib/providers/env";
 import {
   DATA_ENCRYPTION_ENV,
   DataKeyError,
@@ -15,7 +16,7 @@ import {
   readDataKey,
 } from "@/lib/secrets/data-encryption";
 
-export type Env = Readonly<Record<string, string | undefined>>;
+export type { Env };
 
 /** Where a customer fixes a connection; errors name it. */
 export const CONNECTIONS_PAGE = "/dashboard/connections";

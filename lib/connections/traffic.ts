@@ -3,7 +3,7 @@ import { AppError } from "@/lib/errors";
 import { guardedFetch } from "@/lib/fetch";
 import type { GuardedFetch } from "@/lib/fetch/types";
 import { runGa4Report } from "@/lib/providers/google";
-import { PlausibleError, queryPlausible } from "@/lib/providers/plausible/client";
+import { PlausibleError, queryPlausible, readPlausibleConfig } from "@/lib/providers/plausible/client";
 import { engineFromSource } from "@/lib/tracking/catalog/ai-referrers";
 import type { TrafficResult } from "./api-schemas";
 import { dayWindow, fromCompactDate } from "./dates";
@@ -127,7 +127,8 @@ async function plausibleTraffic(
   if (!row) throw analyticsNotConnected(domain);
   if (row.status === "revoked") throw reconnectRequired("plausible", row.lastError);
   const { apiKey } = openSecret<{ apiKey: string }>(env, row);
-  const conn = { apiKey, baseUrl: row.settings.baseUrl ?? "https://plausible.io" };
+  const conn = readPlausibleConfig({ apiKey, baseUrl: row.settings.baseUrl });
+  if (!conn) throw reconnectRequired("plausible", row.lastError);
   // Plausible sites are named by their domain as added there, usually without www.
   const site = domain.replace(/^www\./, "");
   const date_range: [string, string] = [window.startDate, window.endDate];

@@ -28,7 +28,7 @@ import {
 } from "@/lib/monitors";
 import { resolvePeriod } from "@/lib/monitors/report";
 import { runSeries } from "@/lib/monitors/series";
-import type { EnvRecord } from "@/lib/providers/engine-types";
+import type { Env } from "@/lib/providers/engine-types";
 import { listConfiguredEngines } from "@/lib/providers/engines";
 import { asForm, parseForm } from "./form-errors";
 import type { Actor } from "./members";
@@ -96,12 +96,12 @@ export const MONITOR_FORM_LIMITS = {
 };
 
 /** What the create and edit forms offer: the registered domains and the engines this service can ask. */
-export async function monitorFormOptions(db: Db, actor: Actor, env: EnvRecord = process.env) {
+export async function monitorFormOptions(db: Db, actor: Actor, env: Env = process.env) {
   const domains = await listDomains(db, actor.accountId);
   return { domains: domains.map((d) => d.hostname), engines: listConfiguredEngines(env) };
 }
 
-export async function createMonitorAs(db: Db, actor: Actor, raw: unknown, env: EnvRecord = process.env) {
+export async function createMonitorAs(db: Db, actor: Actor, raw: unknown, env: Env = process.env) {
   requireManager(actor);
   const input = parseForm(monitorCreateInput, raw);
   return asForm(() => createMonitor(db, actor.accountId, input, env));
@@ -112,7 +112,7 @@ export async function updateMonitorAs(
   actor: Actor,
   id: string,
   raw: unknown,
-  env: EnvRecord = process.env,
+  env: Env = process.env,
 ) {
   requireManager(actor);
   const input = parseForm(monitorUpdateInput, raw);

@@ -81,7 +81,7 @@ export async function executeJob(ex: Execution, job: Job): Promise<void> {
     );
   } catch (err) {
     controller.abort();
-    await failJob(ex.db, job.id, describeFailure(err, job.id), {
+    await failJob(ex.db, job.id, describeFailure(err, job), {
       from: ["processing"],
       leaseOwner: ex.id,
     });

@@ -1,7 +1,8 @@
 import { redactDbError } from "@/lib/db/errors";
-import { ToolError } from "@/lib/errors";
+import { type JobFailure, ToolError } from "@/lib/errors";
 import { FETCH_ERROR_CODES } from "@/lib/fetch";
 import { getTool } from "@/lib/tools/catalog";
+import { mayFailWith } from "@/lib/tools/failures";
 import { loadToolRunner, toolRunnerFile } from "@/lib/tools/load-runner";
 import type { AnyTool, AnyToolRunner } from "@/lib/tools/types";
 
@@ -44,16 +45,25 @@ export function toolSourceFrom(
   };
 }
 
-const FETCH_CODES = new Set<string>([...FETCH_ERROR_CODES, "HTTP_ERROR"]);
+const FETCH_CODES = new Set<JobFailure["code"]>([...FETCH_ERROR_CODES, "HTTP_ERROR"]);
+const isFetchCode = (code: unknown): code is JobFailure["code"] =>
+  FETCH_CODES.has(code as JobFailure["code"]);
 
-/** What a customer reads about a failure: a deliberate code, or a generic one that leaks nothing. */
-export function describeFailure(err: unknown, jobId: string): { code: string; message: string } {
-  if (err instanceof ToolError) return { code: err.code, message: err.message };
-  const code = (err as { code?: unknown })?.code;
-  if (typeof code === "string" && FETCH_CODES.has(code)) {
-    return { code, message: (err as Error).message };
-  }
-  console.error(`[job ${jobId}] tool failed`, redactDbError(err));
+/**
+ * What a customer reads about a failure of a job of `tool`: a deliberate code the tool declares
+ * (lib/tools/failures.ts), or a generic one that leaks nothing.
+ */
+export function describeFailure(err: unknown, job: { id: string; tool: string }): JobFailure {
+  const failure =
+    err instanceof ToolError
+      ? { code: err.code, message: err.message }
+      : isFetchCode((err as { code?: unknown })?.code)
+        ? { code: (err as { code: JobFailure["code"] }).code, message: (err as Error).message }
+        : null;
+  if (failure && mayFailWith(job.tool, failure.code)) return failure;
+  if (failure)
+    console.error(`[job ${job.id}] ${job.tool} ended with ${failure.code}, a code it does not declare`);
+  else console.error(`[job ${job.id}] tool failed`, redactDbError(err));
   return {
     code: "TOOL_FAILED",
     message: "The tool failed unexpectedly. The credits for this job were refunded.",

@@ -1,7 +1,8 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { refundJobCredits } from "@/lib/credits/credits";
 import type { Db, Tx } from "@/lib/db/client";
-import { type Job, type JobError, type JobStatus, jobs } from "@/lib/db/schema";
+import { type Job, type JobStatus, jobs } from "@/lib/db/schema";
+import type { JobFailure } from "@/lib/errors";
 import { emitWebhookEvent } from "@/lib/webhooks/outbox";
 
 /** The `data` of a job.completed / job.failed event: the job without its result (GET the pollUrl for it). */
@@ -27,7 +28,7 @@ export function jobEventData(job: Job): Record<string, unknown> {
 export async function failJob(
   db: Db,
   jobId: string,
-  error: JobError,
+  error: JobFailure,
   opts: { from?: JobStatus[]; leaseOwner?: string } = {},
 ): Promise<Job | null> {
   const from = opts.from ?? ["pending", "processing"];

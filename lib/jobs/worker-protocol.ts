@@ -1,4 +1,4 @@
-import { ToolError } from "@/lib/errors";
+import { type JobFailureCode, ToolError } from "@/lib/errors";
 import type { Env } from "@/lib/tools/types";
 
 /** What the runner asks a tool worker thread to do. */
@@ -26,7 +26,7 @@ export type FromWorker =
  * anything else keeps what the server log needs, and the runner turns it into TOOL_FAILED.
  */
 export type WorkerError =
-  | { kind: "tool"; code: string; message: string }
+  | { kind: "tool"; code: JobFailureCode; message: string }
   | { kind: "other"; name: string; message: string; code?: string; stack?: string };
 
 export function serializeError(err: unknown): WorkerError {

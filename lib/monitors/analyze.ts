@@ -3,7 +3,7 @@ import { collectEntities, extractMentionSentences, findMentions } from "@/lib/ai
 import type { ResolvedSource } from "@/lib/ai-visibility/resolve-sources";
 import { judgeBrandSentiment } from "@/lib/ai-visibility/sentiment-judge";
 import type { MonitorCompetitorMention } from "@/lib/db/schema";
-import type { EngineAnswer, EnvRecord } from "@/lib/providers/engine-types";
+import type { EngineAnswer, Env } from "@/lib/providers/engine-types";
 
 export interface AnalysedAnswer {
   mentioned: boolean;
@@ -30,7 +30,7 @@ export async function analyseMonitoredAnswer(
   cited: readonly ResolvedSource[],
   retrieved: readonly ResolvedSource[],
   target: { domain: string; brandNames: readonly string[]; competitors: readonly string[] },
-  ctx: { env?: EnvRecord; signal?: AbortSignal; beforeJudge?: () => Promise<void> },
+  ctx: { env?: Env; signal?: AbortSignal; beforeJudge?: () => Promise<void> },
 ): Promise<AnalysedAnswer> {
   const domain = findRegistrableDomain(target.domain) ?? target.domain;
   const citedDomains = unique(cited.map((s) => s.domain).filter((d): d is string => d !== null));

@@ -8,7 +8,7 @@ import { rowsOf } from "@/lib/db/rows";
 import { type MonitorRunConfig, monitorAnswers } from "@/lib/db/schema";
 import { ENGINE_ADAPTERS } from "@/lib/providers/ask-engine";
 import { EngineError } from "@/lib/providers/engine-retry";
-import type { EngineName, EnvRecord } from "@/lib/providers/engine-types";
+import type { EngineName, Env } from "@/lib/providers/engine-types";
 import { listConfiguredEngines } from "@/lib/providers/engines";
 import type { KindWorker, SchedulerContext } from "@/lib/scheduler/kinds";
 import {
@@ -39,7 +39,7 @@ function positive(raw: string | undefined, fallback: number) {
   return raw !== undefined && raw.trim() !== "" && Number.isFinite(v) && v > 0 ? v : fallback;
 }
 
-export function answerWorkerOptionsFromEnv(env: EnvRecord = process.env): AnswerWorkerOptions {
+export function answerWorkerOptionsFromEnv(env: Env = process.env): AnswerWorkerOptions {
   return {
     concurrency: Math.floor(positive(env.MONITOR_CONCURRENCY, 16)),
     leaseSeconds: positive(env.MONITOR_ANSWER_LEASE_SECONDS, 300),
@@ -365,7 +365,7 @@ export class AnswerWorker implements KindWorker {
       return "retry";
     }
     const engineError = err instanceof EngineError ? err : null;
-    const retryAfter = engineError?.options.retryAfterMs;
+    const retryAfter = engineError?.retryAfterMs;
     if (engineError?.code === "ENGINE_RATE_LIMITED") {
       this.stats.rateLimited++;
       const wait = retryAfter ?? this.options.retryBaseMs;
@@ -450,7 +450,7 @@ export class AnswerWorker implements KindWorker {
 export async function maintainMonitorAnswers(
   db: Db,
   opts: AnswerWorkerOptions,
-  env: EnvRecord = process.env,
+  env: Env = process.env,
 ): Promise<void> {
   // Answers of an engine no longer configured here (its key removed since the run started) cannot be asked:
   // failed and refunded now rather than after a day in the queue. A process with no engine configured at all

@@ -4,7 +4,7 @@ import { findRegistrableDomain } from "@/lib/ai-visibility/domains";
 import type { Db, DbOrTx } from "@/lib/db/client";
 import { type Monitor, monitors } from "@/lib/db/schema";
 import { AppError, notFound } from "@/lib/errors";
-import { ENGINE_NAMES, type EngineName, type EnvRecord } from "@/lib/providers/engine-types";
+import { ENGINE_NAMES, type EngineName, type Env } from "@/lib/providers/engine-types";
 import { listConfiguredEngines } from "@/lib/providers/engines";
 import { canonicalTimeZone, nextRunAfter, offsetInHour, type ScheduleSpec } from "@/lib/scheduler/time";
 import { decodeCursor, encodeCursor } from "./cursor";
@@ -31,7 +31,7 @@ function invalid(field: string, message: string, extra: Record<string, unknown> 
  * The engines asked for, every one configured here; omitted → every configured engine. Checked before anything
  * is stored or charged; the refusal names the engines this service offers (never its settings).
  */
-export function resolveEngines(wanted: readonly EngineName[] | undefined, env: EnvRecord): EngineName[] {
+export function resolveEngines(wanted: readonly EngineName[] | undefined, env: Env): EngineName[] {
   const configured = listConfiguredEngines(env);
   if (configured.length === 0) {
     throw invalid("engines", "No AI engine is available on this service yet, so nothing can be monitored.", {
@@ -114,7 +114,7 @@ export function monitorView(m: Monitor): MonitorView {
 }
 
 /** The estimate of a monitor not yet saved (the dashboard's form), with the same checks as creation. */
-export function estimateMonitor(input: MonitorCreateInput, env: EnvRecord = process.env) {
+export function estimateMonitor(input: MonitorCreateInput, env: Env = process.env) {
   const engines = resolveEngines(input.engines, env);
   return estimateCost({
     prompts: input.prompts,
@@ -129,7 +129,7 @@ export async function createMonitor(
   db: Db,
   accountId: string,
   input: MonitorCreateInput,
-  env: EnvRecord = process.env,
+  env: Env = process.env,
 ): Promise<MonitorView> {
   const engines = resolveEngines(input.engines, env);
   const schedule = resolveSchedule(input.schedule);
@@ -212,7 +212,7 @@ export async function updateMonitor(
   accountId: string,
   id: string,
   input: MonitorUpdateInput,
-  env: EnvRecord = process.env,
+  env: Env = process.env,
 ): Promise<MonitorView> {
   const current = await requireMonitor(db, accountId, id);
   const engines = input.engines ? resolveEngines(input.engines, env) : undefined;

@@ -1,4 +1,6 @@
-import { DEFAULT_RETRY_POLICY, type EngineName, type RetryPolicy } from "./engine-types";
+import type { EngineName, RetryPolicy } from "./engine-types";
+import { ProviderError, type ProviderName } from "./provider-error";
+import { withRetries } from "./retry";
 
 export const ENGINE_ERROR_CODES = [
   "ENGINE_NOT_CONFIGURED",
@@ -10,39 +12,40 @@ export const ENGINE_ERROR_CODES = [
 ] as const;
 export type EngineErrorCode = (typeof ENGINE_ERROR_CODES)[number];
 
+const ENGINE_PROVIDERS: Record<EngineName, ProviderName> = {
+  ChatGPT: "openai",
+  Perplexity: "perplexity",
+  Claude: "anthropic",
+  Gemini: "gemini",
+};
+
+const RETRYABLE_ENGINE_CODES: readonly EngineErrorCode[] = ["ENGINE_RATE_LIMITED", "ENGINE_UNAVAILABLE"];
+
 /**
  * A failed call to an AI engine. `message` is written for the customer and never carries the provider's own
- * text (which can echo key fragments); `detail` keeps that text for operators.
+ * text (which can echo key fragments); `detail` keeps that text for operators. Rate limits and the
+ * provider's own failures are retryable.
  */
-export class EngineError extends Error {
+export class EngineError extends ProviderError<EngineErrorCode> {
   constructor(
     readonly engine: EngineName,
-    readonly code: EngineErrorCode,
+    code: EngineErrorCode,
     message: string,
     readonly options: { status?: number; retryAfterMs?: number; detail?: string; attempts?: number } = {},
   ) {
-    super(message);
+    super(ENGINE_PROVIDERS[engine], code, message, {
+      retryable: RETRYABLE_ENGINE_CODES.includes(code),
+      status: options.status,
+      retryAfterMs: options.retryAfterMs,
+    });
     this.name = "EngineError";
+    if (options.attempts !== undefined) this.attempts = options.attempts;
   }
 
-  get retryable(): boolean {
-    return this.code === "ENGINE_RATE_LIMITED" || this.code === "ENGINE_UNAVAILABLE";
+  override recordAttempts(attempts: number): void {
+    super.recordAttempts(attempts);
+    this.options.attempts = attempts;
   }
-}
-
-/** Reads Retry-After (seconds or an HTTP date) and the retry-after-ms some providers send. */
-export function parseRetryAfter(
-  headers: { get(name: string): string | null } | undefined,
-): number | undefined {
-  if (!headers) return undefined;
-  const ms = Number(headers.get("retry-after-ms"));
-  if (headers.get("retry-after-ms") && Number.isFinite(ms) && ms >= 0) return ms;
-  const raw = headers.get("retry-after");
-  if (!raw) return undefined;
-  const seconds = Number(raw);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  const date = Date.parse(raw);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
 /** Turns an HTTP status from a provider into the engine error the customer sees. */
@@ -96,42 +99,13 @@ export function errorFromStatus(
 }
 
 /**
- * Runs one provider call with retries on 429, 5xx and lost connections. Waits honour Retry-After, grow
- * exponentially otherwise, and never outlast the caller's signal or deadline: a wait that would end after the
- * deadline is not started and the last error stands. The SDKs' own retries are off, so every attempt is counted.
+ * Runs one engine call with the shared retries (`withRetries`): 429, 5xx and lost connections are retried
+ * within the caller's signal and deadline. The SDKs' own retries are off, so every attempt is counted.
  */
-export async function callWithRetries<T>(
+export function callWithRetries<T>(
   run: (attempt: number) => Promise<T>,
   toEngineError: (err: unknown) => EngineError,
   opts: { signal?: AbortSignal; deadline?: number; policy?: Partial<RetryPolicy> } = {},
 ): Promise<{ value: T; attempts: number }> {
-  const policy = { ...DEFAULT_RETRY_POLICY, ...opts.policy };
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return { value: await run(attempt), attempts: attempt };
-    } catch (err) {
-      const error = err instanceof EngineError ? err : toEngineError(err);
-      error.options.attempts = attempt;
-      if (!error.retryable || attempt >= policy.maxAttempts || opts.signal?.aborted) throw error;
-      const backoff = policy.baseDelayMs * 2 ** (attempt - 1) * (0.5 + Math.random() / 2);
-      const wait = Math.min(policy.maxDelayMs, error.options.retryAfterMs ?? backoff);
-      if (opts.deadline !== undefined && Date.now() + wait >= opts.deadline) throw error;
-      if (error.options.retryAfterMs !== undefined && error.options.retryAfterMs > policy.maxDelayMs)
-        throw error;
-      await sleep(wait, opts.signal);
-      if (opts.signal?.aborted) throw error;
-    }
-  }
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });
+  return withRetries(run, (err) => (err instanceof EngineError ? err : toEngineError(err)), opts);
 }

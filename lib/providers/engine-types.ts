@@ -1,9 +1,10 @@
+import type { Env } from "./env";
+
 /** The four AI answer engines, in the order the API lists them. */
 export const ENGINE_NAMES = ["ChatGPT", "Perplexity", "Claude", "Gemini"] as const;
 export type EngineName = (typeof ENGINE_NAMES)[number];
 
-/** Environment variables as a record, so callers and tests can pass their own instead of process.env. */
-export type EnvRecord = Record<string, string | undefined>;
+export type { Env };
 
 export interface EngineSource {
   url: string;
@@ -47,7 +48,7 @@ export interface AskRequest {
   signal?: AbortSignal;
   /** Epoch milliseconds after which no retry is started (the job's time limit). */
   deadline?: number;
-  env?: EnvRecord;
+  env?: Env;
   retry?: Partial<RetryPolicy>;
 }
 
@@ -82,10 +83,16 @@ export interface ResolvedProvider {
 }
 
 /** The key, base URL and model the environment gives a provider; the key is empty when it is not configured. */
-export function resolveProvider(config: ProviderConfig, env: EnvRecord = process.env): ResolvedProvider {
+export function resolveProvider(config: ProviderConfig, env: Env = process.env): ResolvedProvider {
   return {
     apiKey: env[config.apiKeyEnv]?.trim() ?? "",
     baseUrl: env[config.baseUrlEnv]?.trim() || config.defaultBaseUrl,
     model: env[config.modelEnv]?.trim() || config.defaultModel,
   };
+}
+
+/** A provider's key, base URL and model, or null when its key is not set (the engine cannot be asked). */
+export function readEngineConfig(config: ProviderConfig, env: Env = process.env): ResolvedProvider | null {
+  const resolved = resolveProvider(config, env);
+  return resolved.apiKey ? resolved : null;
 }

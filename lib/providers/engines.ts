@@ -2,7 +2,7 @@ import { ANTHROPIC_CONFIG } from "./anthropic/config";
 import {
   ENGINE_NAMES,
   type EngineName,
-  type EnvRecord,
+  type Env,
   type ProviderConfig,
   resolveProvider,
 } from "./engine-types";
@@ -43,7 +43,7 @@ export interface EngineStatus {
 }
 
 /** The four engines, whether this deployment has a key for each, and the model each would use. */
-export function listEngines(env: EnvRecord = process.env): EngineStatus[] {
+export function listEngines(env: Env = process.env): EngineStatus[] {
   return ENGINE_NAMES.map((name) => {
     const config = ENGINE_CONFIGS[name];
     const resolved = resolveProvider(config, env);
@@ -51,7 +51,7 @@ export function listEngines(env: EnvRecord = process.env): EngineStatus[] {
   });
 }
 
-export function listConfiguredEngines(env: EnvRecord = process.env): EngineName[] {
+export function listConfiguredEngines(env: Env = process.env): EngineName[] {
   return listEngines(env)
     .filter((e) => e.configured)
     .map((e) => e.name);
@@ -60,7 +60,7 @@ export function listConfiguredEngines(env: EnvRecord = process.env): EngineName[
 /** The engines of `wanted` that cannot run here, each with the variable to set. */
 export function findUnconfiguredEngines(
   wanted: readonly EngineName[],
-  env: EnvRecord = process.env,
+  env: Env = process.env,
 ): { name: EngineName; envVar: string }[] {
   const statuses = new Map(listEngines(env).map((e) => [e.name, e]));
   return wanted
@@ -69,7 +69,7 @@ export function findUnconfiguredEngines(
     .map((e) => ({ name: e.name, envVar: e.envVar }));
 }
 
-export { ENGINE_NAMES, type EngineName, type EnvRecord };
+export { ENGINE_NAMES, type EngineName, type Env };
 
 export type EngineAvailability =
   | { ok: true }
@@ -81,7 +81,7 @@ export type EngineAvailability =
  */
 export function checkEngineAvailability(
   wanted: readonly EngineName[],
-  env: EnvRecord = process.env,
+  env: Env = process.env,
 ): EngineAvailability {
   const missing = findUnconfiguredEngines(wanted, env);
   if (missing.length === 0) return { ok: true };

@@ -4,16 +4,10 @@
 // against the caller's own rules is the caller's job.
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
-import { ANTHROPIC_CONFIG } from "./anthropic/config";
+import { ANTHROPIC_CONFIG, readAnthropicConfig } from "./anthropic/config";
 import { callWithRetries, EngineError } from "./engine-retry";
-import {
-  type EngineName,
-  type EngineUsage,
-  type EnvRecord,
-  type RetryPolicy,
-  resolveProvider,
-} from "./engine-types";
-import { OPENAI_CONFIG } from "./openai/config";
+import type { EngineName, EngineUsage, Env, RetryPolicy } from "./engine-types";
+import { OPENAI_CONFIG, readOpenAiConfig } from "./openai/config";
 import { notConfigured, toEngineError } from "./sdk-errors";
 
 /** The engines that can write structured output here, in the order one is picked. */
@@ -26,7 +20,7 @@ export interface GenerateJsonRequest {
   /** A JSON Schema object (strict-mode compatible: every property required, additionalProperties false). */
   schema: Record<string, unknown>;
   schemaName: string;
-  env?: EnvRecord;
+  env?: Env;
   signal?: AbortSignal;
   deadline?: number;
   retry?: Partial<RetryPolicy>;
@@ -42,9 +36,9 @@ export interface GeneratedJson {
 }
 
 /** The first engine of JSON_ENGINES with a key in `env`, or null. */
-export function pickJsonEngine(env: EnvRecord = process.env): JsonEngine | null {
-  if (resolveProvider(OPENAI_CONFIG, env).apiKey) return "ChatGPT";
-  if (resolveProvider(ANTHROPIC_CONFIG, env).apiKey) return "Claude";
+export function pickJsonEngine(env: Env = process.env): JsonEngine | null {
+  if (readOpenAiConfig(env)) return "ChatGPT";
+  if (readAnthropicConfig(env)) return "Claude";
   return null;
 }
 
@@ -62,8 +56,9 @@ function parseJson(engine: JsonEngine, text: string, attempts: number): unknown 
 }
 
 async function viaOpenAi(request: GenerateJsonRequest): Promise<GeneratedJson> {
-  const { apiKey, baseUrl, model } = resolveProvider(OPENAI_CONFIG, request.env);
-  if (!apiKey) throw notConfigured("ChatGPT", OPENAI_CONFIG.apiKeyEnv);
+  const config = readOpenAiConfig(request.env);
+  if (!config) throw notConfigured("ChatGPT", OPENAI_CONFIG.apiKeyEnv);
+  const { apiKey, baseUrl, model } = config;
   const client = new OpenAI({ apiKey, baseURL: baseUrl, maxRetries: 0, timeout: 120_000 });
   const { value: response, attempts } = await callWithRetries(
     () =>
@@ -99,8 +94,9 @@ async function viaOpenAi(request: GenerateJsonRequest): Promise<GeneratedJson> {
 }
 
 async function viaAnthropic(request: GenerateJsonRequest): Promise<GeneratedJson> {
-  const { apiKey, baseUrl, model } = resolveProvider(ANTHROPIC_CONFIG, request.env);
-  if (!apiKey) throw notConfigured("Claude", ANTHROPIC_CONFIG.apiKeyEnv);
+  const config = readAnthropicConfig(request.env);
+  if (!config) throw notConfigured("Claude", ANTHROPIC_CONFIG.apiKeyEnv);
+  const { apiKey, baseUrl, model } = config;
   const client = new Anthropic({ apiKey, baseURL: baseUrl, maxRetries: 0, timeout: 120_000 });
   const prompt = `${request.prompt}\n\nAnswer with one JSON object that validates against this JSON Schema, and nothing else:\n${JSON.stringify(request.schema)}`;
   const { value: message, attempts } = await callWithRetries(

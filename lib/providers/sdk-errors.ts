@@ -1,5 +1,6 @@
-import { EngineError, errorFromStatus, parseRetryAfter } from "./engine-retry";
+import { EngineError, errorFromStatus } from "./engine-retry";
 import type { EngineName } from "./engine-types";
+import { parseRetryAfter } from "./retry";
 
 interface HeaderBag {
   get(name: string): string | null;

@@ -1,4 +1,4 @@
-import type { EngineName, EngineUsage, EnvRecord, RetryPolicy } from "./engine-types";
+import type { EngineName, EngineUsage, Env, RetryPolicy } from "./engine-types";
 
 /**
  * A small structured-output call: one instruction, one input, and a JSON schema the provider constrains the
@@ -15,7 +15,7 @@ export interface StructuredRequest {
   schema: Record<string, unknown>;
   /** The model to use; default the provider's judge model (see JUDGE_MODELS). */
   model?: string;
-  env?: EnvRecord;
+  env?: Env;
   signal?: AbortSignal;
   deadline?: number;
   retry?: Partial<RetryPolicy>;
@@ -52,7 +52,7 @@ export const JUDGE_MODELS: Record<EngineName, JudgeModel> = {
 };
 
 /** The judge model the environment gives an engine's provider. */
-export function resolveJudgeModel(engine: EngineName, env: EnvRecord = process.env): string {
+export function resolveJudgeModel(engine: EngineName, env: Env = process.env): string {
   const entry = JUDGE_MODELS[engine];
   return env[entry.modelEnv]?.trim() || entry.defaultModel;
 }

@@ -1,12 +1,12 @@
 import type { Db } from "@/lib/db/client";
 import type { GuardedFetch } from "@/lib/fetch/types";
-import type { EnvRecord } from "@/lib/providers/engine-types";
+import type { Env } from "@/lib/providers/engine-types";
 
 /** What a kind of schedule is handed on every pass of a job runner. */
 export interface SchedulerContext {
   /** The runner's id: the lease owner of whatever this process claims. */
   owner: string;
-  env: EnvRecord;
+  env: Env;
   fetch: GuardedFetch;
 }
 

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { DbOrTx, Tx } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
-import { ENGINE_NAMES, type EngineName, type EnvRecord } from "@/lib/providers/engine-types";
+import { ENGINE_NAMES, type EngineName, type Env } from "@/lib/providers/engine-types";
 
 /** The variables giving each provider's limits: requests per minute and requests in flight. */
 export const PROVIDER_LIMIT_ENV: Record<EngineName, { rpmEnv: string; concurrencyEnv: string }> = {
@@ -40,7 +40,7 @@ function positive(raw: string | undefined, fallback: number): number {
 }
 
 /** Each provider's limits and the monitors' share of them, from the environment. */
-export function readProviderLimits(env: EnvRecord = process.env): Record<EngineName, ProviderLimit> {
+export function readProviderLimits(env: Env = process.env): Record<EngineName, ProviderLimit> {
   const share = Math.min(100, positive(env.MONITOR_PROVIDER_SHARE, DEFAULT_MONITOR_SHARE)) / 100;
   return Object.fromEntries(
     ENGINE_NAMES.map((engine) => {

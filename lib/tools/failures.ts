@@ -1,14 +1,18 @@
 import { CWV_ERROR_CODES } from "@/lib/cwv/errors";
+import type { JobFailureCode } from "@/lib/errors";
 import { FETCH_ERROR_CODES } from "@/lib/fetch/types";
 import type { KeywordResearchError } from "@/lib/keywords";
 import { DATAFORSEO_ERROR_CODES } from "@/lib/providers/dataforseo/client";
 import type { ToolName } from "./catalog";
 
 /**
- * The codes a failed job can carry (`data.error.code` of `GET /jobs/{jobId}`), per tool. Every failure is
- * refunded once. docs/api.md lists them under each tool (`npm run docs:api`); test/tools/failures.test.ts
- * holds each list to the codes the tool's folder throws and docs/api.md to the lists.
+ * The codes a failed job can carry (`data.error.code` of `GET /jobs/{jobId}`), per tool, from the closed list
+ * `JOB_FAILURE_CODES` (lib/errors). Every failure is refunded once. docs/api.md lists them under each tool
+ * (`npm run docs:api`); test/tools/failures.test.ts holds each list to the codes the tool's folder throws and
+ * docs/api.md to the lists; the job runner fails a job whose tool ends with a code outside its list with
+ * TOOL_FAILED instead.
  */
+export type { JobFailureCode };
 
 /** The runner's own failures: any tool can end with these. */
 export const RUNNER_FAILURE_CODES = [
@@ -18,7 +22,7 @@ export const RUNNER_FAILURE_CODES = [
   "QUEUE_TIMEOUT",
   "TOOL_UNAVAILABLE",
   "TOOL_FAILED",
-] as const;
+] as const satisfies readonly JobFailureCode[];
 
 /**
  * What fetching and parsing one HTML page can end with (`fetchHtmlPage`, `loadHtml`): the guarded fetcher's
@@ -52,15 +56,31 @@ export const TOOL_FAILURE_CODES = {
   "domain-authority": DATAFORSEO_ERROR_CODES,
   serp: DATAFORSEO_ERROR_CODES,
   "ai-access": [...FETCH_ERROR_CODES, "HTTP_ERROR"],
-} as const satisfies Record<ToolName, readonly string[]>;
+} as const satisfies Record<ToolName, readonly JobFailureCode[]>;
 
-export type JobFailureCode =
-  | (typeof RUNNER_FAILURE_CODES)[number]
-  | (typeof TOOL_FAILURE_CODES)[ToolName][number];
+// Every code of the closed list is the runner's or some tool's (the type check fails on an orphan).
+type UnusedFailureCode = Exclude<
+  JobFailureCode,
+  (typeof RUNNER_FAILURE_CODES)[number] | (typeof TOOL_FAILURE_CODES)[ToolName][number]
+>;
+const everyCodeUsed: [UnusedFailureCode] extends [never] ? true : false = true;
+void everyCodeUsed;
 
 /** Every code a job of `tool` can fail with: its own, then the runner's, each once. */
 export function failureCodesOf(tool: ToolName): JobFailureCode[] {
   return [...new Set<JobFailureCode>([...TOOL_FAILURE_CODES[tool], ...RUNNER_FAILURE_CODES])];
+}
+
+/**
+ * Whether a job of `tool` may end with `code`. A tool outside the catalogue (a test's own) may end with any
+ * code of the closed list.
+ */
+export function mayFailWith(tool: string, code: JobFailureCode): boolean {
+  if (!Object.hasOwn(TOOL_FAILURE_CODES, tool)) return true;
+  return (
+    (TOOL_FAILURE_CODES[tool as ToolName] as readonly string[]).includes(code) ||
+    (RUNNER_FAILURE_CODES as readonly string[]).includes(code)
+  );
 }
 
 /** One line per code, for docs/api.md. */

@@ -3,11 +3,12 @@ import type { Db, Tx } from "@/lib/db/client";
 import type { Job } from "@/lib/db/schema";
 import type { UnavailableReason } from "@/lib/errors/unavailable";
 import type { GuardedFetch } from "@/lib/fetch/types";
+import type { Env } from "@/lib/providers/env";
 
 export { ToolError } from "@/lib/errors";
 
 /** The server's environment as a plain record; the catalogue never reads `process.env` itself. */
-export type Env = Readonly<Record<string, string | undefined>>;
+export type { Env };
 
 export type Availability =
   | { ok: true }

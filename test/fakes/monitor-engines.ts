@@ -13,7 +13,7 @@ import type { AddressInfo } from "node:net";
 import type { SentimentLabel } from "@/lib/ai-visibility/schemas";
 import { classifyBrandSentiment } from "@/lib/ai-visibility/sentiment";
 import type { GuardedFetch } from "@/lib/fetch/types";
-import type { EngineName, EnvRecord } from "@/lib/providers/engine-types";
+import type { EngineName, Env } from "@/lib/providers/engine-types";
 import { seededRandom } from "@/lib/stats/proportions";
 import { FAKE_ANTHROPIC_KEY, startFakeAnthropic } from "./ai/anthropic";
 import { createRoutedFetch } from "./ai/engines";
@@ -50,7 +50,7 @@ export interface EngineCounters {
 }
 
 export interface MonitorEngines {
-  env: EnvRecord;
+  env: Env;
   fetch: GuardedFetch;
   counters: Record<EngineName, EngineCounters>;
   /** Engines answering HTTP 500 to everything. */
@@ -106,7 +106,7 @@ export async function startMonitorEngines(opts: MonitorEnginesOptions): Promise<
   const down = new Set<EngineName>();
   const random = seededRandom(opts.seed ?? 1);
   const fronts: http.Server[] = [];
-  const env: EnvRecord = {};
+  const env: Env = {};
   const keys: Record<EngineName, [string, string]> = {
     ChatGPT: ["OPENAI", FAKE_OPENAI_KEY],
     Claude: ["ANTHROPIC", FAKE_ANTHROPIC_KEY],

@@ -4,7 +4,7 @@ import { rowsOf } from "@/lib/db/rows";
 import type { GuardedFetch } from "@/lib/fetch/types";
 import { AnswerWorker, type AnswerWorkerOptions } from "@/lib/monitors/execute";
 import { claimDueMonitors } from "@/lib/monitors/schedule-kind";
-import type { EnvRecord } from "@/lib/providers/engine-types";
+import type { Env } from "@/lib/providers/engine-types";
 
 export const FAST: AnswerWorkerOptions = {
   concurrency: 16,
@@ -15,7 +15,7 @@ export const FAST: AnswerWorkerOptions = {
 };
 
 /** Provider limits high enough that the tests are not paced by the defaults (a test of the limits sets its own). */
-export const FAST_LIMITS: EnvRecord = {
+export const FAST_LIMITS: Env = {
   OPENAI_RPM: "6000",
   ANTHROPIC_RPM: "6000",
   GEMINI_RPM: "6000",
@@ -23,12 +23,12 @@ export const FAST_LIMITS: EnvRecord = {
 };
 
 /** A worker as a process runs it, pointed at the fakes (env) and the routed fetch. */
-export function worker(db: Db, env: EnvRecord, fetch: GuardedFetch, owner = `w_test_${Math.random()}`) {
+export function worker(db: Db, env: Env, fetch: GuardedFetch, owner = `w_test_${Math.random()}`) {
   return new AnswerWorker(db, { owner, env: { ...FAST_LIMITS, ...env }, fetch }, FAST);
 }
 
 /** Every pending answer asked and stored by one worker, which then stops. */
-export async function answerAll(db: Db, env: EnvRecord, fetch: GuardedFetch) {
+export async function answerAll(db: Db, env: Env, fetch: GuardedFetch) {
   const w = worker(db, env, fetch);
   try {
     await w.fill();
@@ -40,7 +40,7 @@ export async function answerAll(db: Db, env: EnvRecord, fetch: GuardedFetch) {
 }
 
 /** Every due monitor claimed, then every answer asked and stored. */
-export async function runDue(db: Db, env: EnvRecord, fetch: GuardedFetch) {
+export async function runDue(db: Db, env: Env, fetch: GuardedFetch) {
   const claimed = await claimDueMonitors(db);
   await answerAll(db, env, fetch);
   return claimed;

@@ -3,8 +3,10 @@
 // throws, and docs/api.md to the lists.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, test } from "vitest";
-import { ERROR_CODES } from "@/lib/errors";
+import { describe, expect, test, vi } from "vitest";
+import { ERROR_CODES, JOB_FAILURE_CODES, ToolError } from "@/lib/errors";
+import { FetchError } from "@/lib/fetch";
+import { describeFailure } from "@/lib/jobs/runner";
 import { TOOL_NAMES, type ToolName } from "@/lib/tools/catalog";
 import { FAILURE_MEANINGS, failureCodesOf, RUNNER_FAILURE_CODES } from "@/lib/tools/failures";
 
@@ -91,5 +93,46 @@ describe("job failure codes", () => {
       'const c = "LOOKS_LIKE_A_CODE";',
     ].join("\n");
     expect(literalCodes(text).sort()).toEqual(["NOT_HTML", "NO_TEXT", "QUEUE_TIMEOUT"]);
+  });
+
+  test("every code of the closed list has a meaning, and the lists use only codes of it", () => {
+    expect(Object.keys(FAILURE_MEANINGS).sort()).toEqual([...JOB_FAILURE_CODES].sort());
+    for (const tool of TOOL_NAMES) {
+      for (const code of failureCodesOf(tool)) expect(JOB_FAILURE_CODES, code).toContain(code);
+    }
+  });
+});
+
+describe("a job's failure, as the runner records it", () => {
+  const job = (tool: string) => ({ id: "00000000-0000-4000-8000-000000000000", tool });
+  const quiet = () => vi.spyOn(console, "error").mockImplementation(() => {});
+
+  test("a code the tool declares is kept with its message", () => {
+    expect(describeFailure(new ToolError("NOT_HTML", "Not a page."), job("audits"))).toEqual({
+      code: "NOT_HTML",
+      message: "Not a page.",
+    });
+    expect(describeFailure(new FetchError("DNS_ERROR", "No such host."), job("llms-txt"))).toEqual({
+      code: "DNS_ERROR",
+      message: "No such host.",
+    });
+    expect(describeFailure(new ToolError("TIMEOUT", "Too slow."), job("serp")).code).toBe("TIMEOUT");
+  });
+
+  test("a tool that ends with a code outside its list fails with TOOL_FAILED, and the log names it", () => {
+    const log = quiet();
+    const failure = describeFailure(new ToolError("NOT_HTML", "Not a page."), job("serp"));
+    expect(failure.code).toBe("TOOL_FAILED");
+    expect(failure.message).not.toContain("Not a page");
+    expect(String(log.mock.calls[0]?.[0])).toMatch(/serp ended with NOT_HTML/);
+    log.mockRestore();
+  });
+
+  test("an unexpected error is TOOL_FAILED without its text", () => {
+    const log = quiet();
+    const failure = describeFailure(new Error("/srv/app/secret.ts exploded"), job("audits"));
+    expect(failure.code).toBe("TOOL_FAILED");
+    expect(failure.message).not.toContain("/srv/app");
+    log.mockRestore();
   });
 });

@@ -6,6 +6,7 @@
 import { createHash, createPublicKey, type KeyObject } from "node:crypto";
 import { guardedFetch } from "@/lib/fetch";
 import type { GuardedFetch } from "@/lib/fetch/types";
+import { ProviderError } from "../provider-error";
 
 export const DIRECTORY_MEDIA_TYPE = "application/http-message-signatures-directory+json";
 
@@ -32,12 +33,24 @@ export interface KeyDirectory {
   freshUntil: number;
 }
 
-export class KeyDirectoryError extends Error {
+export type KeyDirectoryErrorCode =
+  /** The directory answered with a status other than 200 (a 429 or 5xx may pass). */
+  | "KEY_DIRECTORY_HTTP_ERROR"
+  /** The answer is not JSON. */
+  | "KEY_DIRECTORY_NOT_JSON"
+  /** The answer is JSON but not a JSON Web Key Set. */
+  | "KEY_DIRECTORY_NOT_JWKS";
+
+/** A signed agent's key directory that could not be read. */
+export class KeyDirectoryError extends ProviderError<KeyDirectoryErrorCode> {
   constructor(
     readonly url: string,
+    code: KeyDirectoryErrorCode,
     message: string,
+    options: { status?: number } = {},
   ) {
-    super(`Key directory ${url}: ${message}`);
+    const retryable = options.status === 429 || (options.status !== undefined && options.status >= 500);
+    super("agent-keys", code, `Key directory ${url}: ${message}`, { ...options, retryable });
     this.name = "KeyDirectoryError";
   }
 }
@@ -126,15 +139,19 @@ export async function fetchKeyDirectory(
     timeoutMs: 5_000,
     maxBytes: 256 * 1024,
   });
-  if (response.status !== 200) throw new KeyDirectoryError(url, `answered HTTP ${response.status}`);
+  if (response.status !== 200) {
+    throw new KeyDirectoryError(url, "KEY_DIRECTORY_HTTP_ERROR", `answered HTTP ${response.status}`, {
+      status: response.status,
+    });
+  }
   let document: unknown;
   try {
     document = JSON.parse(response.text());
   } catch {
-    throw new KeyDirectoryError(url, "is not JSON");
+    throw new KeyDirectoryError(url, "KEY_DIRECTORY_NOT_JSON", "is not JSON");
   }
   if (!Array.isArray((document as { keys?: unknown })?.keys)) {
-    throw new KeyDirectoryError(url, "is not a JSON Web Key Set");
+    throw new KeyDirectoryError(url, "KEY_DIRECTORY_NOT_JWKS", "is not a JSON Web Key Set");
   }
   const fetchedAt = now();
   return {

@@ -1,8 +1,8 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { callWithRetries, EngineError } from "../engine-retry";
-import { type AskRequest, type EngineAnswer, resolveProvider } from "../engine-types";
+import type { AskRequest, EngineAnswer } from "../engine-types";
 import { addQuery, addSource, notConfigured, toEngineError } from "../sdk-errors";
-import { ANTHROPIC_CONFIG, ANTHROPIC_WEB_SEARCH_TOOL } from "./config";
+import { ANTHROPIC_CONFIG, ANTHROPIC_WEB_SEARCH_TOOL, readAnthropicConfig } from "./config";
 
 const ENGINE = "Claude";
 const MAX_TOKENS = 4096;
@@ -15,8 +15,9 @@ const MAX_CONTINUATIONS = 2;
  * not a citation). Queries: the `input.query` of its `server_tool_use` blocks named `web_search`.
  */
 export async function askEngine(request: AskRequest): Promise<EngineAnswer> {
-  const { apiKey, baseUrl, model } = resolveProvider(ANTHROPIC_CONFIG, request.env);
-  if (!apiKey) throw notConfigured(ENGINE, ANTHROPIC_CONFIG.apiKeyEnv);
+  const config = readAnthropicConfig(request.env);
+  if (!config) throw notConfigured(ENGINE, ANTHROPIC_CONFIG.apiKeyEnv);
+  const { apiKey, baseUrl, model } = config;
   const client = new Anthropic({ apiKey, baseURL: baseUrl, maxRetries: 0, timeout: 180_000 });
 
   const messages: Anthropic.MessageParam[] = [{ role: "user", content: request.prompt }];

@@ -1,6 +1,5 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { callWithRetries, EngineError } from "../engine-retry";
-import { resolveProvider } from "../engine-types";
 import { notConfigured, toEngineError } from "../sdk-errors";
 import {
   parseJsonText,
@@ -8,14 +7,15 @@ import {
   type StructuredAnswer,
   type StructuredRequest,
 } from "../structured-types";
-import { ANTHROPIC_CONFIG } from "./config";
+import { ANTHROPIC_CONFIG, readAnthropicConfig } from "./config";
 
 const ENGINE = "Claude";
 
 /** A structured-output call on the Messages API: `output_config.format` of type `json_schema`, no tools. */
 export async function askStructured(request: StructuredRequest): Promise<StructuredAnswer> {
-  const { apiKey, baseUrl } = resolveProvider(ANTHROPIC_CONFIG, request.env);
-  if (!apiKey) throw notConfigured(ENGINE, ANTHROPIC_CONFIG.apiKeyEnv);
+  const config = readAnthropicConfig(request.env);
+  if (!config) throw notConfigured(ENGINE, ANTHROPIC_CONFIG.apiKeyEnv);
+  const { apiKey, baseUrl } = config;
   const model = request.model ?? resolveJudgeModel(ENGINE, request.env);
   const client = new Anthropic({ apiKey, baseURL: baseUrl, maxRetries: 0, timeout: 60_000 });
   const { value: message, attempts } = await callWithRetries(

@@ -1,4 +1,7 @@
 import { z } from "zod";
+import type { Env } from "../env";
+import { ProviderError } from "../provider-error";
+import { parseRetryAfter } from "../retry";
 
 /** The Chrome UX Report API's public endpoint; CRUX_BASE_URL overrides it (tests, proxies). */
 export const DEFAULT_CRUX_BASE_URL = "https://chromeuxreport.googleapis.com";
@@ -53,6 +56,36 @@ export interface CruxRecord {
   metrics: Partial<Record<CruxMetricName, CruxMetric>>;
 }
 
+export type CruxErrorCode =
+  /** Neither the page nor its origin has field data for the form factor. */
+  | "CRUX_NO_DATA"
+  | "CRUX_TIMEOUT"
+  | "CRUX_UNREACHABLE"
+  | "CRUX_RATE_LIMITED"
+  /** The API refused the request or the key (400, 401, 403). */
+  | "CRUX_REJECTED"
+  | "CRUX_UNAVAILABLE"
+  | "CRUX_BAD_RESPONSE";
+
+const RETRYABLE: readonly CruxErrorCode[] = [
+  "CRUX_TIMEOUT",
+  "CRUX_UNREACHABLE",
+  "CRUX_RATE_LIMITED",
+  "CRUX_UNAVAILABLE",
+];
+
+/** Why a Chrome UX Report lookup gave no record; its message is the lookup's `reason`. */
+export class CruxError extends ProviderError<CruxErrorCode> {
+  constructor(
+    code: CruxErrorCode,
+    message: string,
+    options: { status?: number; retryAfterMs?: number } = {},
+  ) {
+    super("crux", code, message, { retryable: RETRYABLE.includes(code), ...options });
+    this.name = "CruxError";
+  }
+}
+
 export type CruxLookup =
   | { ok: true; record: CruxRecord; urlMissing: boolean }
   | { ok: false; reason: string; status?: number };
@@ -66,42 +99,57 @@ export interface CruxConfig {
 }
 
 /** Reads CRUX_API_KEY and CRUX_BASE_URL; null when no key is configured. */
-export function readCruxConfig(env: Record<string, string | undefined> = process.env): CruxConfig | null {
+export function readCruxConfig(env: Env = process.env): CruxConfig | null {
   const apiKey = env.CRUX_API_KEY?.trim();
   if (!apiKey) return null;
   return { apiKey, baseUrl: env.CRUX_BASE_URL?.trim() || DEFAULT_CRUX_BASE_URL };
 }
 
 /**
- * Field data for `url` on `formFactor`: the page's own record, or its origin's when CrUX has none for
- * the page (404), saying so. Never throws for an answer of the API; the reason comes back instead.
+ * Field data for `url` on `formFactor`, as `fetchCruxRecord` finds it. Never throws for an answer of the API:
+ * the CruxError's message comes back as the reason.
  */
 export async function queryCruxRecord(
   config: CruxConfig,
   url: string,
   formFactor: CruxFormFactor,
 ): Promise<CruxLookup> {
+  try {
+    return { ok: true, ...(await fetchCruxRecord(config, url, formFactor)) };
+  } catch (err) {
+    if (!(err instanceof CruxError)) throw err;
+    return { ok: false, reason: err.message, ...(err.status !== undefined ? { status: err.status } : {}) };
+  }
+}
+
+/**
+ * Field data for `url` on `formFactor`: the page's own record, or its origin's when CrUX has none for
+ * the page (404), saying so. Throws a CruxError when the API answers with an error or has no data.
+ */
+export async function fetchCruxRecord(
+  config: CruxConfig,
+  url: string,
+  formFactor: CruxFormFactor,
+): Promise<{ record: CruxRecord; urlMissing: boolean }> {
   const page = await postQuery(config, { url, formFactor, metrics: [...CRUX_METRICS] });
-  if (page.kind === "record")
-    return { ok: true, record: toRecord(page.body, "url", formFactor), urlMissing: false };
-  if (page.kind === "error") return { ok: false, reason: page.reason, status: page.status };
+  if (page.kind === "record") return { record: toRecord(page.body, "url", formFactor), urlMissing: false };
+  if (page.kind === "error") throw page.error;
 
   const origin = new URL(url).origin;
   const site = await postQuery(config, { origin, formFactor, metrics: [...CRUX_METRICS] });
-  if (site.kind === "record")
-    return { ok: true, record: toRecord(site.body, "origin", formFactor), urlMissing: true };
-  if (site.kind === "error") return { ok: false, reason: site.reason, status: site.status };
-  return {
-    ok: false,
-    status: 404,
-    reason: `The Chrome UX Report has no ${formFactor.toLowerCase()} data for this page or its origin (${origin}); too few Chrome users visit it to publish field data.`,
-  };
+  if (site.kind === "record") return { record: toRecord(site.body, "origin", formFactor), urlMissing: true };
+  if (site.kind === "error") throw site.error;
+  throw new CruxError(
+    "CRUX_NO_DATA",
+    `The Chrome UX Report has no ${formFactor.toLowerCase()} data for this page or its origin (${origin}); too few Chrome users visit it to publish field data.`,
+    { status: 404 },
+  );
 }
 
 type QueryOutcome =
   | { kind: "record"; body: z.infer<typeof cruxResponse> }
   | { kind: "not-found" }
-  | { kind: "error"; reason: string; status?: number };
+  | { kind: "error"; error: CruxError };
 
 async function postQuery(config: CruxConfig, body: Record<string, unknown>): Promise<QueryOutcome> {
   const base = (config.baseUrl ?? DEFAULT_CRUX_BASE_URL).replace(/\/+$/, "");
@@ -118,39 +166,38 @@ async function postQuery(config: CruxConfig, body: Record<string, unknown>): Pro
     });
   } catch (err) {
     const timedOut = err instanceof Error && err.name === "TimeoutError";
-    return {
-      kind: "error",
-      reason: timedOut
-        ? "The Chrome UX Report API did not answer in time."
-        : "The Chrome UX Report API could not be reached.",
-    };
+    const error = timedOut
+      ? new CruxError("CRUX_TIMEOUT", "The Chrome UX Report API did not answer in time.")
+      : new CruxError("CRUX_UNREACHABLE", "The Chrome UX Report API could not be reached.");
+    return { kind: "error", error };
   }
   const text = await res.text();
   if (res.status === 404) return { kind: "not-found" };
+  const status = res.status;
   if (!res.ok) {
+    const code: CruxErrorCode =
+      status === 429 ? "CRUX_RATE_LIMITED" : status >= 500 ? "CRUX_UNAVAILABLE" : "CRUX_REJECTED";
+    const retryAfterMs = parseRetryAfter(res.headers);
+    const message = `The Chrome UX Report API answered HTTP ${status}${describeError(text)}`;
     return {
       kind: "error",
-      status: res.status,
-      reason: `The Chrome UX Report API answered HTTP ${res.status}${describeError(text)}`,
+      error: new CruxError(code, message, {
+        status,
+        ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+      }),
     };
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    return {
-      kind: "error",
-      status: res.status,
-      reason: "The Chrome UX Report API answered with something other than JSON.",
-    };
+    const message = "The Chrome UX Report API answered with something other than JSON.";
+    return { kind: "error", error: new CruxError("CRUX_BAD_RESPONSE", message, { status }) };
   }
   const parsed = cruxResponse.safeParse(json);
   if (!parsed.success) {
-    return {
-      kind: "error",
-      status: res.status,
-      reason: "The Chrome UX Report API answered in an unexpected format.",
-    };
+    const message = "The Chrome UX Report API answered in an unexpected format.";
+    return { kind: "error", error: new CruxError("CRUX_BAD_RESPONSE", message, { status }) };
   }
   return { kind: "record", body: parsed.data };
 }

@@ -1,12 +1,15 @@
 export {
   CRUX_METRICS,
   type CruxConfig,
+  CruxError,
+  type CruxErrorCode,
   type CruxFormFactor,
   type CruxLookup,
   type CruxMetric,
   type CruxMetricName,
   type CruxRecord,
   DEFAULT_CRUX_BASE_URL,
+  fetchCruxRecord,
   queryCruxRecord,
   readCruxConfig,
 } from "./client";

@@ -1,5 +1,9 @@
-/** Environment the adapter reads; the integrator passes `process.env` or a test's own map. */
-export type Env = Record<string, string | undefined>;
+import type { RetryPolicy } from "../engine-types";
+import type { Env } from "../env";
+import { ProviderError } from "../provider-error";
+import { parseRetryAfter, withRetries } from "../retry";
+
+export type { Env };
 
 export const DATAFORSEO_ENV = ["DATAFORSEO_LOGIN", "DATAFORSEO_PASSWORD"] as const;
 export const DATAFORSEO_DEFAULT_BASE_URL = "https://api.dataforseo.com";
@@ -34,14 +38,27 @@ export const DATAFORSEO_ERROR_CODES = [
 ] as const;
 export type DataForSeoErrorCode = (typeof DATAFORSEO_ERROR_CODES)[number];
 
-export class DataForSeoError extends Error {
+/** The failures a later call may not repeat: rate limits, DataForSEO's own errors, a lost connection. */
+const RETRYABLE: readonly DataForSeoErrorCode[] = [
+  "DATAFORSEO_RATE_LIMITED",
+  "DATAFORSEO_SERVER_ERROR",
+  "DATAFORSEO_UNREACHABLE",
+];
+
+/** A failed DataForSEO call; its code is also the job's failure code. */
+export class DataForSeoError extends ProviderError<DataForSeoErrorCode> {
   constructor(
-    readonly code: DataForSeoErrorCode,
+    code: DataForSeoErrorCode,
     message: string,
     /** DataForSEO's own status code (5-digit) or the HTTP status, when there was one. */
     readonly statusCode?: number,
+    options: { retryAfterMs?: number; cause?: unknown } = {},
   ) {
-    super(message);
+    super("dataforseo", code, message, {
+      retryable: RETRYABLE.includes(code),
+      status: statusCode,
+      ...options,
+    });
     this.name = "DataForSeoError";
   }
 }
@@ -103,7 +120,15 @@ export interface CallOptions {
   /** Outbound HTTP; default the global fetch. Provider hosts are fixed by configuration, not by customers. */
   fetch?: typeof fetch;
   timeoutMs?: number;
+  /** Retries of a rate-limited call (default: up to 3 attempts, waits of at most 10 s). */
+  retry?: Partial<RetryPolicy>;
 }
+
+/**
+ * The retries of a DataForSEO call: only a rate limit is tried again (honouring Retry-After), since a task
+ * that failed on DataForSEO's side may have been billed.
+ */
+const RATE_LIMIT_RETRY: RetryPolicy = { maxAttempts: 3, baseDelayMs: 1_000, maxDelayMs: 10_000 };
 
 /** POSTs one task to a live endpoint and returns its result array, or throws a DataForSeoError. */
 export async function postLiveTask<R>(
@@ -111,6 +136,27 @@ export async function postLiveTask<R>(
   path: string,
   task: Record<string, unknown>,
   opts: CallOptions = {},
+): Promise<TaskAnswer<R>> {
+  const { value } = await withRetries(
+    () => postOnce<R>(config, path, task, opts),
+    (err) => {
+      if (err instanceof DataForSeoError) return err;
+      throw err;
+    },
+    {
+      signal: opts.signal,
+      policy: { ...RATE_LIMIT_RETRY, ...opts.retry },
+      retryOn: (error) => error.code === "DATAFORSEO_RATE_LIMITED",
+    },
+  );
+  return value;
+}
+
+async function postOnce<R>(
+  config: DataForSeoConfig,
+  path: string,
+  task: Record<string, unknown>,
+  opts: CallOptions,
 ): Promise<TaskAnswer<R>> {
   const doFetch = opts.fetch ?? fetch;
   const timeout = AbortSignal.timeout(opts.timeoutMs ?? 60_000);
@@ -131,6 +177,8 @@ export async function postLiveTask<R>(
     throw new DataForSeoError(
       "DATAFORSEO_UNREACHABLE",
       `DataForSEO could not be reached: ${(err as Error).message}`,
+      undefined,
+      { cause: err },
     );
   }
   let body: Envelope<R> | null = null;
@@ -145,6 +193,7 @@ export async function postLiveTask<R>(
       classifyHttp(res.status),
       `DataForSEO answered HTTP ${res.status}: ${message}`,
       res.status,
+      { retryAfterMs: parseRetryAfter(res.headers) },
     );
   }
   if (!body || typeof body.status_code !== "number") {

@@ -1,8 +1,8 @@
 import { GoogleGenAI } from "@google/genai";
 import { callWithRetries, EngineError } from "../engine-retry";
-import { type AskRequest, type EngineAnswer, resolveProvider } from "../engine-types";
+import type { AskRequest, EngineAnswer } from "../engine-types";
 import { addQuery, addSource, notConfigured, toEngineError } from "../sdk-errors";
-import { GEMINI_CONFIG } from "./config";
+import { GEMINI_CONFIG, readGeminiConfig } from "./config";
 
 const ENGINE = "Gemini";
 
@@ -13,8 +13,9 @@ const ENGINE = "Gemini";
  * lib/ai-visibility resolves.
  */
 export async function askEngine(request: AskRequest): Promise<EngineAnswer> {
-  const { apiKey, baseUrl, model } = resolveProvider(GEMINI_CONFIG, request.env);
-  if (!apiKey) throw notConfigured(ENGINE, GEMINI_CONFIG.apiKeyEnv);
+  const config = readGeminiConfig(request.env);
+  if (!config) throw notConfigured(ENGINE, GEMINI_CONFIG.apiKeyEnv);
+  const { apiKey, baseUrl, model } = config;
   // The SDK's ApiError carries the status but not the headers: this fetch keeps the last response's headers so
   // a 429's Retry-After can be honoured.
   let lastHeaders: Headers | undefined;

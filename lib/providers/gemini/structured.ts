@@ -1,6 +1,5 @@
 import { GoogleGenAI } from "@google/genai";
 import { callWithRetries, EngineError } from "../engine-retry";
-import { resolveProvider } from "../engine-types";
 import { notConfigured, toEngineError } from "../sdk-errors";
 import {
   parseJsonText,
@@ -8,7 +7,7 @@ import {
   type StructuredAnswer,
   type StructuredRequest,
 } from "../structured-types";
-import { GEMINI_CONFIG } from "./config";
+import { GEMINI_CONFIG, readGeminiConfig } from "./config";
 
 const ENGINE = "Gemini";
 
@@ -17,8 +16,9 @@ const ENGINE = "Gemini";
  * `responseJsonSchema`, no tools (grounding is not wanted for a judgement).
  */
 export async function askStructured(request: StructuredRequest): Promise<StructuredAnswer> {
-  const { apiKey, baseUrl } = resolveProvider(GEMINI_CONFIG, request.env);
-  if (!apiKey) throw notConfigured(ENGINE, GEMINI_CONFIG.apiKeyEnv);
+  const config = readGeminiConfig(request.env);
+  if (!config) throw notConfigured(ENGINE, GEMINI_CONFIG.apiKeyEnv);
+  const { apiKey, baseUrl } = config;
   const model = request.model ?? resolveJudgeModel(ENGINE, request.env);
   let lastHeaders: Headers | undefined;
   const recordingFetch: typeof fetch = async (input, init) => {

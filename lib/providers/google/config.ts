@@ -1,5 +1,7 @@
-/** Environment the adapter reads; callers pass `process.env` or a test's own map. */
-export type Env = Readonly<Record<string, string | undefined>>;
+import type { Env } from "../env";
+import { ProviderError } from "../provider-error";
+
+export type { Env };
 
 export const GOOGLE_ENV = ["GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET"] as const;
 
@@ -29,7 +31,7 @@ export interface GoogleConfig {
 const trimmed = (v: string | undefined) => v?.trim() || undefined;
 
 /** The OAuth client and API addresses, or null when no Google OAuth client is configured here. */
-export function readGoogleConfig(env: Env): GoogleConfig | null {
+export function readGoogleConfig(env: Env = process.env): GoogleConfig | null {
   const clientId = trimmed(env.GOOGLE_CLIENT_ID);
   const clientSecret = trimmed(env.GOOGLE_CLIENT_SECRET);
   if (!clientId || !clientSecret) return null;
@@ -59,12 +61,11 @@ export type GoogleErrorCode =
   | "GOOGLE_INVALID_REQUEST"
   | "GOOGLE_UNAVAILABLE";
 
-export class GoogleError extends Error {
-  constructor(
-    readonly code: GoogleErrorCode,
-    message: string,
-  ) {
-    super(message);
+const RETRYABLE: readonly GoogleErrorCode[] = ["GOOGLE_RATE_LIMITED", "GOOGLE_UNAVAILABLE"];
+
+export class GoogleError extends ProviderError<GoogleErrorCode> {
+  constructor(code: GoogleErrorCode, message: string, options: { status?: number } = {}) {
+    super("google", code, message, { retryable: RETRYABLE.includes(code), ...options });
     this.name = "GoogleError";
   }
 }

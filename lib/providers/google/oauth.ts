@@ -145,12 +145,14 @@ export function toGoogleError(err: unknown): GoogleError {
   // google-gax (GA4) reports gRPC codes: 7 permission denied, 16 unauthenticated, 5 not found, 8 exhausted.
   const grpc = typeof e.code === "number" && !status ? e.code : undefined;
   const message = (e.message ?? "Google answered with an error.").slice(0, 300);
+  // No `cause`: the client library's error carries the request's headers, tokens included.
+  const options = status !== undefined ? { status } : {};
   if (status === 401 || grpc === 16) {
-    return new GoogleError("GOOGLE_UNAUTHENTICATED", `Google refused the access token: ${message}`);
+    return new GoogleError("GOOGLE_UNAUTHENTICATED", `Google refused the access token: ${message}`, options);
   }
-  if (status === 403 || grpc === 7) return new GoogleError("GOOGLE_PERMISSION_DENIED", message);
-  if (status === 404 || grpc === 5) return new GoogleError("GOOGLE_NOT_FOUND", message);
-  if (status === 429 || grpc === 8) return new GoogleError("GOOGLE_RATE_LIMITED", message);
-  if (status === 400 || grpc === 3) return new GoogleError("GOOGLE_INVALID_REQUEST", message);
-  return new GoogleError("GOOGLE_UNAVAILABLE", `Google could not answer: ${message}`);
+  if (status === 403 || grpc === 7) return new GoogleError("GOOGLE_PERMISSION_DENIED", message, options);
+  if (status === 404 || grpc === 5) return new GoogleError("GOOGLE_NOT_FOUND", message, options);
+  if (status === 429 || grpc === 8) return new GoogleError("GOOGLE_RATE_LIMITED", message, options);
+  if (status === 400 || grpc === 3) return new GoogleError("GOOGLE_INVALID_REQUEST", message, options);
+  return new GoogleError("GOOGLE_UNAVAILABLE", `Google could not answer: ${message}`, options);
 }

@@ -1,8 +1,8 @@
 import OpenAI from "openai";
 import { callWithRetries, EngineError } from "../engine-retry";
-import { type AskRequest, type EngineAnswer, resolveProvider } from "../engine-types";
+import type { AskRequest, EngineAnswer } from "../engine-types";
 import { addQuery, addSource, notConfigured, toEngineError } from "../sdk-errors";
-import { OPENAI_CONFIG } from "./config";
+import { OPENAI_CONFIG, readOpenAiConfig } from "./config";
 
 const ENGINE = "ChatGPT";
 
@@ -13,8 +13,9 @@ const ENGINE = "ChatGPT";
  * single `action.query`).
  */
 export async function askEngine(request: AskRequest): Promise<EngineAnswer> {
-  const { apiKey, baseUrl, model } = resolveProvider(OPENAI_CONFIG, request.env);
-  if (!apiKey) throw notConfigured(ENGINE, OPENAI_CONFIG.apiKeyEnv);
+  const config = readOpenAiConfig(request.env);
+  if (!config) throw notConfigured(ENGINE, OPENAI_CONFIG.apiKeyEnv);
+  const { apiKey, baseUrl, model } = config;
   // Retries are ours (callWithRetries) so that every attempt is bounded by the job's deadline and counted.
   const client = new OpenAI({ apiKey, baseURL: baseUrl, maxRetries: 0, timeout: 180_000 });
   const { value: response, attempts } = await callWithRetries(

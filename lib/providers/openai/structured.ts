@@ -1,6 +1,5 @@
 import OpenAI from "openai";
 import { callWithRetries, EngineError } from "../engine-retry";
-import { resolveProvider } from "../engine-types";
 import { notConfigured, toEngineError } from "../sdk-errors";
 import {
   parseJsonText,
@@ -8,14 +7,15 @@ import {
   type StructuredAnswer,
   type StructuredRequest,
 } from "../structured-types";
-import { OPENAI_CONFIG } from "./config";
+import { OPENAI_CONFIG, readOpenAiConfig } from "./config";
 
 const ENGINE = "ChatGPT";
 
 /** A structured-output call on the Responses API: `text.format` of type `json_schema`, strict, no tools. */
 export async function askStructured(request: StructuredRequest): Promise<StructuredAnswer> {
-  const { apiKey, baseUrl } = resolveProvider(OPENAI_CONFIG, request.env);
-  if (!apiKey) throw notConfigured(ENGINE, OPENAI_CONFIG.apiKeyEnv);
+  const config = readOpenAiConfig(request.env);
+  if (!config) throw notConfigured(ENGINE, OPENAI_CONFIG.apiKeyEnv);
+  const { apiKey, baseUrl } = config;
   const model = request.model ?? resolveJudgeModel(ENGINE, request.env);
   const client = new OpenAI({ apiKey, baseURL: baseUrl, maxRetries: 0, timeout: 60_000 });
   const { value: response, attempts } = await callWithRetries(

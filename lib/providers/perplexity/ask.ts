@@ -1,8 +1,8 @@
 import OpenAI from "openai";
 import { callWithRetries, EngineError } from "../engine-retry";
-import { type AskRequest, type EngineAnswer, resolveProvider } from "../engine-types";
+import type { AskRequest, EngineAnswer } from "../engine-types";
 import { addSource, notConfigured, toEngineError } from "../sdk-errors";
-import { PERPLEXITY_CONFIG } from "./config";
+import { PERPLEXITY_CONFIG, readPerplexityConfig } from "./config";
 
 const ENGINE = "Perplexity";
 
@@ -18,8 +18,9 @@ interface SonarExtras {
  * Queries: none, Sonar's response does not report the searches it ran.
  */
 export async function askEngine(request: AskRequest): Promise<EngineAnswer> {
-  const { apiKey, baseUrl, model } = resolveProvider(PERPLEXITY_CONFIG, request.env);
-  if (!apiKey) throw notConfigured(ENGINE, PERPLEXITY_CONFIG.apiKeyEnv);
+  const config = readPerplexityConfig(request.env);
+  if (!config) throw notConfigured(ENGINE, PERPLEXITY_CONFIG.apiKeyEnv);
+  const { apiKey, baseUrl, model } = config;
   const client = new OpenAI({ apiKey, baseURL: baseUrl, maxRetries: 0, timeout: 180_000 });
   const { value: completion, attempts } = await callWithRetries(
     () =>

@@ -1,4 +1,5 @@
-import type { ProviderConfig } from "../engine-types";
+import { type ProviderConfig, type ResolvedProvider, readEngineConfig } from "../engine-types";
+import type { Env } from "../env";
 
 /**
  * Perplexity through Sonar chat completions, which always search the web. Default model `sonar-pro` (Sonar's
@@ -13,3 +14,8 @@ export const PERPLEXITY_CONFIG: ProviderConfig = {
   defaultBaseUrl: "https://api.perplexity.ai",
   defaultModel: "sonar-pro",
 };
+
+/** The key, base URL and model to ask with, or null when PERPLEXITY_API_KEY is not set. */
+export function readPerplexityConfig(env: Env = process.env): ResolvedProvider | null {
+  return readEngineConfig(PERPLEXITY_CONFIG, env);
+}

@@ -1,6 +1,5 @@
 import OpenAI from "openai";
 import { callWithRetries, EngineError } from "../engine-retry";
-import { resolveProvider } from "../engine-types";
 import { notConfigured, toEngineError } from "../sdk-errors";
 import {
   parseJsonText,
@@ -8,7 +7,7 @@ import {
   type StructuredAnswer,
   type StructuredRequest,
 } from "../structured-types";
-import { PERPLEXITY_CONFIG } from "./config";
+import { PERPLEXITY_CONFIG, readPerplexityConfig } from "./config";
 
 const ENGINE = "Perplexity";
 
@@ -17,8 +16,9 @@ const ENGINE = "Perplexity";
  * schema, as Perplexity documents it.
  */
 export async function askStructured(request: StructuredRequest): Promise<StructuredAnswer> {
-  const { apiKey, baseUrl } = resolveProvider(PERPLEXITY_CONFIG, request.env);
-  if (!apiKey) throw notConfigured(ENGINE, PERPLEXITY_CONFIG.apiKeyEnv);
+  const config = readPerplexityConfig(request.env);
+  if (!config) throw notConfigured(ENGINE, PERPLEXITY_CONFIG.apiKeyEnv);
+  const { apiKey, baseUrl } = config;
   const model = request.model ?? resolveJudgeModel(ENGINE, request.env);
   const client = new OpenAI({ apiKey, baseURL: baseUrl, maxRetries: 0, timeout: 60_000 });
   const { value: completion, attempts } = await callWithRetries(

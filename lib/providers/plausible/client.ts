@@ -1,4 +1,6 @@
 import type { GuardedFetch } from "@/lib/fetch/types";
+import { ProviderError } from "../provider-error";
+import { parseRetryAfter } from "../retry";
 
 export const PLAUSIBLE_DEFAULT_BASE_URL = "https://plausible.io";
 
@@ -8,14 +10,37 @@ export type PlausibleErrorCode =
   | "PLAUSIBLE_RATE_LIMITED"
   | "PLAUSIBLE_UNAVAILABLE";
 
-export class PlausibleError extends Error {
+const RETRYABLE: readonly PlausibleErrorCode[] = ["PLAUSIBLE_RATE_LIMITED", "PLAUSIBLE_UNAVAILABLE"];
+
+export class PlausibleError extends ProviderError<PlausibleErrorCode> {
   constructor(
-    readonly code: PlausibleErrorCode,
+    code: PlausibleErrorCode,
     message: string,
+    options: { status?: number; retryAfterMs?: number } = {},
   ) {
-    super(message);
+    super("plausible", code, message, { retryable: RETRYABLE.includes(code), ...options });
     this.name = "PlausibleError";
   }
+}
+
+/** Where a customer's Plausible answers, and the key that reads its stats. */
+export interface PlausibleConfig {
+  baseUrl: string;
+  apiKey: string;
+}
+
+/**
+ * A Plausible connection's settings. They are the customer's own (their key; the address of a self-hosted
+ * instance, plausible.io by default), stored with the connection rather than in the server's environment.
+ * Null without a key.
+ */
+export function readPlausibleConfig(stored: {
+  apiKey?: string | null;
+  baseUrl?: string | null;
+}): PlausibleConfig | null {
+  const apiKey = stored.apiKey?.trim();
+  if (!apiKey) return null;
+  return { apiKey, baseUrl: stored.baseUrl?.trim() || PLAUSIBLE_DEFAULT_BASE_URL };
 }
 
 /** A Stats API v2 query (POST /api/v2/query). */
@@ -47,7 +72,7 @@ function parseJson(text: string): { error?: unknown; results?: unknown } | null 
  */
 export async function queryPlausible(
   fetcher: GuardedFetch,
-  conn: { baseUrl: string; apiKey: string },
+  conn: PlausibleConfig,
   query: PlausibleQuery,
   signal?: AbortSignal,
 ): Promise<PlausibleAnswer> {
@@ -65,16 +90,22 @@ export async function queryPlausible(
   });
   const body = parseJson(res.text());
   const message = typeof body?.error === "string" ? body.error.slice(0, 300) : `HTTP ${res.status}`;
+  const status = { status: res.status };
   if (res.status === 401 || res.status === 403) {
-    throw new PlausibleError("PLAUSIBLE_AUTH_FAILED", `Plausible refused the API key: ${message}`);
+    throw new PlausibleError("PLAUSIBLE_AUTH_FAILED", `Plausible refused the API key: ${message}`, status);
   }
-  if (res.status === 429)
-    throw new PlausibleError("PLAUSIBLE_RATE_LIMITED", "Plausible's rate limit was reached.");
+  if (res.status === 429) {
+    const retryAfterMs = parseRetryAfter({ get: (name) => res.headers[name]?.[0] ?? null });
+    throw new PlausibleError("PLAUSIBLE_RATE_LIMITED", "Plausible's rate limit was reached.", {
+      ...status,
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    });
+  }
   if (res.status >= 400 && res.status < 500) {
-    throw new PlausibleError("PLAUSIBLE_INVALID_REQUEST", `Plausible refused the query: ${message}`);
+    throw new PlausibleError("PLAUSIBLE_INVALID_REQUEST", `Plausible refused the query: ${message}`, status);
   }
   if (res.status !== 200 || !body || !Array.isArray(body.results)) {
-    throw new PlausibleError("PLAUSIBLE_UNAVAILABLE", `Plausible could not answer (${message}).`);
+    throw new PlausibleError("PLAUSIBLE_UNAVAILABLE", `Plausible could not answer (${message}).`, status);
   }
   return { results: body.results as PlausibleAnswer["results"] };
 }

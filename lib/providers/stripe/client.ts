@@ -2,17 +2,11 @@
 // verifies the webhook; STRIPE_API_BASE_URL points the SDK at another host (tests run a local server that
 // speaks Stripe's wire format).
 import Stripe from "stripe";
+import type { Env } from "../env";
+import { ProviderError } from "../provider-error";
+import { readStripeConfig } from "./config";
 
-export interface StripeEnv {
-  STRIPE_SECRET_KEY?: string;
-  STRIPE_WEBHOOK_SECRET?: string;
-  STRIPE_API_BASE_URL?: string;
-}
-
-/** Whether this server can sell credits: both the API key and the webhook secret are set. */
-export function stripeConfigured(env: StripeEnv = process.env as StripeEnv): boolean {
-  return Boolean(env.STRIPE_SECRET_KEY?.trim() && env.STRIPE_WEBHOOK_SECRET?.trim());
-}
+export { stripeConfigured } from "./config";
 
 /** The SDK's host, port and protocol from STRIPE_API_BASE_URL (default: api.stripe.com over https). */
 export function stripeHostOptions(
@@ -26,14 +20,17 @@ export function stripeHostOptions(
 
 const clients = new Map<string, Stripe>();
 
-/** A client for this environment, or null when Stripe is not configured. */
-export function stripeClient(env: StripeEnv = process.env as StripeEnv): Stripe | null {
-  const key = env.STRIPE_SECRET_KEY?.trim();
-  if (!key || !stripeConfigured(env)) return null;
-  const cacheKey = `${key}\n${env.STRIPE_API_BASE_URL ?? ""}`;
+/**
+ * A client for this environment, or null when Stripe is not configured. The SDK retries lost connections,
+ * 409s, 429s and 5xx twice itself (with its idempotency keys, so a payment is never made twice).
+ */
+export function stripeClient(env: Env = process.env): Stripe | null {
+  const config = readStripeConfig(env);
+  if (!config) return null;
+  const cacheKey = `${config.secretKey}\n${env.STRIPE_API_BASE_URL ?? ""}`;
   let client = clients.get(cacheKey);
   if (!client) {
-    client = new Stripe(key, {
+    client = new Stripe(config.secretKey, {
       ...stripeHostOptions(env.STRIPE_API_BASE_URL),
       maxNetworkRetries: 2,
       timeout: 20_000,
@@ -44,9 +41,66 @@ export function stripeClient(env: StripeEnv = process.env as StripeEnv): Stripe 
   return client;
 }
 
-/** Checks the `Stripe-Signature` header (HMAC-SHA256 over "t.payload", 5-minute tolerance) and parses the event. */
+export type StripeErrorCode =
+  | "STRIPE_AUTH_FAILED"
+  | "STRIPE_RATE_LIMITED"
+  | "STRIPE_INVALID_REQUEST"
+  | "STRIPE_CARD_DECLINED"
+  | "STRIPE_UNREACHABLE"
+  | "STRIPE_UNAVAILABLE"
+  | "STRIPE_SIGNATURE_INVALID";
+
+const RETRYABLE: readonly StripeErrorCode[] = [
+  "STRIPE_RATE_LIMITED",
+  "STRIPE_UNREACHABLE",
+  "STRIPE_UNAVAILABLE",
+];
+
+/** A failed Stripe call or a webhook signature that does not verify. */
+export class StripeCallError extends ProviderError<StripeErrorCode> {
+  constructor(code: StripeErrorCode, message: string, options: { status?: number } = {}) {
+    super("stripe", code, message, { retryable: RETRYABLE.includes(code), ...options });
+    this.name = "StripeCallError";
+  }
+}
+
+/** The SDK's error (its `type` names the kind) as a StripeCallError; the message is Stripe's own. */
+export function toStripeError(err: unknown): StripeCallError {
+  if (err instanceof StripeCallError) return err;
+  const e = err as { type?: unknown; statusCode?: unknown; message?: unknown };
+  const status = typeof e?.statusCode === "number" ? e.statusCode : undefined;
+  const message = typeof e?.message === "string" ? e.message.slice(0, 300) : "Stripe answered with an error.";
+  const options = status !== undefined ? { status } : {};
+  switch (e?.type) {
+    case "StripeAuthenticationError":
+    case "StripePermissionError":
+      return new StripeCallError("STRIPE_AUTH_FAILED", message, options);
+    case "StripeRateLimitError":
+      return new StripeCallError("STRIPE_RATE_LIMITED", message, options);
+    case "StripeCardError":
+      return new StripeCallError("STRIPE_CARD_DECLINED", message, options);
+    case "StripeInvalidRequestError":
+    case "StripeIdempotencyError":
+      return new StripeCallError("STRIPE_INVALID_REQUEST", message, options);
+    case "StripeConnectionError":
+      return new StripeCallError("STRIPE_UNREACHABLE", message, options);
+    case "StripeSignatureVerificationError":
+      return new StripeCallError("STRIPE_SIGNATURE_INVALID", message, options);
+    default:
+      return new StripeCallError("STRIPE_UNAVAILABLE", message, options);
+  }
+}
+
+/**
+ * Checks the `Stripe-Signature` header (HMAC-SHA256 over "t.payload", 5-minute tolerance) and parses the event.
+ * Throws a StripeCallError (STRIPE_SIGNATURE_INVALID) when it does not verify.
+ */
 export function verifyStripeEvent(payload: string, signature: string, secret: string): Stripe.Event {
-  return Stripe.webhooks.constructEvent(payload, signature, secret);
+  try {
+    return Stripe.webhooks.constructEvent(payload, signature, secret);
+  } catch (err) {
+    throw toStripeError(err);
+  }
 }
 
 export type { Stripe };

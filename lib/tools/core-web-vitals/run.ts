@@ -2,14 +2,14 @@ import type { z } from "zod";
 import { CwvError, type CwvErrorCode } from "@/lib/cwv/errors";
 import type { CoreWebVitalsResult } from "@/lib/cwv/result-schema";
 import { runCoreWebVitals } from "@/lib/cwv/run";
-import { assertNever } from "@/lib/errors";
+import { assertNever, type JobFailureCode } from "@/lib/errors";
 import { ToolError, type ToolRunner } from "../types";
 import type { coreWebVitalsInput } from "./definition";
 
 type Input = z.output<typeof coreWebVitalsInput>;
 
 /** The job failure code for each engine code: the same words, so the customer reads what the engine found. */
-function toolCode(code: CwvErrorCode): string {
+function toolCode(code: CwvErrorCode): JobFailureCode {
   switch (code) {
     case "INVALID_URL":
     case "TARGET_FORBIDDEN":

@@ -6,7 +6,7 @@ import { listProseSentences } from "@/lib/analysis/content";
 import { normalizeSpace } from "@/lib/analysis/text";
 import type { ParsedPage } from "@/lib/analysis/types";
 import { isStopWord } from "@/lib/keywords/stop-words";
-import type { EnvRecord } from "@/lib/providers/engine-types";
+import type { Env } from "@/lib/providers/engine-types";
 import { type GeneratedJson, generateJson, type JsonEngine } from "@/lib/providers/generate-json";
 import { MAX_PAIRS, MIN_PAIRS } from "./schema";
 
@@ -138,7 +138,7 @@ export function verifyPairs(
 
 export async function writeGroundedFaq(
   page: ParsedPage,
-  opts: { env: EnvRecord; signal: AbortSignal; deadline?: number },
+  opts: { env: Env; signal: AbortSignal; deadline?: number },
 ): Promise<GroundedOutcome | null> {
   const sentences = pageSentences(page);
   if (sentences.length < 3) return null;

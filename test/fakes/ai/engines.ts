@@ -1,7 +1,7 @@
 import { FetchError } from "@/lib/fetch/errors";
 import { createGuardedFetch } from "@/lib/fetch/guarded-fetch";
 import type { GuardedFetch } from "@/lib/fetch/types";
-import type { EnvRecord } from "@/lib/providers/engine-types";
+import type { Env } from "@/lib/providers/engine-types";
 import { FAKE_ANTHROPIC_KEY, startFakeAnthropic } from "./anthropic";
 import { FAKE_GEMINI_KEY, type RedirectTable, startFakeGemini } from "./gemini";
 import { FAKE_OPENAI_KEY, startFakeOpenAi } from "./openai";
@@ -9,7 +9,7 @@ import { FAKE_PERPLEXITY_KEY, startFakePerplexity } from "./perplexity";
 import type { FakeProvider } from "./server";
 
 export interface FakeEngines {
-  env: EnvRecord;
+  env: Env;
   openai: FakeProvider;
   anthropic: FakeProvider;
   gemini: FakeProvider;

@@ -8,7 +8,7 @@ import { CREDIT_PACKS, findPack, formatMoney, PACK_CURRENCY } from "@/lib/billin
 import { getCreditAccount, SIGNUP_BONUS } from "@/lib/credits/credits";
 import { listBillingHistory, operatorContactEmail } from "@/lib/dashboard/billing";
 import { formatDateTime, formatNumber } from "@/lib/dashboard/format";
-import { stripeConfigured } from "@/lib/providers/stripe/client";
+import { readStripeConfig } from "@/lib/providers/stripe/config";
 
 export const metadata: Metadata = { title: "Billing" };
 
@@ -42,7 +42,7 @@ export default async function BillingPage({
     getCreditAccount(db, actor.accountId),
     listBillingHistory(db, actor.accountId),
   ]);
-  const sells = stripeConfigured();
+  const sells = readStripeConfig() !== null;
   const contact = operatorContactEmail();
   const mayBuy = canManageKeys(actor.role);
   const notice =
