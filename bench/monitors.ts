@@ -3,7 +3,8 @@
 // BENCH_MONITORS_DELAY_MS (200 ms) and refusing past BENCH_MONITORS_RPM requests a minute each (3,000; 429 with
 // Retry-After). BENCH_MONITORS_PROCESSES runners (2), each with its own connection pool, share the work through
 // the database as separate processes would. Prints the answers per minute against the limits' maximum, the
-// provider limits exceeded (429s), runs charged twice, the scheduler's own CPU per run, and RSS.
+// provider limits exceeded (429s), runs charged twice, ledger mismatches, the scheduler's own CPU per run, RSS,
+// and the sentiment judge's requests per provider (a run's mentioned answers are judged together).
 import { sql } from "drizzle-orm";
 import { registerDomain } from "@/lib/accounts/domains";
 import { findLedgerMismatches } from "@/lib/credits/credits";
@@ -133,6 +134,14 @@ try {
     0,
   );
   const judged = ENGINE_NAMES.reduce((sum, e) => sum + fakes.counters[e].judged, 0);
+  const judgedItems = ENGINE_NAMES.reduce((sum, e) => sum + fakes.counters[e].judgedItems, 0);
+  const judgeLimited = ENGINE_NAMES.reduce((sum, e) => sum + fakes.counters[e].judgeRateLimited, 0);
+  const missedSlots = workers.reduce((sum, w) => sum + w.stats.missedSlots + w.stats.judge.missedSlots, 0);
+  const [methods] = rowsOf<{ model: number; lexicon: number; waiting: number }>(
+    await db.execute(sql`select count(*) filter (where sentiment_method like 'model:%')::int as model,
+      count(*) filter (where sentiment_method = 'lexicon')::int as lexicon,
+      count(*) filter (where judge_input is not null)::int as waiting from monitor_answers`),
+  );
   const requestsPerMinute = ((counts!.succeeded + counts!.failed + judged) / wallMs) * 60_000;
   console.log(`runs created        ${claimed} in ${(claimMs / 1000).toFixed(1)} s`);
   console.log(`scheduler CPU       ${cpuPerRunMs.toFixed(2)} ms per run`);
@@ -146,7 +155,13 @@ try {
     `requests per minute ${Math.round(requestsPerMinute)} of the limits' ${maxPerMinute} (${((requestsPerMinute / maxPerMinute) * 100).toFixed(1)}%): answers and ${judged} sentiment judgements (structured output on the judge's provider, paced by the same shared limits)`,
   );
   console.log(
-    `limits exceeded     ${exceeded} (429s, answers and judgements); busiest minute per engine: ${ENGINE_NAMES.map((e) => `${e} ${fakes.counters[e].maxPerMinute}`).join(", ")}`,
+    `limits exceeded     ${exceeded} (429s: ${exceeded - judgeLimited} answers, ${judgeLimited} judgements); busiest minute per engine: ${ENGINE_NAMES.map((e) => `${e} ${fakes.counters[e].maxPerMinute}`).join(", ")}`,
+  );
+  console.log(
+    `judge requests      ${judged} for ${judgedItems} mentioned answers: ${ENGINE_NAMES.map((e) => `${e} ${fakes.counters[e].judged}`).join(", ")}; sentiment by model ${methods!.model}, by lexicon ${methods!.lexicon}, awaiting ${methods!.waiting}`,
+  );
+  console.log(
+    `slots missed        ${missedSlots} (requests not started within 1 s of their slot, re-queued)`,
   );
   console.log(
     `answer time         ${timing.map((t) => `${t.engine} ${t.ask_ms} ms`).join(", ")} (slot to stored)`,
