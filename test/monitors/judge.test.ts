@@ -5,13 +5,15 @@ import type { DbHandle } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
 import { monitorAnswers, monitorRuns, webhookEndpoints } from "@/lib/db/schema";
 import { createMonitor, runMonitorNow } from "@/lib/monitors";
-import { chunkJudgeItems, JUDGE_BATCH_ANSWERS } from "@/lib/monitors/judge";
+import { chunkJudgeItems, JUDGE_BATCH_ANSWERS, pickJudgeLane } from "@/lib/monitors/judge";
 import { localSlot, MAX_START_LATENESS_MS, waitForSlot } from "@/lib/monitors/pacing";
+import type { EngineName } from "@/lib/providers/engine-types";
+import { readProviderLimits } from "@/lib/scheduler/provider-limits";
 import { createTestAccount, type TestAccount } from "@/test/accounts";
 import { createTestDb } from "@/test/db";
 import type { ScriptedAnswer } from "@/test/fakes/ai/server";
 import { type JudgeItem, type MonitorEngines, startMonitorEngines } from "@/test/fakes/monitor-engines";
-import { answerAll, ledgerMismatches, worker } from "./helpers";
+import { answerAll, FAST_LIMITS, ledgerMismatches, worker } from "./helpers";
 
 let handle: DbHandle;
 let fakes: MonitorEngines;
@@ -61,7 +63,7 @@ afterAll(async () => {
   await fakes?.close();
 });
 
-async function startRun(prompts: string[], samples: number, engines = ["ChatGPT", "Gemini"]) {
+async function startRun(prompts: string[], samples: number, engines: EngineName[] = ["ChatGPT", "Gemini"]) {
   const m = await createMonitor(
     handle.db,
     acct.accountId,
@@ -254,6 +256,32 @@ describe("the batch judge", () => {
       ["positive", "lexicon"],
     ]);
     expect((await runOf(started.id)).status).toBe("completed");
+  });
+});
+
+describe("the judge's provider", () => {
+  test("the cheapest, unless its queue of monitor requests would drain a second later than another's", async () => {
+    await handle.db.execute(sql`delete from provider_budgets`);
+    const env = { ...FAST_LIMITS, ...fakes.env };
+    // Nothing queued: the cheapest configured judge model's provider.
+    expect(await pickJudgeLane(handle.db, env, readProviderLimits(env))).toBe("ChatGPT");
+    // Two ChatGPT answers queued at 60 a minute are two seconds of its queue: the next cheapest judges.
+    await startRun(["plain coffee"], 2, ["ChatGPT"]);
+    const slow = readProviderLimits({ ...env, OPENAI_RPM: "60", MONITOR_PROVIDER_SHARE: "100" });
+    expect(await pickJudgeLane(handle.db, env, slow)).toBe("Gemini");
+    // Gemini's queue as long too: the next cheapest within a second of the least busy, Claude.
+    await startRun(["plain coffee"], 2, ["Gemini"]);
+    const bothSlow = readProviderLimits({
+      ...env,
+      OPENAI_RPM: "60",
+      GEMINI_RPM: "60",
+      MONITOR_PROVIDER_SHARE: "100",
+    });
+    expect(await pickJudgeLane(handle.db, env, bothSlow)).toBe("Claude");
+    // Only one engine configured: that one, whatever its queue.
+    const { OPENAI_API_KEY: _a, ANTHROPIC_API_KEY: _b, PERPLEXITY_API_KEY: _c, ...onlyGemini } = env;
+    expect(await pickJudgeLane(handle.db, onlyGemini, bothSlow)).toBe("Gemini");
+    await answerAll(handle.db, fakes.env, fakes.fetch);
   });
 });
 
