@@ -64,6 +64,8 @@ export interface MonitorEngines {
    */
   setJudge(reply: ((items: JudgeItem[], engine: EngineName) => StructuredReply) | null): void;
   fetch: GuardedFetch;
+  /** Host → local origin routes behind `fetch` (to rebuild it in another thread). */
+  routes: Record<string, string>;
   counters: Record<EngineName, EngineCounters>;
   /** Engines answering HTTP 500 to everything. */
   down: Set<EngineName>;
@@ -222,10 +224,11 @@ export async function startMonitorEngines(opts: MonitorEnginesOptions): Promise<
     res.writeHead(to ? 302 : 404, to ? { location: to } : {}).end();
   });
   const redirectPort = await listen(redirector);
-  const routedFetch = createRoutedFetch({
+  const routes = {
     "vertexaisearch.cloud.google.com": `http://127.0.0.1:${redirectPort}`,
     ...opts.routes,
-  });
+  };
+  const routedFetch = createRoutedFetch(routes);
 
   return {
     env,
@@ -233,6 +236,7 @@ export async function startMonitorEngines(opts: MonitorEnginesOptions): Promise<
       judgeReply = reply;
     },
     fetch: routedFetch,
+    routes,
     counters,
     down,
     async close() {
