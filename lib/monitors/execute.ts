@@ -27,7 +27,7 @@ import {
   newJudgeStats,
   releaseJudgement,
 } from "./judge";
-import { type LocalSlot, localSlot, waitForSlot } from "./pacing";
+import { awaitSlot, type LocalSlot, localSlot, waitForSlot } from "./pacing";
 
 export interface AnswerWorkerOptions {
   /** Answers this process asks at once, all engines together (MONITOR_CONCURRENCY). */
@@ -370,6 +370,19 @@ export class AnswerWorker implements KindWorker {
         deadline: Date.now() + this.options.answerTimeoutMs,
         // The shared limits pace the retries (Retry-After blocks the provider for every process).
         retry: { maxAttempts: 1 },
+        // A continued turn is one more request to the provider: it waits for a slot of its own.
+        beforeFollowUp: async () => {
+          const slot = await awaitSlot(this.db, a.engine, this.limits[a.engine].rpm, signal, () => {
+            this.stats.missedSlots++;
+          });
+          // Not started in time (or the process stops): the answer fails this attempt and is asked again later.
+          if (slot !== "ok")
+            throw new EngineError(
+              a.engine,
+              "ENGINE_UNAVAILABLE",
+              `${a.engine}'s answer could not be continued within its request limit.`,
+            );
+        },
       });
       const [cited, retrieved, brandNames] = await Promise.all([
         resolveSources(a.engine, response.sources, this.ctx.fetch, signal),

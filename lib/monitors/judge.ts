@@ -14,14 +14,8 @@ import { EngineError } from "@/lib/providers/engine-retry";
 import type { EngineName, EnvRecord } from "@/lib/providers/engine-types";
 import { listConfiguredEngines } from "@/lib/providers/engines";
 import { JUDGE_MODELS } from "@/lib/providers/structured-types";
-import {
-  blockProvider,
-  lockProviderClock,
-  type ProviderLimit,
-  slotSpacingMs,
-  takeSlots,
-} from "@/lib/scheduler/provider-limits";
-import { localSlot, waitForSlot } from "./pacing";
+import { blockProvider, type ProviderLimit, slotSpacingMs } from "@/lib/scheduler/provider-limits";
+import { awaitSlot } from "./pacing";
 
 /**
  * The sentiment judge of monitored answers works per run. An answer that mentions the brand is stored with the
@@ -40,8 +34,6 @@ export const JUDGE_BATCH_ANSWERS = 40;
 export const JUDGE_BATCH_CHARS = 16_000;
 /** Requests tried per batch: a 429 or an outage is tried once more on a new slot, then the lexicon judges. */
 const JUDGE_REQUEST_ATTEMPTS = 2;
-/** Slots missed in a row (the process too busy to start in time) before the batch goes to the lexicon. */
-const JUDGE_MISSED_SLOTS = 5;
 /**
  * A costlier judge provider is used when the cheapest one's queue of monitor requests would take this much longer
  * to drain: the judge's requests then do not lengthen the busiest provider's queue.
@@ -259,19 +251,6 @@ export async function pickJudgeLane(
   return engines.find((e) => (drain.get(e) ?? 0) <= least + JUDGE_SPILL_MS) ?? engines[0]!;
 }
 
-/** A request slot for the judge on `engine`'s shared clock (after its Retry-After block, if any). */
-async function takeJudgeSlot(db: Db, engine: EngineName, rpm: number) {
-  return db.transaction(async (tx) => {
-    const clock = await lockProviderClock(tx, engine);
-    const from =
-      clock.blockedUntil && clock.blockedUntil > clock.start
-        ? { ...clock, start: clock.blockedUntil }
-        : clock;
-    const [at] = await takeSlots(tx, engine, from, 1, rpm);
-    return localSlot(at!, clock);
-  });
-}
-
 /**
  * One batch asked of the judge model on a slot of the shared clock. A 429 blocks the provider for every process
  * (as an answer's does) and, like an outage, is tried once more on a new slot; the adapter itself never retries
@@ -283,18 +262,14 @@ async function askOnClock(
   items: BatchJudgeItem[],
 ): Promise<BatchJudgement | null | "stopped"> {
   let attempts = 0;
-  let missed = 0;
   while (attempts < JUDGE_REQUEST_ATTEMPTS) {
     const engine = await pickJudgeLane(deps.db, deps.env, deps.limits);
     if (!engine) return null;
-    const slot = await takeJudgeSlot(deps.db, engine, deps.limits[engine].rpm);
-    const onTime = await waitForSlot(slot, deps.signal);
-    if (deps.signal.aborted) return "stopped";
-    if (!onTime) {
+    const slot = await awaitSlot(deps.db, engine, deps.limits[engine].rpm, deps.signal, () => {
       deps.stats.missedSlots++;
-      if (++missed >= JUDGE_MISSED_SLOTS) return null;
-      continue;
-    }
+    });
+    if (slot === "stopped") return "stopped";
+    if (slot === "missed") return null;
     attempts++;
     deps.stats.requests[engine] = (deps.stats.requests[engine] ?? 0) + 1;
     try {

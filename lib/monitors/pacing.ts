@@ -1,4 +1,6 @@
-import type { ProviderClock } from "@/lib/scheduler/provider-limits";
+import type { Db } from "@/lib/db/client";
+import type { EngineName } from "@/lib/providers/engine-types";
+import { lockProviderClock, type ProviderClock, takeSlots } from "@/lib/scheduler/provider-limits";
 
 /**
  * The latest a request may start after its slot. Slots of one provider are at least 60 s / rpm × 1.02 apart, so
@@ -50,4 +52,41 @@ export async function waitForSlot(slot: LocalSlot, signal?: AbortSignal): Promis
   // setTimeout may fire a millisecond early: never start before the slot.
   while (Date.now() < slot.notBefore) await new Promise((r) => setTimeout(r, 1));
   return Date.now() <= slot.startBy;
+}
+
+/** One request slot on `engine`'s shared clock, after its Retry-After block if any, in this process's clock. */
+export async function takeSlot(db: Db, engine: EngineName, rpm: number): Promise<LocalSlot> {
+  return db.transaction(async (tx) => {
+    const clock = await lockProviderClock(tx, engine);
+    const from =
+      clock.blockedUntil && clock.blockedUntil > clock.start
+        ? { ...clock, start: clock.blockedUntil }
+        : clock;
+    const [at] = await takeSlots(tx, engine, from, 1, rpm);
+    return localSlot(at!, clock);
+  });
+}
+
+/** Slots missed in a row before a caller gives up (the process too busy to start a request in time). */
+export const MAX_MISSED_SLOTS = 5;
+
+/**
+ * Takes a slot and waits for it, taking another when it was missed: "ok" when the request may start now, "missed"
+ * after MAX_MISSED_SLOTS misses in a row, "stopped" when `signal` was aborted. `onMissed` counts the misses.
+ */
+export async function awaitSlot(
+  db: Db,
+  engine: EngineName,
+  rpm: number,
+  signal: AbortSignal,
+  onMissed?: () => void,
+): Promise<"ok" | "missed" | "stopped"> {
+  for (let missed = 0; missed < MAX_MISSED_SLOTS; missed++) {
+    const slot = await takeSlot(db, engine, rpm);
+    const onTime = await waitForSlot(slot, signal);
+    if (signal.aborted) return "stopped";
+    if (onTime) return "ok";
+    onMissed?.();
+  }
+  return "missed";
 }
