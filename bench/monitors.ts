@@ -194,7 +194,7 @@ try {
     `judge requests      ${judged} for ${judgedItems} mentioned answers: ${ENGINE_NAMES.map((e) => `${e} ${counters[e].judged}`).join(", ")}; sentiment by model ${methods!.model}, by lexicon ${methods!.lexicon}, awaiting ${methods!.waiting}`,
   );
   console.log(
-    `slots missed        ${missedSlots} (requests not started within 1 s of their slot, re-queued)`,
+    `slots missed        ${missedSlots} (requests not started within 0.8 s of their slot, re-queued)`,
   );
   console.log(
     `answer time         ${timing.map((t) => `${t.engine} ${t.ask_ms} ms`).join(", ")} (slot to stored)`,

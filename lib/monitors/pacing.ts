@@ -6,10 +6,11 @@ import { lockProviderClock, type ProviderClock, takeSlots } from "@/lib/schedule
  * The latest a request may start after its slot. Slots of one provider are at least 60 s / rpm × 1.02 apart, so
  * any 60 s window holds the starts of slots from a span of 60 s plus the lateness: at most
  * ceil((60 s + lateness) / spacing) = ceil(rpm × (60 s + lateness) / 61.2 s), which stays within rpm while the
- * lateness is under 1.2 s. One second leaves 0.2 s for the request to reach the provider. A request that could
- * not start in time is not sent: its answer goes back to the queue (or the judge takes another slot).
+ * lateness is under 1.2 s. 0.8 s leaves 0.4 s for the request to reach the provider (the SDK builds it, the
+ * connection carries it). A request that could not start in time is not sent: its answer goes back to the queue
+ * (or the judge takes another slot).
  */
-export const MAX_START_LATENESS_MS = 1_000;
+export const MAX_START_LATENESS_MS = 800;
 
 /** A request slot of the database's clock in this process's: start no earlier than `notBefore`, no later than `startBy`. */
 export interface LocalSlot {
