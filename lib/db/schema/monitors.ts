@@ -102,7 +102,7 @@ export const monitorRuns = pgTable(
       .default(sql`now() + interval '13 months'`),
     /** A manual run's Idempotency-Key: the same key on the same monitor answers the original run. */
     idempotencyKey: text("idempotency_key"),
-    /** The process judging the tone of the run's answers, until when (drizzle/0033_monitor_batch_judge.sql). */
+    /** The process judging the tone of the run's answers, until when (drizzle/0035_monitor_batch_judge.sql). */
     judgeLeaseOwner: text("judge_lease_owner"),
     judgeLeaseExpiresAt: timestamp("judge_lease_expires_at", { withTimezone: true }),
     /** Times the run's judgement was taken up; past the answers' attempts the lexicon judges what is left. */
