@@ -1,9 +1,11 @@
 // npm run bench:monitors: AI visibility monitors at scale on Postgres. BENCH_MONITORS monitors (200) × 5 prompts ×
-// 4 engines × 3 samples (12,000 answers), all due at once, against local fake engines answering in
-// BENCH_MONITORS_DELAY_MS (200 ms) and refusing past BENCH_MONITORS_RPM requests a minute each (3,000; 429 with
-// Retry-After). BENCH_MONITORS_PROCESSES runners (2), each with its own connection pool, share the work through
-// the database as separate processes would. Prints the answers per minute against the limits' maximum, the
-// provider limits exceeded (429s), runs charged twice, the scheduler's own CPU per run, and RSS.
+// 4 engines × 3 samples (12,000 answers), all due at once, against local fake engines (in a thread of their own)
+// answering in BENCH_MONITORS_DELAY_MS (200 ms) and refusing past BENCH_MONITORS_RPM requests a minute each (3,000;
+// 429 with Retry-After). BENCH_MONITORS_PROCESSES runners (2), each with its own connection pool, share the work
+// through the database as separate processes would. Prints the answers per minute against the limits' maximum, the
+// provider limits exceeded (429s), runs charged twice, ledger mismatches, the scheduler's own CPU per run, RSS,
+// and the sentiment judge's requests per provider (a run's mentioned answers are judged together).
+import { Worker } from "node:worker_threads";
 import { sql } from "drizzle-orm";
 import { registerDomain } from "@/lib/accounts/domains";
 import { findLedgerMismatches } from "@/lib/credits/credits";
@@ -12,10 +14,43 @@ import { rowsOf } from "@/lib/db/rows";
 import { createMonitor } from "@/lib/monitors";
 import { AnswerWorker } from "@/lib/monitors/execute";
 import { claimDueMonitors } from "@/lib/monitors/schedule-kind";
-import { ENGINE_NAMES } from "@/lib/providers/engine-types";
+import { ENGINE_NAMES, type EngineName } from "@/lib/providers/engine-types";
 import { readProviderLimits } from "@/lib/scheduler/provider-limits";
-import { brandAnswers, startMonitorEngines } from "@/test/fakes/monitor-engines";
+import { createRoutedFetch } from "@/test/fakes/ai/engines";
+import type { EngineCounters } from "@/test/fakes/monitor-engines";
 import { benchDatabase } from "./lib";
+import type { EnginesThreadData } from "./monitor-engines-thread";
+
+/** The fake engines in their own thread (bench/monitor-engines-thread.ts): their env, fetch, counters and close. */
+async function startEnginesThread(data: EnginesThreadData) {
+  const thread = new Worker(new URL("./monitor-engines-thread.ts", import.meta.url), { workerData: data });
+  const next = (type: string) =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      const onMessage = (m: Record<string, unknown>) => {
+        if (m.type !== type) return;
+        thread.off("message", onMessage);
+        resolve(m);
+      };
+      thread.on("message", onMessage);
+      thread.once("error", reject);
+    });
+  const ready = await next("ready");
+  return {
+    env: ready.env as Record<string, string>,
+    fetch: createRoutedFetch(ready.routes as Record<string, string>),
+    async counters() {
+      const reply = next("counters");
+      thread.postMessage("counters");
+      return (await reply).counters as Record<EngineName, EngineCounters>;
+    },
+    async close() {
+      const closed = next("closed");
+      thread.postMessage("close");
+      await closed;
+      await thread.terminate();
+    },
+  };
+}
 
 const MONITORS = Number(process.env.BENCH_MONITORS ?? 200);
 const DELAY_MS = Number(process.env.BENCH_MONITORS_DELAY_MS ?? 200);
@@ -25,17 +60,15 @@ const PROMPTS = 5;
 const SAMPLES = 3;
 const ANSWERS = MONITORS * PROMPTS * ENGINE_NAMES.length * SAMPLES;
 
-const fakes = await startMonitorEngines({
-  answer: brandAnswers({
+const fakes = await startEnginesThread({
+  answer: {
     brand: "Acme Roasters",
     domain: "acme.com",
     competitor: "beanco.com",
     mentionRate: 0.4,
     citeRate: 0.3,
-  }),
-  delayMs: DELAY_MS,
-  rpm: RPM,
-  seed: 35,
+  },
+  options: { delayMs: DELAY_MS, rpm: RPM, seed: 35 },
 });
 // The service is told the providers' real limit; the bench has no one-off tool traffic, so monitors may take all
 // of it (in production MONITOR_PROVIDER_SHARE keeps a part for the one-off tools).
@@ -128,11 +161,20 @@ try {
       from monitor_answers where status = 'succeeded' group by engine order by engine`),
   );
   const perMinute = ((counts!.succeeded + counts!.failed) / wallMs) * 60_000;
+  const counters = await fakes.counters();
   const exceeded = ENGINE_NAMES.reduce(
-    (sum, e) => sum + fakes.counters[e].rateLimited + fakes.counters[e].judgeRateLimited,
+    (sum, e) => sum + counters[e].rateLimited + counters[e].judgeRateLimited,
     0,
   );
-  const judged = ENGINE_NAMES.reduce((sum, e) => sum + fakes.counters[e].judged, 0);
+  const judged = ENGINE_NAMES.reduce((sum, e) => sum + counters[e].judged, 0);
+  const judgedItems = ENGINE_NAMES.reduce((sum, e) => sum + counters[e].judgedItems, 0);
+  const judgeLimited = ENGINE_NAMES.reduce((sum, e) => sum + counters[e].judgeRateLimited, 0);
+  const missedSlots = workers.reduce((sum, w) => sum + w.stats.missedSlots + w.stats.judge.missedSlots, 0);
+  const [methods] = rowsOf<{ model: number; lexicon: number; waiting: number }>(
+    await db.execute(sql`select count(*) filter (where sentiment_method like 'model:%')::int as model,
+      count(*) filter (where sentiment_method = 'lexicon')::int as lexicon,
+      count(*) filter (where judge_input is not null)::int as waiting from monitor_answers`),
+  );
   const requestsPerMinute = ((counts!.succeeded + counts!.failed + judged) / wallMs) * 60_000;
   console.log(`runs created        ${claimed} in ${(claimMs / 1000).toFixed(1)} s`);
   console.log(`scheduler CPU       ${cpuPerRunMs.toFixed(2)} ms per run`);
@@ -146,13 +188,19 @@ try {
     `requests per minute ${Math.round(requestsPerMinute)} of the limits' ${maxPerMinute} (${((requestsPerMinute / maxPerMinute) * 100).toFixed(1)}%): answers and ${judged} sentiment judgements (structured output on the judge's provider, paced by the same shared limits)`,
   );
   console.log(
-    `limits exceeded     ${exceeded} (429s, answers and judgements); busiest minute per engine: ${ENGINE_NAMES.map((e) => `${e} ${fakes.counters[e].maxPerMinute}`).join(", ")}`,
+    `limits exceeded     ${exceeded} (429s: ${exceeded - judgeLimited} answers, ${judgeLimited} judgements); busiest minute per engine: ${ENGINE_NAMES.map((e) => `${e} ${counters[e].maxPerMinute}`).join(", ")}`,
+  );
+  console.log(
+    `judge requests      ${judged} for ${judgedItems} mentioned answers: ${ENGINE_NAMES.map((e) => `${e} ${counters[e].judged}`).join(", ")}; sentiment by model ${methods!.model}, by lexicon ${methods!.lexicon}, awaiting ${methods!.waiting}`,
+  );
+  console.log(
+    `slots missed        ${missedSlots} (requests not started within 0.8 s of their slot, re-queued)`,
   );
   console.log(
     `answer time         ${timing.map((t) => `${t.engine} ${t.ask_ms} ms`).join(", ")} (slot to stored)`,
   );
   console.log(
-    `process CPU         ${(answerCpuMs / 1000).toFixed(1)} s over ${(wallMs / 1000).toFixed(1)} s of answering (${((answerCpuMs / ANSWERS) * 1).toFixed(2)} ms per answer; fakes and runners share this process)`,
+    `process CPU         ${(answerCpuMs / 1000).toFixed(1)} s over ${(wallMs / 1000).toFixed(1)} s of answering (${((answerCpuMs / ANSWERS) * 1).toFixed(2)} ms per answer; the runners and the fakes' thread)`,
   );
   console.log(`runs charged twice  ${twice!.n}`);
   console.log(`ledger mismatches   ${mismatches.length}`);

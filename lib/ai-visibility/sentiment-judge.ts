@@ -132,6 +132,114 @@ export function formatJudgeInput(brand: string, sentences: readonly string[]): s
   return `Brand: ${brand}\nSentences:\n${sentences.map((s) => `- ${s}`).join("\n")}`;
 }
 
+/** One answer's part of a batch judgement: the brand and the sentences of the answer that name it. */
+export interface BatchJudgeItem {
+  brand: string;
+  sentences: readonly string[];
+}
+
+/** The result of one batch request: a label per item, in the items' order (null where the reply gave none). */
+export interface BatchJudgement {
+  labels: (SentimentLabel | null)[];
+  model: string;
+  usage: EngineUsageRecord;
+}
+
+export const BATCH_JUDGE_INSTRUCTION = [
+  "The input holds numbered items, each one brand and sentences about it from a different AI assistant's answer.",
+  "Judge each item on its own: the tone its sentences take towards its brand, not other brands.",
+  ...JUDGE_INSTRUCTION.split("\n").slice(2),
+  "Return one verdict per item, with the item's number as id.",
+].join("\n");
+
+export const BATCH_JUDGE_SCHEMA = {
+  type: "object",
+  properties: {
+    verdicts: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          id: { type: "integer" },
+          sentiment: { type: "string", enum: [...SENTIMENT_LABELS] },
+        },
+        required: ["id", "sentiment"],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ["verdicts"],
+  additionalProperties: false,
+} as const;
+
+/** The input of a batch request: items numbered from 1, each as a single judgement's input. */
+export function formatBatchJudgeInput(items: readonly BatchJudgeItem[]): string {
+  return items
+    .map((item, i) => `Item ${i + 1}\n${formatJudgeInput(item.brand, item.sentences)}`)
+    .join("\n\n");
+}
+
+/**
+ * The label of each of `count` items from a batch reply. An item the reply gives no valid label for, or two
+ * different labels, gets null (its answer is then judged by the lexicon); ids outside 1..count are ignored.
+ */
+export function readBatchLabels(json: unknown, count: number): (SentimentLabel | null)[] {
+  const labels: (SentimentLabel | null | undefined)[] = Array.from({ length: count }, () => undefined);
+  const verdicts = (json as { verdicts?: unknown } | null)?.verdicts;
+  if (!Array.isArray(verdicts)) return labels.map(() => null);
+  for (const v of verdicts) {
+    const id = (v as { id?: unknown } | null)?.id;
+    const label = readLabel(v);
+    if (typeof id !== "number" || !Number.isInteger(id) || id < 1 || id > count || !label) continue;
+    const seen = labels[id - 1];
+    labels[id - 1] = seen === undefined || seen === label ? label : null;
+  }
+  return labels.map((l) => l ?? null);
+}
+
+/** Output tokens a batch reply of `count` verdicts needs, with room to spare. */
+const batchOutputTokens = (count: number) => 64 + 24 * count;
+
+/**
+ * One structured-output request judging many items on `engine`'s judge model. Throws the provider's error when
+ * the request fails (the caller falls back to the lexicon); a reply that labels only some items labels those.
+ */
+export async function judgeBatch(
+  engine: EngineName,
+  items: readonly BatchJudgeItem[],
+  ctx: JudgeContext,
+): Promise<BatchJudgement> {
+  const env = ctx.env ?? process.env;
+  const answer = await STRUCTURED_ADAPTERS[engine]({
+    instruction: BATCH_JUDGE_INSTRUCTION,
+    input: formatBatchJudgeInput(items),
+    schemaName: "brand_sentiment_batch",
+    schema: structuredClone(BATCH_JUDGE_SCHEMA) as unknown as Record<string, unknown>,
+    model: resolveJudgeModel(engine, env),
+    env,
+    signal: ctx.signal,
+    deadline: ctx.deadline,
+    retry: { ...JUDGE_RETRY, ...ctx.retry },
+    maxOutputTokens: batchOutputTokens(items.length),
+  });
+  return {
+    labels: readBatchLabels(answer.json, items.length),
+    model: answer.model,
+    usage: {
+      engine,
+      purpose: "sentiment",
+      model: answer.model,
+      ...answer.usage,
+      attempts: answer.attempts,
+    },
+  };
+}
+
+/** The lexicon's verdict on one item (the judge's fallback). */
+export function lexiconLabel(item: BatchJudgeItem): SentimentLabel {
+  return classifyBrandSentiment(item.sentences, item.brand);
+}
+
 function readLabel(json: unknown): SentimentLabel | null {
   const value = (json as { sentiment?: unknown } | null)?.sentiment;
   return typeof value === "string" && (SENTIMENT_LABELS as readonly string[]).includes(value)

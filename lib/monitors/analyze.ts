@@ -1,15 +1,16 @@
 import { findDomainLabel, findRegistrableDomain } from "@/lib/ai-visibility/domains";
 import { collectEntities, extractMentionSentences, findMentions } from "@/lib/ai-visibility/mentions";
 import type { ResolvedSource } from "@/lib/ai-visibility/resolve-sources";
-import { judgeBrandSentiment } from "@/lib/ai-visibility/sentiment-judge";
-import type { MonitorCompetitorMention } from "@/lib/db/schema";
-import type { EngineAnswer, Env } from "@/lib/providers/engine-types";
+import type { MonitorCompetitorMention, MonitorJudgeInput } from "@/lib/db/schema";
+import type { EngineAnswer } from "@/lib/providers/engine-types";
 
 export interface AnalysedAnswer {
   mentioned: boolean;
   position: number | null;
   sentiment: "positive" | "neutral" | "negative" | null;
   sentimentMethod: string | null;
+  /** The sentences the run's sentiment judge is to label (null when the brand is not mentioned). */
+  judgeInput: MonitorJudgeInput | null;
   cited: string[];
   retrieved: string[];
   queries: string[];
@@ -21,17 +22,17 @@ export interface AnalysedAnswer {
 const unique = <T>(list: T[]) => [...new Set(list)];
 
 /**
- * Reads one answer for the monitored brand: mentioned and where (1-based among every brand named), the tone of
- * the sentences that name it (the sentiment judge, its method kept), the URLs cited and retrieved kept apart, the
- * engine's searches, and each competitor's mention and citation.
+ * Reads one answer for the monitored brand: mentioned and where (1-based among every brand named), the sentences
+ * that name it (kept for the run's sentiment judge, which labels the run's answers together: lib/monitors/judge.ts),
+ * the URLs cited and retrieved kept apart, the engine's searches, and each competitor's mention and citation.
+ * The sentiment stays null until the judge has labelled the answer.
  */
-export async function analyseMonitoredAnswer(
+export function analyseMonitoredAnswer(
   answer: EngineAnswer,
   cited: readonly ResolvedSource[],
   retrieved: readonly ResolvedSource[],
   target: { domain: string; brandNames: readonly string[]; competitors: readonly string[] },
-  ctx: { env?: Env; signal?: AbortSignal; beforeJudge?: () => Promise<void> },
-): Promise<AnalysedAnswer> {
+): AnalysedAnswer {
   const domain = findRegistrableDomain(target.domain) ?? target.domain;
   const citedDomains = unique(cited.map((s) => s.domain).filter((d): d is string => d !== null));
   const entities = collectEntities(
@@ -42,25 +43,19 @@ export async function analyseMonitoredAnswer(
   const analysis = findMentions(answer.answer, entities);
   const positionOf = new Map(analysis.mentions.map((m) => [m.domain, m.position]));
   const position = positionOf.get(domain) ?? null;
-  let sentiment: AnalysedAnswer["sentiment"] = null;
-  let sentimentMethod: string | null = null;
-  if (position !== null) {
-    await ctx.beforeJudge?.();
-    const verdict = await judgeBrandSentiment(
-      {
-        sentences: extractMentionSentences(answer.answer, analysis, domain),
-        brand: target.brandNames[0] ?? findDomainLabel(domain) ?? domain,
-      },
-      ctx,
-    );
-    sentiment = verdict.sentiment;
-    sentimentMethod = verdict.model ? `${verdict.method}:${verdict.model}` : verdict.method;
-  }
+  const judgeInput =
+    position === null
+      ? null
+      : {
+          brand: target.brandNames[0] ?? findDomainLabel(domain) ?? domain,
+          sentences: extractMentionSentences(answer.answer, analysis, domain),
+        };
   return {
     mentioned: position !== null,
     position,
-    sentiment,
-    sentimentMethod,
+    sentiment: null,
+    sentimentMethod: null,
+    judgeInput,
     cited: unique(cited.map((s) => s.url)),
     retrieved: unique(retrieved.map((s) => s.url)),
     queries: unique((answer.queries ?? []).map((q) => q.trim()).filter(Boolean)),

@@ -1,6 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
 import { resolveSources } from "@/lib/ai-visibility/resolve-sources";
-import { pickJudgeEngine } from "@/lib/ai-visibility/sentiment-judge";
 import { readSiteName } from "@/lib/ai-visibility/site-name";
 import type { Db } from "@/lib/db/client";
 import { redactDbError } from "@/lib/db/errors";
@@ -19,7 +18,16 @@ import {
   takeSlots,
 } from "@/lib/scheduler/provider-limits";
 import { analyseMonitoredAnswer } from "./analyze";
-import { finishRunIfDone } from "./finalize";
+import { finishRunIfDone, settleRun } from "./finalize";
+import {
+  type ClaimedJudgement,
+  claimJudgements,
+  type JudgeStats,
+  judgeRun,
+  newJudgeStats,
+  releaseJudgement,
+} from "./judge";
+import { awaitSlot, type LocalSlot, localSlot, waitForSlot } from "./pacing";
 
 export interface AnswerWorkerOptions {
   /** Answers this process asks at once, all engines together (MONITOR_CONCURRENCY). */
@@ -49,6 +57,11 @@ export function answerWorkerOptionsFromEnv(env: Env = process.env): AnswerWorker
   };
 }
 
+/** Run judgements one process does at once (each waits on its provider's slots, little else). */
+const JUDGE_RUNS_PER_PROCESS = 8;
+/** How often a process looks for judgements nobody holds (a vanished process's, once its lease ran out). */
+const JUDGE_SCAN_MS = 5_000;
+
 interface ClaimedAnswer {
   id: string;
   run_id: string;
@@ -57,6 +70,8 @@ interface ClaimedAnswer {
   attempts: number;
   slot_at: Date | string;
   config: MonitorRunConfig;
+  /** The slot in this process's clock. */
+  local: LocalSlot;
 }
 
 /**
@@ -74,15 +89,15 @@ export async function claimAnswers(
   leaseSeconds: number,
 ): Promise<ClaimedAnswer[]> {
   if (want <= 0) return [];
-  return db.transaction(async (tx) => {
+  const claimed = await db.transaction(async (tx) => {
     const clock = await lockProviderClock(tx, engine);
-    if (clock.blockedUntil && clock.blockedUntil > clock.now) return [];
+    if (clock.blockedUntil && clock.blockedUntil > clock.now) return null;
     const [busy] = rowsOf<{ n: number }>(
       await tx.execute(sql`select count(*)::int as n from monitor_answers
         where engine = ${engine} and status = 'running' and lease_expires_at > now()`),
     );
     const room = Math.min(want, limit.concurrency - Number(busy?.n ?? 0));
-    if (room <= 0) return [];
+    if (room <= 0) return null;
     const picked = rowsOf<{ id: string }>(
       await tx.execute(sql`
         select id from monitor_answers
@@ -91,9 +106,9 @@ export async function claimAnswers(
         limit ${room}
         for update skip locked`),
     );
-    if (picked.length === 0) return [];
+    if (picked.length === 0) return null;
     const slots = await takeSlots(tx, engine, clock, picked.length, limit.rpm);
-    return rowsOf<ClaimedAnswer>(
+    const rows = rowsOf<Omit<ClaimedAnswer, "local">>(
       await tx.execute(sql`
         with pick as (
           select * from unnest(${`{${picked.map((p) => p.id).join(",")}}`}::uuid[],
@@ -105,7 +120,10 @@ export async function claimAnswers(
         where a.id = pick.id and r.id = a.run_id
         returning a.id, a.run_id, a.engine, a.prompt, a.attempts, a.slot_at, r.config`),
     );
+    return { rows, clock };
   });
+  if (!claimed) return [];
+  return claimed.rows.map((row) => ({ ...row, local: localSlot(row.slot_at, claimed.clock) }));
 }
 
 /**
@@ -180,7 +198,19 @@ export class AnswerWorker implements KindWorker {
   private rotate = 0;
   /** Providers that answered 429 to this process, until when (their Retry-After). */
   private readonly blocked = new Map<EngineName, number>();
-  readonly stats = { asked: 0, succeeded: 0, failed: 0, retried: 0, rateLimited: 0 };
+  /** Runs whose sentiment judgement this process holds. */
+  private readonly judging = new Map<string, Promise<void>>();
+  private lastJudgeScan = 0;
+  readonly stats = {
+    asked: 0,
+    succeeded: 0,
+    failed: 0,
+    retried: 0,
+    rateLimited: 0,
+    /** Answers given back to the queue unasked because the process could not start them in their slot. */
+    missedSlots: 0,
+    judge: newJudgeStats() as JudgeStats,
+  };
 
   constructor(
     private readonly db: Db,
@@ -202,6 +232,11 @@ export class AnswerWorker implements KindWorker {
 
   get inFlight(): number {
     return this.running.size;
+  }
+
+  /** Runs whose judgement this process is doing. */
+  get judgingRuns(): number {
+    return this.judging.size;
   }
 
   fill(): Promise<number> {
@@ -229,6 +264,11 @@ export class AnswerWorker implements KindWorker {
     const engines = listConfiguredEngines(this.ctx.env);
     if (engines.length === 0) return 0;
     let started = 0;
+    // Judgements whose process vanished (lease run out) or that nobody took up: looked for now and then.
+    if (Date.now() - this.lastJudgeScan >= JUDGE_SCAN_MS) {
+      this.lastJudgeScan = Date.now();
+      started += await this.takeJudgements();
+    }
     // Engines in turn, starting with a different one each time: no engine's backlog holds the others'.
     const order = engines.map((_, i) => engines[(i + this.rotate) % engines.length]!);
     this.rotate++;
@@ -258,24 +298,49 @@ export class AnswerWorker implements KindWorker {
     return started;
   }
 
-  /**
-   * The sentiment judge's request is one more request to its provider: it takes a slot from the same shared
-   * clock as the answers, so the monitors' requests to that provider stay within its limit together.
-   */
-  private async judgeSlot(signal: AbortSignal): Promise<void> {
-    const engine = pickJudgeEngine(this.ctx.env);
-    if (!engine) return;
-    const rpm = this.limits[engine].rpm;
-    const slot = await this.db.transaction(async (tx) => {
-      const clock = await lockProviderClock(tx, engine);
-      const from =
-        clock.blockedUntil && clock.blockedUntil > clock.start
-          ? { ...clock, start: clock.blockedUntil }
-          : clock;
-      const [at] = await takeSlots(tx, engine, from, 1, rpm);
-      return at!;
-    });
-    await sleep(slot.getTime() - Date.now(), signal);
+  /** Takes up run judgements (`runId` alone, or any waiting) within this process's share, and starts them. */
+  private async takeJudgements(runId?: string): Promise<number> {
+    if (this.stopped) return 0;
+    const room = JUDGE_RUNS_PER_PROCESS - this.judging.size;
+    if (room <= 0 || (runId && this.judging.has(runId))) return 0;
+    const claimed = await claimJudgements(
+      this.db,
+      this.ctx.owner,
+      this.options.leaseSeconds,
+      runId ? 1 : room,
+      runId,
+    );
+    for (const run of claimed) {
+      const task = this.judge(run)
+        .catch((err) =>
+          console.error(`[monitors] judgement of run ${run.id} not recorded`, redactDbError(err)),
+        )
+        .finally(() => {
+          this.judging.delete(run.id);
+          this.refillSoon();
+        });
+      this.judging.set(run.id, task);
+    }
+    return claimed.length;
+  }
+
+  private async judge(run: ClaimedJudgement): Promise<void> {
+    const done = await judgeRun(
+      {
+        db: this.db,
+        env: this.ctx.env,
+        owner: this.ctx.owner,
+        limits: this.limits,
+        leaseSeconds: this.options.leaseSeconds,
+        maxAttempts: this.options.maxAttempts,
+        retryBaseMs: this.options.retryBaseMs,
+        signal: this.controller.signal,
+        stats: this.stats.judge,
+      },
+      run,
+    );
+    if (done) await finishRunIfDone(this.db, run.id);
+    else if (this.stopped) await releaseJudgement(this.db, run.id, this.ctx.owner);
   }
 
   private async answer(a: ClaimedAnswer): Promise<void> {
@@ -283,8 +348,14 @@ export class AnswerWorker implements KindWorker {
       this.controller.signal,
       AbortSignal.timeout(this.options.answerTimeoutMs),
     ]);
-    await sleep(new Date(a.slot_at).getTime() - Date.now(), this.controller.signal);
+    const onTime = await waitForSlot(a.local, this.controller.signal);
     if (this.stopped) return void (await this.handleFailure(a, null));
+    // Started later than its slot allows, the request could pass the provider's limit: not sent, the answer goes
+    // back to the queue for a new slot (lib/monitors/pacing.ts).
+    if (!onTime) {
+      this.stats.missedSlots++;
+      return void (await this.release(a, 0));
+    }
     // A 429 seen meanwhile holds the answers already given a slot: back to the queue until the provider's
     // Retry-After, without counting an attempt (other processes see the block when they next claim).
     const blockedUntil = this.blocked.get(a.engine) ?? 0;
@@ -299,19 +370,30 @@ export class AnswerWorker implements KindWorker {
         deadline: Date.now() + this.options.answerTimeoutMs,
         // The shared limits pace the retries (Retry-After blocks the provider for every process).
         retry: { maxAttempts: 1 },
+        // A continued turn is one more request to the provider: it waits for a slot of its own.
+        beforeFollowUp: async () => {
+          const slot = await awaitSlot(this.db, a.engine, this.limits[a.engine].rpm, signal, () => {
+            this.stats.missedSlots++;
+          });
+          // Not started in time (or the process stops): the answer fails this attempt and is asked again later.
+          if (slot !== "ok")
+            throw new EngineError(
+              a.engine,
+              "ENGINE_UNAVAILABLE",
+              `${a.engine}'s answer could not be continued within its request limit.`,
+            );
+        },
       });
       const [cited, retrieved, brandNames] = await Promise.all([
         resolveSources(a.engine, response.sources, this.ctx.fetch, signal),
         resolveSources(a.engine, response.retrieved ?? [], this.ctx.fetch, signal),
         brandNamesFor(a.config, this.ctx, signal),
       ]);
-      const facts = await analyseMonitoredAnswer(
-        response,
-        cited,
-        retrieved,
-        { domain: a.config.domain, brandNames, competitors: a.config.competitors },
-        { env: this.ctx.env, signal, beforeJudge: () => this.judgeSlot(signal) },
-      );
+      const facts = analyseMonitoredAnswer(response, cited, retrieved, {
+        domain: a.config.domain,
+        brandNames,
+        competitors: a.config.competitors,
+      });
       await this.db
         .update(monitorAnswers)
         .set({
@@ -335,7 +417,10 @@ export class AnswerWorker implements KindWorker {
     } catch (err) {
       outcome = await this.handleFailure(a, err);
     }
-    if (outcome === "done") await finishRunIfDone(this.db, a.run_id);
+    if (outcome !== "done") return;
+    // The run's last answer: its judgement is taken up here at once (others find it when its lease runs out).
+    const settled = await settleRun(this.db, a.run_id);
+    if (settled.state === "judge") await this.takeJudgements(a.run_id);
   }
 
   /** Gives a claimed answer back to the queue, its attempt not counted, askable again after `waitMs`. */
@@ -411,14 +496,18 @@ export class AnswerWorker implements KindWorker {
   async drain(opts: { untilMs?: number } = {}): Promise<void> {
     const until = opts.untilMs ?? Number.POSITIVE_INFINITY;
     for (;;) {
-      if (this.running.size > 0) {
-        await Promise.race([Promise.allSettled([...this.running.values()]), sleep(250)]);
+      if (this.running.size > 0 || this.judging.size > 0) {
+        await Promise.race([
+          Promise.allSettled([...this.running.values(), ...this.judging.values()]),
+          sleep(250),
+        ]);
         continue;
       }
       if (this.filling) await this.filling;
       if ((await this.fill()) > 0) continue;
+      if ((await this.takeJudgements()) > 0) continue;
       // A fill queued behind the one just awaited may have started answers meanwhile.
-      if (this.running.size > 0 || this.filling) continue;
+      if (this.running.size > 0 || this.judging.size > 0 || this.filling) continue;
       if (Date.now() >= until || this.stopped) return;
       // Answers waiting on a backoff or a provider's Retry-After soon: wait for them rather than return early.
       const [soon] = rowsOf<{ at: Date | string | null }>(
@@ -438,7 +527,7 @@ export class AnswerWorker implements KindWorker {
     this.stopped = true;
     clearTimeout(this.refillTimer);
     this.controller.abort();
-    await Promise.allSettled([...this.running.values()]);
+    await Promise.allSettled([...this.running.values(), ...this.judging.values()]);
   }
 }
 

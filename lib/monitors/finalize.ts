@@ -8,25 +8,41 @@ import { addNotice } from "./notify";
 import { type AnswerFacts, countAnswers, rateSet } from "./rates";
 
 /**
- * Closes a run once none of its answers is pending or running: completed when at least one answer succeeded,
- * failed otherwise (every answer then was refunded). The guarded UPDATE moves the run once, whoever finishes
- * its last answer; the events and notices are written in the same transaction.
+ * Closes a run once none of its answers is pending or running and the sentiment judge has labelled every answer
+ * that mentions the brand (lib/monitors/judge.ts): completed when at least one answer succeeded, failed otherwise
+ * (every answer then was refunded). The guarded UPDATE moves the run once, whoever finishes its last answer or
+ * judgement; the events and notices are written in the same transaction, so its webhooks carry judged answers.
  */
 export async function finishRunIfDone(db: Db, runId: string): Promise<MonitorRun | null> {
+  const { run } = await settleRun(db, runId);
+  return run;
+}
+
+/**
+ * finishRunIfDone, telling why a run stays open: `open` while answers are pending or running, `judge` when they
+ * are all in and some await the sentiment judge (the caller may take the judgement up).
+ */
+export async function settleRun(
+  db: Db,
+  runId: string,
+): Promise<{ state: "open" | "judge" | "closed"; run: MonitorRun | null }> {
   // Most answers are not their run's last: one cheap read spares them the transaction.
-  const open = rowsOf<{ open: boolean }>(
-    await db.execute(sql`select exists (select 1 from monitor_answers
-      where run_id = ${runId} and status in ('pending', 'running')) as open`),
+  const [state] = rowsOf<{ open: boolean; judge: boolean }>(
+    await db.execute(sql`select
+      exists (select 1 from monitor_answers where run_id = ${runId} and status in ('pending', 'running')) as open,
+      exists (select 1 from monitor_answers where run_id = ${runId} and judge_input is not null) as judge`),
   );
-  if (open[0]?.open) return null;
-  return db.transaction(async (tx) => {
+  if (state?.open) return { state: "open", run: null };
+  if (state?.judge) return { state: "judge", run: null };
+  const run = await db.transaction(async (tx) => {
     const moved = rowsOf<{ id: string }>(
       await tx.execute(sql`
-        update monitor_runs set completed_at = now(),
+        update monitor_runs set completed_at = now(), judge_lease_owner = null, judge_lease_expires_at = null,
           status = case when exists (select 1 from monitor_answers where run_id = ${runId} and status = 'succeeded')
             then 'completed' else 'failed' end
         where id = ${runId} and status = 'running'
-          and not exists (select 1 from monitor_answers where run_id = ${runId} and status in ('pending', 'running'))
+          and not exists (select 1 from monitor_answers where run_id = ${runId}
+            and (status in ('pending', 'running') or judge_input is not null))
         returning id`),
     );
     if (moved.length === 0) return null;
@@ -34,6 +50,7 @@ export async function finishRunIfDone(db: Db, runId: string): Promise<MonitorRun
     await emitRunEvents(tx, run!);
     return run!;
   });
+  return { state: "closed", run };
 }
 
 const facts = (a: MonitorAnswer): AnswerFacts => ({

@@ -50,6 +50,11 @@ export interface AskRequest {
   deadline?: number;
   env?: Env;
   retry?: Partial<RetryPolicy>;
+  /**
+   * Awaited before each request of the answer after its first (a continued turn), so a caller pacing its requests
+   * to the provider's limit can give that request a slot too. Throwing stops the answer.
+   */
+  beforeFollowUp?: () => Promise<void>;
 }
 
 export type AskEngine = (request: AskRequest) => Promise<EngineAnswer>;

@@ -11,7 +11,7 @@ export interface StructuredRequest {
   input: string;
   /** Name of the schema, [a-zA-Z0-9_-]{1,64} (OpenAI and Perplexity require one). */
   schemaName: string;
-  /** A JSON Schema object; kept to the subset every provider accepts (object, enum, string, required). */
+  /** A JSON Schema object; kept to the subset every provider accepts (object, array, enum, string, integer, required). */
   schema: Record<string, unknown>;
   /** The model to use; default the provider's judge model (see JUDGE_MODELS). */
   model?: string;
@@ -19,6 +19,8 @@ export interface StructuredRequest {
   signal?: AbortSignal;
   deadline?: number;
   retry?: Partial<RetryPolicy>;
+  /** A cap on the reply's tokens where the provider requires one (a batch of verdicts needs more than one). */
+  maxOutputTokens?: number;
 }
 
 export interface StructuredAnswer {

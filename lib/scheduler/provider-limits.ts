@@ -66,8 +66,11 @@ export function readProviderLimits(env: Env = process.env): Record<EngineName, P
 export const slotSpacingMs = (rpm: number) => (60_000 / rpm) * 1.02;
 
 export interface ProviderClock {
-  /** now() of the database, the one clock every process shares. */
+  /** The database's clock (clock_timestamp()), the one clock every process shares, when the clock was read. */
   now: Date;
+  /** This process's Date.now() just before and just after that read: `now` happened between them. */
+  localFrom: number;
+  localTo: number;
   /** The first free request slot. */
   start: Date;
   /** Set while the provider asked us to wait (Retry-After). */
@@ -80,13 +83,20 @@ export interface ProviderClock {
  */
 export async function lockProviderClock(tx: Tx, engine: EngineName): Promise<ProviderClock> {
   await tx.execute(sql`insert into provider_budgets (engine) values (${engine}) on conflict do nothing`);
+  await tx.execute(sql`select 1 from provider_budgets where engine = ${engine} for update`);
+  // Read once the lock is held, with the statement's own clock (now() is the transaction's start, which may be
+  // long before the lock was granted): slots then never start in the past of a queued claim.
+  const localFrom = Date.now();
   const [row] = rowsOf<{ now: Date | string; start: Date | string; blocked_until: Date | string | null }>(
     await tx.execute(sql`
-      select now() as now, greatest(next_slot_at, now()) as start, blocked_until
-      from provider_budgets where engine = ${engine} for update`),
+      select c.now, greatest(next_slot_at, c.now) as start, blocked_until
+      from provider_budgets, (select clock_timestamp() as now) c where engine = ${engine}`),
   );
+  const localTo = Date.now();
   return {
     now: new Date(row!.now),
+    localFrom,
+    localTo,
     start: new Date(row!.start),
     blockedUntil: row!.blocked_until ? new Date(row!.blocked_until) : null,
   };

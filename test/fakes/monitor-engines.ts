@@ -10,7 +10,6 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { SentimentLabel } from "@/lib/ai-visibility/schemas";
 import { classifyBrandSentiment } from "@/lib/ai-visibility/sentiment";
 import type { GuardedFetch } from "@/lib/fetch/types";
 import type { EngineName, Env } from "@/lib/providers/engine-types";
@@ -20,7 +19,7 @@ import { createRoutedFetch } from "./ai/engines";
 import { FAKE_GEMINI_KEY, type RedirectTable, startFakeGemini } from "./ai/gemini";
 import { FAKE_OPENAI_KEY, startFakeOpenAi } from "./ai/openai";
 import { FAKE_PERPLEXITY_KEY, startFakePerplexity } from "./ai/perplexity";
-import type { FakeProvider, ScriptedAnswer } from "./ai/server";
+import type { FakeProvider, ScriptedAnswer, StructuredReply } from "./ai/server";
 
 export interface AnswerRequest {
   engine: EngineName;
@@ -36,6 +35,8 @@ export interface EngineCounters {
   requests: number;
   /** Structured-output requests of the sentiment judge. */
   judged: number;
+  /** Answers those requests carried (a batch request carries many). */
+  judgedItems: number;
   /** The judge's requests answered 429 (those for answers are in `rateLimited`). */
   judgeRateLimited: number;
   answered: number;
@@ -49,9 +50,22 @@ export interface EngineCounters {
   limitedTimes: number[];
 }
 
+/** One answer's part of a batch judgement request, as the fake read it. */
+export interface JudgeItem {
+  brand: string;
+  sentences: string[];
+}
+
 export interface MonitorEngines {
   env: Env;
+  /**
+   * Replaces the judge model's reply to every engine's structured-output requests (null: the default, the lexicon's
+   * label for each item, as a model would give it).
+   */
+  setJudge(reply: ((items: JudgeItem[], engine: EngineName) => StructuredReply) | null): void;
   fetch: GuardedFetch;
+  /** Host → local origin routes behind `fetch` (to rebuild it in another thread). */
+  routes: Record<string, string>;
   counters: Record<EngineName, EngineCounters>;
   /** Engines answering HTTP 500 to everything. */
   down: Set<EngineName>;
@@ -93,6 +107,7 @@ export async function startMonitorEngines(opts: MonitorEnginesOptions): Promise<
       {
         requests: 0,
         judged: 0,
+        judgedItems: 0,
         judgeRateLimited: 0,
         answered: 0,
         rateLimited: 0,
@@ -114,10 +129,20 @@ export async function startMonitorEngines(opts: MonitorEnginesOptions): Promise<
     Perplexity: ["PERPLEXITY", FAKE_PERPLEXITY_KEY],
   };
 
+  let judgeReply: ((items: JudgeItem[], engine: EngineName) => StructuredReply) | null = null;
   for (const engine of ENGINES) {
     const provider = inner[engine];
-    // The sentiment judge's verdict, as a model would give it: the lexicon's reading of the sentences it was sent.
-    provider.respondStructured((req) => ({ json: { sentiment: judgeLabel(req.body) } }));
+    // The sentiment judge's verdict, as a model would give it: the lexicon's reading of the sentences it was sent
+    // (one label, or one verdict per numbered item of a batch).
+    provider.respondStructured((req) => {
+      const { items, batch } = readJudgeInput(req.body);
+      counters[engine].judgedItems += items.length;
+      if (judgeReply) return judgeReply(items, engine);
+      const labels = items.map((i) => classifyBrandSentiment(i.sentences, i.brand));
+      return batch
+        ? { json: { verdicts: labels.map((sentiment, i) => ({ id: i + 1, sentiment })) } }
+        : { json: { sentiment: labels[0] ?? "neutral" } };
+    });
     const target = new URL(provider.baseUrl);
     const window: number[] = [];
     let head = 0;
@@ -199,14 +224,19 @@ export async function startMonitorEngines(opts: MonitorEnginesOptions): Promise<
     res.writeHead(to ? 302 : 404, to ? { location: to } : {}).end();
   });
   const redirectPort = await listen(redirector);
-  const routedFetch = createRoutedFetch({
+  const routes = {
     "vertexaisearch.cloud.google.com": `http://127.0.0.1:${redirectPort}`,
     ...opts.routes,
-  });
+  };
+  const routedFetch = createRoutedFetch(routes);
 
   return {
     env,
+    setJudge(reply) {
+      judgeReply = reply;
+    },
     fetch: routedFetch,
+    routes,
     counters,
     down,
     async close() {
@@ -242,15 +272,22 @@ function isStructuredBody(raw: string): boolean {
   );
 }
 
-/** The tone of the judge's input ("Brand: …", "Sentences:", "- …" lines) by the lexicon, as the four labels. */
-function judgeLabel(body: unknown): SentimentLabel {
+/**
+ * The items of a judge request's input: a batch ("Item 1", "Brand: …", "Sentences:", "- …" lines, items apart
+ * by a blank line) or a single judgement (one "Brand:" block).
+ */
+function readJudgeInput(body: unknown): { items: JudgeItem[]; batch: boolean } {
   const input = findString(body, (v) => v.includes("Sentences:")) ?? "";
-  const brand = /^Brand: (.*)$/m.exec(input)?.[1];
-  const sentences = input
-    .split("\n")
-    .filter((l) => l.startsWith("- "))
-    .map((l) => l.slice(2));
-  return classifyBrandSentiment(sentences, brand);
+  const batch = /^Item 1$/m.test(input);
+  const blocks = batch ? input.split(/^Item \d+$/m).slice(1) : [input];
+  const items = blocks.map((block) => ({
+    brand: /^Brand: (.*)$/m.exec(block)?.[1] ?? "",
+    sentences: block
+      .split("\n")
+      .filter((l) => l.startsWith("- "))
+      .map((l) => l.slice(2)),
+  }));
+  return { items, batch };
 }
 
 function findString(value: unknown, match: (v: string) => boolean): string | null {

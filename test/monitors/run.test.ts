@@ -16,6 +16,16 @@ let acct: TestAccount;
 
 const schedule = { every: "day" as const, hour: 9, timeZone: "Europe/Paris" };
 
+/** The judge's requests and the answers they carried, per engine. */
+function judgeCounts() {
+  return Object.fromEntries(
+    (["ChatGPT", "Claude", "Gemini", "Perplexity"] as const).map((e) => [
+      e,
+      { requests: fakes.counters[e].judged, items: fakes.counters[e].judgedItems },
+    ]),
+  ) as Record<"ChatGPT" | "Claude" | "Gemini" | "Perplexity", { requests: number; items: number }>;
+}
+
 beforeAll(async () => {
   fakes = await startMonitorEngines({
     answer: brandAnswers({
@@ -52,7 +62,7 @@ afterAll(async () => {
 describe("a run", () => {
   test("is charged when created, asks prompt × engine × sample, and stores what each answer said", async () => {
     const db = handle.db;
-    const judgedBefore = fakes.counters.ChatGPT.judged;
+    const judgedBefore = judgeCounts();
     const m = await createMonitor(
       db,
       acct.accountId,
@@ -92,8 +102,25 @@ describe("a run", () => {
       // Engines are configured, so the model judge decides (the cheapest: OpenAI's judge model), named so.
       expect(a.sentimentMethod).toMatch(/^model:gpt-5-nano/);
     }
-    // Each mentioned answer's tone was one structured-output request to the judge's provider.
-    expect(fakes.counters.ChatGPT.judged - judgedBefore).toBe(mentioned.length);
+    // The run's mentioned answers were judged together: one structured-output request to the judge's provider
+    // (the cheapest, its lane idle), carrying every mentioned answer once and no other.
+    const judged = judgeCounts();
+    expect(judged.ChatGPT.requests - judgedBefore.ChatGPT.requests).toBe(1);
+    expect(judged.ChatGPT.items - judgedBefore.ChatGPT.items).toBe(mentioned.length);
+    for (const e of ["Claude", "Gemini", "Perplexity"] as const)
+      expect(judged[e].requests - judgedBefore[e].requests).toBe(0);
+    // Operators' usage: the judge's call is counted on the run, with the answers it judged.
+    const [stored] = await db.select().from(monitorRuns).where(eq(monitorRuns.id, started.id));
+    expect(stored!.judgeUsage).toEqual([
+      expect.objectContaining({
+        engine: "ChatGPT",
+        purpose: "sentiment",
+        model: expect.stringMatching(/^gpt-5-nano/),
+        answers: mentioned.length,
+        attempts: 1,
+      }),
+    ]);
+    expect(stored!.judgeLeaseOwner).toBeNull();
     // Cited and retrieved are kept apart: a cited page of the domain, and at least one read but not cited.
     expect(run.answers.some((a) => a.cited.some((u) => u.startsWith("https://acme.com/")))).toBe(true);
     expect(run.answers.every((a) => a.cited.every((u) => !u.includes("vertexaisearch")))).toBe(true);
@@ -224,6 +251,8 @@ describe("housekeeping", () => {
     const { ANTHROPIC_API_KEY: _removed, ...withoutClaude } = fakes.env;
     await answerAll(db, withoutClaude, fakes.fetch);
     await maintainMonitorAnswers(db, FAST, { ...withoutClaude });
+    // Its answers all in, the run closes once a worker's pass has judged the tone of those mentioning the brand.
+    await answerAll(db, withoutClaude, fakes.fetch);
     const [run] = await db.select().from(monitorRuns).where(eq(monitorRuns.id, started.id));
     expect(run).toMatchObject({ status: "completed", creditsCharged: 20, creditsRefunded: 10 });
     const failed = await db.select().from(monitorAnswers).where(eq(monitorAnswers.runId, started.id));

@@ -102,6 +102,13 @@ export const monitorRuns = pgTable(
       .default(sql`now() + interval '13 months'`),
     /** A manual run's Idempotency-Key: the same key on the same monitor answers the original run. */
     idempotencyKey: text("idempotency_key"),
+    /** The process judging the tone of the run's answers, until when (drizzle/0035_monitor_batch_judge.sql). */
+    judgeLeaseOwner: text("judge_lease_owner"),
+    judgeLeaseExpiresAt: timestamp("judge_lease_expires_at", { withTimezone: true }),
+    /** Times the run's judgement was taken up; past the answers' attempts the lexicon judges what is left. */
+    judgeAttempts: integer("judge_attempts").notNull().default(0),
+    /** The sentiment judge's model calls for this run (engine, model, tokens, answers judged): operators only. */
+    judgeUsage: jsonb("judge_usage").$type<MonitorJudgeUsage[]>().notNull().default(sql`'[]'::jsonb`),
   },
   (t) => [
     uniqueIndex("monitor_runs_idempotency_unique")
@@ -126,6 +133,24 @@ export interface MonitorCompetitorMention {
   mentioned: boolean;
   position: number;
   cited: boolean;
+}
+
+/** The sentences of an answer that name the brand, kept for the run's sentiment judge. */
+export interface MonitorJudgeInput {
+  brand: string;
+  sentences: string[];
+}
+
+/** One model call of a run's sentiment judge. */
+export interface MonitorJudgeUsage {
+  engine: string;
+  purpose: "sentiment";
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  attempts: number;
+  /** Answers the call judged. */
+  answers: number;
 }
 
 /** One engine answering one prompt once (one sample) within a run. */
@@ -169,6 +194,8 @@ export const monitorAnswers = pgTable(
     error: jsonb("error").$type<{ code: string; message: string }>(),
     /** Provider token usage, for operators only. */
     usage: jsonb("usage"),
+    /** What the run's sentiment judge still has to label (a mentioned answer until its run is judged). */
+    judgeInput: jsonb("judge_input").$type<MonitorJudgeInput>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp("completed_at", { withTimezone: true }),
   },
@@ -177,6 +204,7 @@ export const monitorAnswers = pgTable(
     index("monitor_answers_pending_idx").on(t.engine, t.createdAt).where(sql`${t.status} = 'pending'`),
     index("monitor_answers_running_idx").on(t.engine, t.leaseExpiresAt).where(sql`${t.status} = 'running'`),
     index("monitor_answers_monitor_idx").on(t.monitorId, t.createdAt),
+    index("monitor_answers_judge_idx").on(t.runId).where(sql`${t.judgeInput} is not null`),
     check("monitor_answers_error_when_failed", sql`(${t.status} = 'failed') = (${t.error} is not null)`),
   ],
 );

@@ -26,6 +26,7 @@ export async function askEngine(request: AskRequest): Promise<EngineAnswer> {
   let attempts = 0;
   let servedModel = model;
   for (let turn = 0; turn <= MAX_CONTINUATIONS; turn++) {
+    if (turn > 0) await request.beforeFollowUp?.();
     const { value: message, attempts: used } = await callWithRetries(
       () =>
         client.messages.create(

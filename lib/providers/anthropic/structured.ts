@@ -23,7 +23,7 @@ export async function askStructured(request: StructuredRequest): Promise<Structu
       client.messages.create(
         {
           model,
-          max_tokens: 256,
+          max_tokens: request.maxOutputTokens ?? 256,
           system: request.instruction,
           messages: [{ role: "user", content: request.input }],
           output_config: { format: { type: "json_schema", schema: request.schema } },
