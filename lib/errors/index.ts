@@ -1,6 +1,6 @@
 import "./zod-messages";
 
-export { AppError, type ErrorDetails, type FieldIssue, notFound, validationError } from "./app-error";
+export { AppError, type FieldIssue, notFound, validationError } from "./app-error";
 export { assertNever, ERROR_CODES, type ErrorCode } from "./codes";
 export { ToolError } from "./tool-error";
 export {
@@ -9,6 +9,5 @@ export {
   parseValue,
   requireUuid,
   unsafeTextError,
-  zodIssues,
   zodValidationError,
 } from "./validation";
