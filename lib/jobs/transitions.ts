@@ -5,7 +5,7 @@ import { type Job, type JobError, type JobStatus, jobs } from "@/lib/db/schema";
 import { emitWebhookEvent } from "@/lib/webhooks/outbox";
 
 /** The `data` of a job.completed / job.failed event: the job without its result (GET the pollUrl for it). */
-export function jobEventData(job: Job): Record<string, unknown> {
+function jobEventData(job: Job): Record<string, unknown> {
   return {
     jobId: job.id,
     tool: job.tool,
