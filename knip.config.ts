@@ -1,9 +1,10 @@
 import type { KnipConfig } from "knip";
 
 // knip finds unused files, exports and dependencies; `npm test` fails on any finding (scripts/test.sh).
-// The plugins read their own entries: Next.js (app/, proxy.ts, instrumentation.ts, next.config.ts), Vitest (every
-// *.test.ts and test/global-setup.ts), Playwright (e2e/**/*.spec.ts), Drizzle (drizzle.config.ts), and the
-// package.json scripts (scripts/*.ts, bench/*.ts, e2e/newman.ts). The entries below are the files started another way.
+// The plugins read their own entries: Next.js (app/, proxy.ts, instrumentation.ts, next.config.ts), Vitest
+// (every *.test.ts and test/global-setup.ts), Playwright (e2e/**/*.spec.ts and its webServer, e2e/serve.ts),
+// Drizzle (drizzle.config.ts), and the package.json scripts (scripts/*.ts, bench/*.ts, e2e/newman.ts). The
+// entries below are the files started another way.
 const config: KnipConfig = {
   entry: [
     // The production server (`npm start` runs it through scripts/start.ts).
@@ -12,8 +13,6 @@ const config: KnipConfig = {
     "scripts/test-summary.mjs",
     // package.json runs it as `tsx --expose-gc bench/tracking.ts`, where knip takes the path for the flag's value.
     "bench/tracking.ts",
-    // Playwright's webServer command starts it.
-    "e2e/serve.ts",
     // The tool worker threads' entry: lib/jobs/tool-pool.ts starts it by path with `new Worker`.
     "lib/jobs/tool-worker.mjs",
     // Rebuilds the keyword background table by hand (lib/keywords/background/README.md).
