@@ -3,7 +3,6 @@ export {
   keywordMetricsAvailability,
   runKeywordMetrics,
 } from "./keyword-metrics";
-
 export {
   KeywordResearchError,
   keywordResearchAvailability,

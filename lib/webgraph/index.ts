@@ -3,9 +3,7 @@ export type {
   DomainAuthorityInput,
   DomainAuthorityResult,
 } from "./backlinks-schema";
-
 export { importWebgraph } from "./import-webgraph";
-
 export {
   backlinksAvailability,
   hasWebgraphSnapshot,

@@ -12,5 +12,4 @@ export {
   sendTestEvent,
 } from "./endpoints";
 export { dismissNotice, openNotices } from "./notices";
-
 export * from "./schemas";
