@@ -21,8 +21,6 @@ export const ADVERSARIAL_KINDS = {
 /** Kinds that are markup rather than text: their cost is the DOM's shape, not the text analyses. */
 export const MARKUP_KINDS: ReadonlySet<string> = new Set(["unclosed tags", "sibling paragraphs"]);
 
-export type AdversarialKind = keyof typeof ADVERSARIAL_KINDS;
-
 /** `unit` repeated to at least `bytes` characters. */
 export function repeatTo(unit: string, bytes: number): string {
   return unit.repeat(Math.ceil(bytes / unit.length));

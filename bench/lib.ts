@@ -10,11 +10,11 @@ import { migrateDatabase, openDatabase } from "@/lib/db/client";
 import { rotateKeyPair } from "@/lib/keys/keys";
 import { serverNodeFlags, serverProcessEnv } from "@/lib/server/node-flags";
 
-export const BASE_URL =
+const BASE_URL =
   process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 export const NEXT_BIN = path.join("node_modules", "next", "dist", "bin", "next");
 
-export function withDatabase(url: string, db: string) {
+function withDatabase(url: string, db: string) {
   const u = new URL(url);
   u.pathname = `/${db}`;
   return u.toString();
@@ -69,16 +69,6 @@ export function startChild(
     });
     child.on("exit", (code) => reject(new Error(`child exited ${code}`)));
   });
-}
-
-/** The production server on `port` against `databaseUrl`. */
-export async function startNext(port: number, databaseUrl: string, env: Record<string, string> = {}) {
-  const child = await startChild(
-    [NEXT_BIN, "start", "-p", String(port), "-H", "127.0.0.1"],
-    { DATABASE_URL: databaseUrl, NEXT_TELEMETRY_DISABLED: "1", ...env },
-    /Ready in/,
-  );
-  return { ...child, port };
 }
 
 /**

@@ -44,7 +44,7 @@ export function parseTrustProxy(raw: string | undefined): TrustProxy {
 }
 
 /** An address in canonical form (IPv4-mapped IPv6 as plain IPv4), or null when it is not an IP address. */
-export function normaliseIp(raw: string | undefined): string | null {
+function normaliseIp(raw: string | undefined): string | null {
   if (!raw) return null;
   let text = raw.trim();
   // "[::1]:8080", "203.0.113.9:5000": proxies sometimes keep the port.

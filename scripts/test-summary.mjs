@@ -4,13 +4,13 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { relative } from "node:path";
 
 const [vitestRc, playwrightRc, checksFailed = 0, partialRc] = process.argv.slice(2).map(Number);
-// The type check and the linter count as two checks.
-let passed = 2 - checksFailed;
+// The type check, the linter and knip (unused files, exports and dependencies) count as three checks.
+let passed = 3 - checksFailed;
 let failed = checksFailed;
 let skipped = 0;
 // The names of what failed, so a red run in CI says what to look at.
 const failures = [];
-if (checksFailed > 0) failures.push(`${checksFailed} of the type check and the linter`);
+if (checksFailed > 0) failures.push(`${checksFailed} of the type check, the linter and knip`);
 
 if (existsSync("reports/vitest.json")) {
   const v = JSON.parse(readFileSync("reports/vitest.json", "utf8"));

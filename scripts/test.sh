@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# npm test: installs what the tests need, runs vitest (PGlite, or Postgres when DATABASE_URL is set),
+# npm test: installs what the tests need, runs the checks (tsc, biome, knip), then vitest (PGlite, or Postgres when DATABASE_URL is set),
 # builds the production bundle and runs Playwright against it, then prints "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -22,9 +22,10 @@ mkdir -p reports
 rm -f reports/vitest.json reports/playwright.json reports/playwright-partial.json reports/summary.json
 
 checks_failed=0
-echo "== typecheck and lint =="
+echo "== typecheck, lint and unused code =="
 npx tsc --noEmit || checks_failed=$((checks_failed + 1))
 npx biome check . || checks_failed=$((checks_failed + 1))
+npm run --silent knip || checks_failed=$((checks_failed + 1))
 
 echo "== vitest (${DATABASE_URL:+Postgres}${DATABASE_URL:-PGlite}) =="
 npx vitest run --reporter=default --reporter=json --outputFile.json=reports/vitest.json

@@ -33,10 +33,7 @@ function useNow(on: boolean): number | null {
 }
 
 /** "Queued for 3 s" or "Running for 12 s", from the job's own timestamps. */
-export function runningText(
-  job: Pick<Job, "status" | "createdAt" | "startedAt">,
-  now: number | null,
-): string {
+function runningText(job: Pick<Job, "status" | "createdAt" | "startedAt">, now: number | null): string {
   if (now === null) return job.status === "pending" ? "Queued" : "Running";
   if (job.status === "pending") return `Queued for ${formatElapsed(now - Date.parse(job.createdAt))}`;
   return `Running for ${formatElapsed(now - Date.parse(job.startedAt ?? job.createdAt))}`;

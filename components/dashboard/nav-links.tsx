@@ -5,7 +5,7 @@ import { usePathname } from "next/navigation";
 import { useEffect, useState } from "react";
 
 /** The dashboard's sections, in order: the one list the navigation reads (add a section here). */
-export const SECTIONS = [
+const SECTIONS = [
   { href: "/dashboard", label: "Overview" },
   { href: "/dashboard/tools", label: "Tools" },
   { href: "/dashboard/jobs", label: "Jobs" },
@@ -25,9 +25,9 @@ export const SECTIONS = [
 ] as const;
 
 /** Shown to the service's operators only (the flag the admin CLI sets). */
-export const OPERATOR_SECTION = { href: "/dashboard/operator", label: "Operator" } as const;
+const OPERATOR_SECTION = { href: "/dashboard/operator", label: "Operator" } as const;
 
-export function isCurrentSection(href: string, path: string): boolean {
+function isCurrentSection(href: string, path: string): boolean {
   return href === "/dashboard" ? path === href : path === href || path.startsWith(`${href}/`);
 }
 

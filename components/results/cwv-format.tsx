@@ -2,13 +2,13 @@ import type { MetricValue } from "@/lib/cwv/result-schema";
 
 export type Rating = MetricValue["rating"];
 
-export const RATING_TEXT: Record<Rating, string> = {
+const RATING_TEXT: Record<Rating, string> = {
   good: "Good",
   "needs-improvement": "Needs improvement",
   poor: "Poor",
 };
 
-export const RATING_STYLE: Record<Rating, string> = {
+const RATING_STYLE: Record<Rating, string> = {
   good: "bg-emerald-50 text-emerald-800 ring-emerald-600/30",
   "needs-improvement": "bg-amber-50 text-amber-900 ring-amber-600/30",
   poor: "bg-red-50 text-red-800 ring-red-600/30",

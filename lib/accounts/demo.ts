@@ -7,7 +7,7 @@ import { authenticateKey, rotateKeyPair } from "@/lib/keys/keys";
 import { createAccount } from "./accounts";
 import { registerDomain } from "./domains";
 
-export const DEMO_EMAIL = "demo@example.com";
+const DEMO_EMAIL = "demo@example.com";
 export const DEMO_DOMAIN = "demo.example.com";
 
 export interface DemoCredentials {

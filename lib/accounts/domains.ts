@@ -6,7 +6,7 @@ import { AppError as ApiError } from "@/lib/errors";
 import { normalizeHostname } from "@/lib/hostname";
 
 /** The normalised hostname, or 400 VALIDATION_ERROR naming the `domain` field. */
-export function requireHostname(input: string, field = "domain"): string {
+function requireHostname(input: string, field = "domain"): string {
   const hostname = normalizeHostname(input);
   if (!hostname) {
     throw new ApiError("VALIDATION_ERROR", `${field} must be a hostname such as example.com.`, {

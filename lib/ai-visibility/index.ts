@@ -11,23 +11,10 @@
  * - Engine configuration (client-safe): `listEngines`, `checkEngineAvailability`, `DEFAULT_MODELS` in
  *   lib/providers/engines.ts.
  */
+export { recordObservations } from "./observations";
 export {
-  purgeObservations,
-  readLatestObservations,
-  readVisibility,
-  recordObservations,
-  type VisibilityReport,
-} from "./observations";
-export {
-  type AiCitationCheckInput,
-  type AiCitationCheckRun,
-  type BrandVisibilityInput,
-  type BrandVisibilityRun,
-  type CheckContext,
   failedEngines,
   runBrandVisibility,
   runCitationCheck,
-  separateUsage,
 } from "./run-checks";
 export * from "./schemas";
-export { SENTIMENT_METHOD } from "./sentiment";

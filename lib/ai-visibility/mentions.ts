@@ -9,7 +9,7 @@ export interface BrandEntity {
   names?: string[];
 }
 
-export interface Mention {
+interface Mention {
   domain: string;
   /** The text as the answer wrote it. */
   text: string;
@@ -18,7 +18,7 @@ export interface Mention {
 }
 
 /** The terms that count as naming an entity: its domain, its label (hyphens also as spaces), its names. */
-export function buildTerms(entity: BrandEntity): string[] {
+function buildTerms(entity: BrandEntity): string[] {
   const terms = [entity.domain.toLowerCase()];
   const label = findDomainLabel(entity.domain);
   if (label) {

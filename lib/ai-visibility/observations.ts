@@ -6,7 +6,7 @@ import type { EngineResult } from "./schemas";
 import { toRate } from "./score";
 
 /** Observations are derived data kept this long (DESIGN: 13 months), then purged. */
-export const OBSERVATION_RETENTION = "13 months";
+const OBSERVATION_RETENTION = "13 months";
 
 /**
  * Records one observation per engine that answered a completed check (failed engines observed nothing). Runs in
@@ -42,7 +42,7 @@ export async function recordObservations(
   return rows.length;
 }
 
-export interface VisibilityPoint {
+interface VisibilityPoint {
   /** UTC day, YYYY-MM-DD. */
   day: string;
   checks: number;
@@ -50,7 +50,7 @@ export interface VisibilityPoint {
   mentionRate: number;
 }
 
-export interface VisibilitySeries {
+interface VisibilitySeries {
   checks: number;
   citationRate: number;
   mentionRate: number;

@@ -39,7 +39,7 @@ export interface CheckContext {
  * An engine entry as the run produces it: the customer's fields plus the operator-only token usage of the
  * answer and, when a model judged its tone, of that judgement.
  */
-export type EngineRun = EngineResult & { usage: EngineUsageRecord; sentimentUsage?: EngineUsageRecord };
+type EngineRun = EngineResult & { usage: EngineUsageRecord; sentimentUsage?: EngineUsageRecord };
 export type AiCitationCheckRun = Omit<AiCitationCheckResult, "results"> & { results: EngineRun[] };
 export type BrandVisibilityRun = BrandVisibilityResult & {
   usage: EngineUsageRecord;

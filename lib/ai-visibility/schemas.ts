@@ -3,7 +3,7 @@ import { ENGINE_NAMES } from "@/lib/providers/engine-types";
 
 /** Result schemas of the two AI visibility tools. Free of server imports: usable by routes, OpenAPI and UI. */
 
-export const SENTIMENTS = ["positive", "neutral", "negative"] as const;
+const SENTIMENTS = ["positive", "neutral", "negative"] as const;
 export type Sentiment = (typeof SENTIMENTS)[number];
 
 /**
@@ -12,34 +12,32 @@ export type Sentiment = (typeof SENTIMENTS)[number];
  */
 export const SENTIMENT_LABELS = ["positive", "neutral", "negative", "mixed"] as const;
 export type SentimentLabel = (typeof SENTIMENT_LABELS)[number];
-export const SENTIMENT_METHODS = ["model", "lexicon"] as const;
-export type SentimentMethodName = (typeof SENTIMENT_METHODS)[number];
+const SENTIMENT_METHODS = ["model", "lexicon"] as const;
 
-export const engineName = z.enum(ENGINE_NAMES);
-export const sentiment = z.enum(SENTIMENTS);
+const engineName = z.enum(ENGINE_NAMES);
+const sentiment = z.enum(SENTIMENTS);
 
 /** How one answer's tone was judged: the finer label, the method and, for a model, which one. */
-export const sentimentDetail = z.object({
+const sentimentDetail = z.object({
   label: z.enum(SENTIMENT_LABELS),
   method: z.enum(SENTIMENT_METHODS),
   model: z.string().optional(),
 });
-export type SentimentDetail = z.infer<typeof sentimentDetail>;
 
-export const engineSource = z.object({
+const engineSource = z.object({
   url: z.string(),
   title: z.string(),
   /** Registrable domain of the page; null when it cannot be told (e.g. an unresolved redirect without title). */
   domain: z.string().nullable(),
 });
 
-export const engineFailure = z.object({ code: z.string(), message: z.string() });
+const engineFailure = z.object({ code: z.string(), message: z.string() });
 
 /**
  * One engine's entry: the spec's fields, then the answer, what it cites (`sources`), what it read
  * (`retrieved`), the searches it ran (`queries`), the model and, on failure, the error.
  */
-export const engineResult = z.object({
+const engineResult = z.object({
   engine: engineName,
   cited: z.boolean(),
   citedUrls: z.array(z.string()),
@@ -78,7 +76,7 @@ export const aiCitationCheckResult = z.object({
 });
 export type AiCitationCheckResult = z.infer<typeof aiCitationCheckResult>;
 
-export const brandMention = z.object({
+const brandMention = z.object({
   domain: z.string(),
   /** The words as the answer wrote them. */
   text: z.string(),

@@ -9,7 +9,7 @@ import type { AiCitationCheckResult, EngineResult } from "./schemas";
  * + 20 when the sentences that mention it are positive, 10 when neutral, 0 when negative (only when mentioned).
  * `visibilityScore` is the mean over the engines that answered, rounded; engines that failed are left out.
  */
-export function scoreEngine(entry: EngineResult): number {
+function scoreEngine(entry: EngineResult): number {
   let points = entry.cited ? 50 : 0;
   if (entry.mentionPosition > 0) {
     points += 30 * Math.max(0.25, 1 - 0.25 * (entry.mentionPosition - 1));

@@ -1,6 +1,6 @@
 import type { Element } from "domhandler";
 import { extractBlocks, textOf } from "./blocks";
-import { clip, createCheck, plural, scoreChecks } from "./check";
+import { clip, createCheck, plural } from "./check";
 import { isSameSite, resolveLinks } from "./content";
 import { isQuestionText, listHeadingSections } from "./questions";
 import {
@@ -13,9 +13,9 @@ import { isPresent } from "./structured-data/validate";
 import { countWords } from "./text";
 import type { Check, ParsedPage } from "./types";
 
-export const CONCISE_ANSWER = { min: 40, max: 60 };
+const CONCISE_ANSWER = { min: 40, max: 60 };
 
-export interface QuestionAnswer {
+interface QuestionAnswer {
   question: string;
   /** Words in the first block after the heading; 0 when nothing follows. */
   answerWords: number;
@@ -228,8 +228,4 @@ function checkAuthor(page: ParsedPage, sd: StructuredDataReport): Check {
     "No author is named (no byline, meta author or structured data author). Name a real author with credentials; engines favour content with clear expertise.",
     [],
   );
-}
-
-export function scoreAeo(checks: readonly Check[]): number {
-  return scoreChecks(checks);
 }

@@ -9,7 +9,7 @@ export type Block =
       text: string;
     };
 
-export type BlockKind = Block["kind"];
+type BlockKind = Block["kind"];
 
 // Never content: code, media, widgets and page chrome.
 const SKIP_TAGS = new Set(

@@ -3,9 +3,9 @@
 // that passes when good, warns when it needs improvement, fails when poor). Pure (no I/O).
 import type { ResultSnapshot } from "./compare-results";
 
-export type VitalRating = "good" | "needs-improvement" | "poor";
-export const VITALS = ["lcp", "inp", "cls"] as const;
-export type VitalName = (typeof VITALS)[number];
+type VitalRating = "good" | "needs-improvement" | "poor";
+const VITALS = ["lcp", "inp", "cls"] as const;
+type VitalName = (typeof VITALS)[number];
 export type Vitals = Record<VitalName, { value: number; rating: VitalRating } | null>;
 
 export interface VitalChange {

@@ -4,7 +4,7 @@ import { clip, createCheck, plural } from "./check";
 import { countWords, endsLikeSentence, measureReadability, type Readability, splitSentences } from "./text";
 import type { Check, ParsedPage } from "./types";
 
-export const THIN_CONTENT_WORDS = 300;
+const THIN_CONTENT_WORDS = 300;
 
 export interface LinkCounts {
   internal: number;
@@ -29,7 +29,7 @@ export function listProseSentences(page: ParsedPage): string[] {
     .flatMap((b) => splitSentences(b.text));
 }
 
-export function countMainWords(page: ParsedPage): number {
+function countMainWords(page: ParsedPage): number {
   return extractBlocks(page).reduce((sum, b) => sum + countWords(b.text), 0);
 }
 

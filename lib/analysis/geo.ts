@@ -25,7 +25,7 @@ export const GEO_SIGNALS = {
 
 export type GeoSignalId = keyof typeof GEO_SIGNALS;
 
-export interface GeoSignal {
+interface GeoSignal {
   id: GeoSignalId;
   /** The GEO paper's method this signal measures. */
   method: string;

@@ -3,7 +3,7 @@ import { clip, createCheck, plural } from "./check";
 import { findDescendants, tagSet } from "./dom";
 import type { Check, ParsedPage } from "./types";
 
-export interface HeadingEntry {
+interface HeadingEntry {
   level: number;
   text: string;
 }

@@ -1,6 +1,6 @@
 /** ISO 639-1 language codes and ISO 3166-1 alpha-2 region codes, as hreflang and html[lang] expect. */
 
-export const ISO_639_1 = new Set(
+const ISO_639_1 = new Set(
   (
     "aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv cy da de dv dz ee el " +
     "en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr ht hu hy hz ia id ie ig ii ik io is it iu " +
@@ -10,7 +10,7 @@ export const ISO_639_1 = new Set(
   ).split(" "),
 );
 
-export const ISO_3166_1 = new Set(
+const ISO_3166_1 = new Set(
   (
     "AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ " +
     "CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO " +

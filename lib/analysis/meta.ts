@@ -3,8 +3,6 @@ import { explainLanguageTagProblem } from "./iso-codes";
 import { analyzeCanonical, checkHreflang, collectHreflang, type HreflangEntry } from "./meta-links";
 import type { Check, ParsedPage } from "./types";
 
-export type { HreflangEntry } from "./meta-links";
-
 export interface MetaReport {
   title: string | undefined;
   description: string | undefined;

@@ -431,7 +431,7 @@ const GRADE_CHART = new Map<number, string>([
   [5, "F"],
   [0, "F"],
 ]);
-export const MINIMUM_SCORE_FOR_EXTRA_CREDIT = 90;
+const MINIMUM_SCORE_FOR_EXTRA_CREDIT = 90;
 
 export function getGradeForScore(raw: number): { score: number; grade: string } {
   const score = Math.max(raw, 0);
@@ -482,7 +482,7 @@ export interface TestOutput {
  * Values of a header as Node's HTTP client hands them to the Observatory: repeated lines joined with ", "
  * (set-cookie stays a list). The Observatory then reads the first (joined) value.
  */
-export function getFirstHttpHeader(headers: HeaderMap, name: string): string | null {
+function getFirstHttpHeader(headers: HeaderMap, name: string): string | null {
   const values = headers[name.toLowerCase()];
   return values && values.length > 0 ? values.join(", ") : null;
 }
@@ -531,7 +531,7 @@ interface SourceEntry {
 
 export type CspMap = Map<string, Set<string>>;
 
-export function parseCspMeta(cspList: string[]): CspMap {
+function parseCspMeta(cspList: string[]): CspMap {
   const ret = parseCsp(cspList);
   for (const directive of DIRECTIVES_DISALLOWED_IN_META) ret.delete(directive);
   return ret;
@@ -651,7 +651,7 @@ const DANGEROUSLY_BROAD_AND_UNSAFE_INLINE = new Set([...DANGEROUSLY_BROAD, ...UN
 const PASSIVE_DIRECTIVES = new Set(["img-src", "media-src"]);
 const NONCES_HASHES = ["'sha256-", "'sha384-", "'sha512-", "'nonce-"];
 
-export interface CspPolicyFlags {
+interface CspPolicyFlags {
   antiClickjacking: boolean;
   defaultNone: boolean;
   insecureBaseUri: boolean;
@@ -1002,7 +1002,7 @@ export function crossOriginResourcePolicyTest(input: ObservatoryInput): TestOutp
 // ---------------------------------------------------------------------------------------------------------
 // Cookies (src/analyzer/tests/cookies.js), over the response's Set-Cookie headers.
 
-export interface ParsedCookie {
+interface ParsedCookie {
   key: string;
   secure: boolean;
   httpOnly: boolean;
@@ -1013,7 +1013,7 @@ export interface ParsedCookie {
 const COOKIES_TO_DELETE = new Set(["heroku-session-affinity"]);
 
 /** Parses a Set-Cookie value the way the Observatory's cookie jar keeps it; undefined if the jar would drop it. */
-export function parseSetCookie(value: string, host: string, now = Date.now()): ParsedCookie | undefined {
+function parseSetCookie(value: string, host: string, now = Date.now()): ParsedCookie | undefined {
   const [pair = "", ...attrs] = value.split(";");
   const eq = pair.indexOf("=");
   const key = (eq === -1 ? "" : pair.slice(0, eq)).trim();

@@ -29,12 +29,10 @@ import {
 import { createSecurityTest, type SecurityTest, showHeader } from "./security-test";
 import type { CheckStatus, ParsedPage } from "./types";
 
-export type { SecurityTest } from "./security-test";
-
 export const GRADES = ["A+", "A", "A-", "B+", "B", "B-", "C+", "C", "C-", "D+", "D", "D-", "F"] as const;
 export type Grade = (typeof GRADES)[number];
 
-export interface NotEvaluated {
+interface NotEvaluated {
   /** The Observatory's test name. */
   test: string;
   reason: string;
@@ -67,7 +65,7 @@ export interface SecurityContext {
 }
 
 /** The redirect route from an http:// request to the page, or undefined when the request was not http://. */
-export function httpRouteOf(page: ParsedPage, ctx: SecurityContext): RouteHop[] | undefined {
+function httpRouteOf(page: ParsedPage, ctx: SecurityContext): RouteHop[] | undefined {
   if (!ctx.requestedUrl?.startsWith("http:")) return undefined;
   return [
     ...(ctx.redirects ?? []).map((r) => ({ url: new URL(r.url), status: r.status })),

@@ -27,7 +27,7 @@ export function jsonBodyText(response: Response): string | undefined {
   return bodyTexts.get(response);
 }
 
-export function jsonResponse(
+function jsonResponse(
   body: unknown,
   status: number,
   requestId: string,

@@ -1,4 +1,4 @@
-import { AppError, assertNever, ERROR_CODES, type ErrorCode } from "@/lib/errors";
+import { assertNever, ERROR_CODES, type ErrorCode } from "@/lib/errors";
 
 /** The HTTP status of each error code; the switch is exhaustive, so a new code must be mapped here. */
 export function httpStatus(code: ErrorCode): number {
@@ -25,7 +25,7 @@ export function httpStatus(code: ErrorCode): number {
   }
 }
 
-export { AppError, type ErrorCode };
+export type { ErrorCode };
 
 /** Every code with its status, for the OpenAPI document (derived from the switch above). */
 export const ERROR_STATUS = Object.fromEntries(ERROR_CODES.map((code) => [code, httpStatus(code)])) as Record<

@@ -31,7 +31,7 @@ function baseHeaders(): Record<string, string> {
 }
 
 /** Credentials from x-api-key + x-api-secret, or `Authorization: Bearer <key>:<secret>` (MCP clients). */
-export function readCredentials(req: Request): { key: string; secret: string } | null {
+function readCredentials(req: Request): { key: string; secret: string } | null {
   const key = req.headers.get("x-api-key");
   const secret = req.headers.get("x-api-secret");
   if (key && secret) return { key: key.trim(), secret: secret.trim() };

@@ -59,7 +59,7 @@ export interface KeyedContext<C extends AnyRouteContract> extends ContractContex
 }
 
 /** The success answer's data as the contract declares it: the handler's answer must be a `z.infer` of it. */
-export type ContractData<C extends AnyRouteContract> = [Prop<Prop<C, "success">, "data">] extends [never]
+type ContractData<C extends AnyRouteContract> = [Prop<Prop<C, "success">, "data">] extends [never]
   ? unknown
   : Prop<Prop<C, "success">, "data"> extends { schema: infer S extends z.ZodType }
     ? z.infer<S>

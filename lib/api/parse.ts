@@ -10,7 +10,7 @@ import {
 import { readStreamCapped } from "@/lib/streams/read-capped";
 
 export { queryInt } from "@/lib/contract/query";
-export { parseValue, requireUuid, zodIssues } from "@/lib/errors";
+export { parseValue, requireUuid } from "@/lib/errors";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 

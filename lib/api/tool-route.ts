@@ -17,7 +17,7 @@ import { implement } from "./implement";
 import { unknownPath } from "./unknown-path";
 
 /** The 202 answer of a tool POST, in the shape the tool's definition names. */
-export function jobCreatedData(
+function jobCreatedData(
   tool: AnyTool,
   job: Pick<Job, "id" | "tool" | "status" | "creditsCharged">,
 ): z.infer<typeof jobCreated> | z.infer<typeof auditsJobCreated> {

@@ -10,7 +10,7 @@ import { AUTH_PAGE_CSP } from "@/lib/security/headers";
 const REMEMBER_MS = 24 * 60 * 60 * 1000;
 
 /** True the first time `state` is presented; false for a replay. */
-export async function consumeOAuthState(db: DbOrTx, state: string): Promise<boolean> {
+async function consumeOAuthState(db: DbOrTx, state: string): Promise<boolean> {
   const stateHash = createHash("sha256").update(state).digest("hex");
   const inserted = await db
     .insert(oauthStatesUsed)
@@ -42,7 +42,7 @@ async function callbackState(req: Request, basePath: string): Promise<string | n
 }
 
 /** A copy of `res` with the auth pages' CSP and framing headers when it is an HTML page. */
-export function withPageHeaders(res: Response): Response {
+function withPageHeaders(res: Response): Response {
   if (!res.headers.get("content-type")?.includes("text/html")) return res;
   const headers = new Headers(res.headers);
   headers.set("content-security-policy", AUTH_PAGE_CSP);

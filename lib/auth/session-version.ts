@@ -7,7 +7,7 @@ import type { DbOrTx } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
 
 /** The user's current session version, or null when the user no longer exists. */
-export async function readSessionVersion(db: DbOrTx, userId: string): Promise<number | null> {
+async function readSessionVersion(db: DbOrTx, userId: string): Promise<number | null> {
   const [row] = await db.select({ version: users.sessionVersion }).from(users).where(eq(users.id, userId));
   return row ? row.version : null;
 }

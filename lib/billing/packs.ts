@@ -17,10 +17,6 @@ export const CREDIT_PACKS = [
   { id: "scale", name: "Scale", credits: 20_000, price: 16_000 },
 ] as const satisfies readonly CreditPack[];
 
-export type PackId = (typeof CREDIT_PACKS)[number]["id"];
-
-export const PACK_IDS = CREDIT_PACKS.map((p) => p.id) as [PackId, ...PackId[]];
-
 export function findPack(id: string): CreditPack | undefined {
   return CREDIT_PACKS.find((p) => p.id === id);
 }

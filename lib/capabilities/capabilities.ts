@@ -24,7 +24,7 @@ const entry = {
   message: z.string().optional().describe("The reason in words, when not available."),
 };
 
-export const toolCapability = z.object({
+const toolCapability = z.object({
   name: z.string().describe("The tool's endpoint name (POST /api/v1/<name>)."),
   title: z.string(),
   ...entry,
@@ -36,7 +36,7 @@ export const toolCapability = z.object({
     ),
 });
 
-export const otherCapability = z.object({
+const otherCapability = z.object({
   name: z
     .string()
     .describe(
@@ -52,7 +52,7 @@ export const capabilitiesResult = z.object({
 });
 
 export type ToolCapability = z.infer<typeof toolCapability>;
-export type OtherCapability = z.infer<typeof otherCapability>;
+type OtherCapability = z.infer<typeof otherCapability>;
 export type Capabilities = z.infer<typeof capabilitiesResult>;
 
 function verdictEntry(available: boolean, why?: UnavailableReason) {

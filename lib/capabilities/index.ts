@@ -1,9 +1,5 @@
 export {
-  type Capabilities,
-  capabilitiesResult,
   listCapabilities,
   listToolCapabilities,
-  type OtherCapability,
-  type ToolCapability,
 } from "./capabilities";
-export { type Integration, listIntegrations } from "./integrations";
+export { listIntegrations } from "./integrations";

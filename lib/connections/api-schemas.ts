@@ -13,7 +13,7 @@ const domainParam = z
 
 /** Search Console keeps 16 months of data. */
 export const SEARCH_CONSOLE_DAYS = { min: 1, max: 480, default: 28 } as const;
-export const SEARCH_CONSOLE_QUERY_DIMENSIONS = ["query", "page", "country", "device", "date"] as const;
+const SEARCH_CONSOLE_QUERY_DIMENSIONS = ["query", "page", "country", "device", "date"] as const;
 export type SearchConsoleQueryDimension = (typeof SEARCH_CONSOLE_QUERY_DIMENSIONS)[number];
 
 export const searchConsoleQuery = z.object({
@@ -72,8 +72,8 @@ export const searchConsoleResult = z.object({
 export type SearchConsoleResult = z.infer<typeof searchConsoleResult>;
 
 /** GA4 keeps 14 months by default. */
-export const TRAFFIC_DAYS = { min: 1, max: 400, default: 30 } as const;
-export const TRAFFIC_SOURCES = ["ga4", "plausible"] as const;
+const TRAFFIC_DAYS = { min: 1, max: 400, default: 30 } as const;
+const TRAFFIC_SOURCES = ["ga4", "plausible"] as const;
 
 export const trafficQuery = z.object({
   domain: domainParam,

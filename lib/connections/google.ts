@@ -29,12 +29,12 @@ import {
   updateSecret,
 } from "./store";
 
-export const GOOGLE_CALLBACK_PATH = "/api/dashboard/google/callback";
+const GOOGLE_CALLBACK_PATH = "/api/dashboard/google/callback";
 /** The browser cookie that binds a consent round trip to the browser that started it. */
 export const GOOGLE_STATE_COOKIE = "google_oauth_nonce";
 const STATE_TTL_MS = 10 * 60 * 1000;
 
-export function requireGoogleConfig(env: Env): GoogleConfig {
+function requireGoogleConfig(env: Env): GoogleConfig {
   const config = readGoogleConfig(env);
   if (!config) {
     throw new AppError(
@@ -47,7 +47,7 @@ export function requireGoogleConfig(env: Env): GoogleConfig {
 }
 
 /** The OAuth redirect URI: PUBLIC_BASE_URL (never a request's Host header), else where the server listens. */
-export function googleRedirectUri(env: Env): string {
+function googleRedirectUri(env: Env): string {
   const base = env.PUBLIC_BASE_URL?.trim() || `http://${env.HOST || "localhost"}:${env.PORT || "3000"}`;
   return `${base.replace(/\/+$/, "")}${GOOGLE_CALLBACK_PATH}`;
 }
@@ -174,7 +174,7 @@ export async function withGoogle<T>(
 }
 
 /** Google's refusals as the service's errors; anything unexpected stays an internal error. */
-export function toAppError(err: unknown): unknown {
+function toAppError(err: unknown): unknown {
   if (!(err instanceof GoogleError)) return err;
   switch (err.code) {
     case "GOOGLE_PERMISSION_DENIED":

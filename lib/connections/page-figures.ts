@@ -13,7 +13,7 @@ import { withGoogle } from "./google";
 import { CONNECTIONS_PAGE, type Env, findConnection, openSecret } from "./store";
 
 /** The most pages one answer of Search Console (its API's limit) or an analytics report is asked for. */
-export const PAGE_ROWS = 25_000;
+const PAGE_ROWS = 25_000;
 
 /** What a connected source says per page (path → figures), or why it says nothing. */
 export interface PageFigures<T> {
@@ -36,7 +36,7 @@ const none = <T>(status: PageFigures<T>["status"], message: string): PageFigures
 });
 
 /** The path of a page URL of the domain (Search Console reports full URLs), query string dropped; else null. */
-export function pathOfPageUrl(url: string, hostname: string): string | null {
+function pathOfPageUrl(url: string, hostname: string): string | null {
   try {
     const u = new URL(url);
     const host = u.hostname.toLowerCase();

@@ -23,7 +23,7 @@ export const queryInt = (min: number, max: number, fallback: number) => {
 };
 
 /** The bounds a query parameter was declared with (queryInt), or undefined for other parameters. */
-export const readIntBounds = (schema: z.ZodType): IntBounds | undefined => intBounds.get(schema);
+const readIntBounds = (schema: z.ZodType): IntBounds | undefined => intBounds.get(schema);
 
 /**
  * The same parameters as typed JSON arguments (MCP tools take numbers as numbers): each queryInt

@@ -6,8 +6,8 @@ import { extractProductToken, fetchRobotsTxt, matchRobots, type RobotsFetchResul
 import { findSitemaps, type SitemapReport } from "@/lib/seo/sitemap";
 import { extractPage, type PageFacts } from "./extract-page";
 
-export const CRAWL_DEFAULT_PAGES = 50;
-export const CRAWL_MAX_PAGES = 200;
+const CRAWL_DEFAULT_PAGES = 50;
+const CRAWL_MAX_PAGES = 200;
 const DEFAULTS = {
   maxPages: CRAWL_DEFAULT_PAGES,
   timeLimitMs: 60_000,
@@ -28,7 +28,7 @@ export interface CrawledPage extends Omit<PageFacts, "links"> {
   links: string[];
 }
 
-export interface SkippedUrl {
+interface SkippedUrl {
   url: string;
   reason: "robots" | "non-html" | "duplicate" | "fetch-error" | "too-complex";
   detail?: string;

@@ -2,7 +2,7 @@ import type * as cheerio from "cheerio";
 import { loadHtml } from "@/lib/analysis/bounded-html";
 import { findDescendants, tagSet } from "@/lib/analysis/dom";
 
-export interface PageHeading {
+interface PageHeading {
   level: 1 | 2 | 3;
   text: string;
 }

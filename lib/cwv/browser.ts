@@ -4,7 +4,7 @@ import path from "node:path";
 import puppeteer, { type Browser } from "puppeteer-core";
 import { CwvError } from "./errors";
 
-export const DEFAULT_CHROME_PATH = "/usr/bin/chromium";
+const DEFAULT_CHROME_PATH = "/usr/bin/chromium";
 
 const BASE_FLAGS = [
   "--no-sandbox",
@@ -90,7 +90,7 @@ export async function launchBrowser(opts: {
  * SIGKILL to Chromium, its process group (it is launched detached) and every descendant found in
  * /proc, since the zygote and renderers may have left the group.
  */
-export async function killProcessTree(pid: number): Promise<void> {
+async function killProcessTree(pid: number): Promise<void> {
   if (!pid) return;
   const victims = [pid, ...(await listDescendants(pid))];
   try {
@@ -134,7 +134,7 @@ function parseStat(stat: string): ProcStat | null {
 }
 
 /** Every live process below `root`, from /proc (Linux). */
-export async function listDescendants(root: number): Promise<number[]> {
+async function listDescendants(root: number): Promise<number[]> {
   const entries = await readdir("/proc").catch(() => [] as string[]);
   const children = new Map<number, number[]>();
   for (const entry of entries) {

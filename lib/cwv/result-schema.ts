@@ -1,16 +1,15 @@
 import { z } from "zod";
 
-export const CWV_STRATEGIES = ["mobile", "desktop"] as const;
+const CWV_STRATEGIES = ["mobile", "desktop"] as const;
 export type CwvStrategy = (typeof CWV_STRATEGIES)[number];
 
-export const RATINGS = ["good", "needs-improvement", "poor"] as const;
+const RATINGS = ["good", "needs-improvement", "poor"] as const;
 export type Rating = (typeof RATINGS)[number];
 
 /** Where a number came from: the Lighthouse navigation, the scripted interaction pass, or real users (CrUX). */
-export const METRIC_SOURCES = ["lab", "lab-interactions", "field"] as const;
-export type MetricSource = (typeof METRIC_SOURCES)[number];
+const METRIC_SOURCES = ["lab", "lab-interactions", "field"] as const;
 
-export const metricValue = z.object({
+const metricValue = z.object({
   /** Milliseconds, except CLS (unitless). */
   value: z.number(),
   rating: z.enum(RATINGS),
@@ -25,7 +24,7 @@ const savings = z.object({
   savingsBytes: z.number().nullable(),
 });
 
-export const auditFinding = z.object({
+const auditFinding = z.object({
   id: z.string(),
   title: z.string(),
   displayValue: z.string().nullable(),
@@ -34,13 +33,13 @@ export const auditFinding = z.object({
 });
 export type AuditFinding = z.infer<typeof auditFinding>;
 
-export const pageNode = z.object({
+const pageNode = z.object({
   selector: z.string().nullable(),
   snippet: z.string().nullable(),
   label: z.string().nullable(),
 });
 
-export const interaction = z.object({
+const interaction = z.object({
   kind: z.enum(["button", "link", "menu", "details", "text-input"]),
   /** Visible text, aria-label or name of the element, shortened. */
   label: z.string(),
@@ -55,7 +54,7 @@ const fieldMetric = z.object({
   histogram: z.array(z.object({ start: z.number(), end: z.number().nullable(), density: z.number() })),
 });
 
-export const fieldData = z.object({
+const fieldData = z.object({
   /** Which CrUX record answered: the page itself, or its whole origin after the page had no record. */
   level: z.enum(["url", "origin"]),
   key: z.string(),

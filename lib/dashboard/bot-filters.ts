@@ -12,7 +12,7 @@ const TOP = 10;
  * the cap keeps that read bounded whatever the domain's traffic. When the period holds more, the breakdown says
  * which part of the period it covers.
  */
-export const BREAKDOWN_SCAN = 30_000;
+const BREAKDOWN_SCAN = 30_000;
 
 export interface PeriodPage {
   page: string;

@@ -2,7 +2,7 @@ import { and, eq, gte, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import { trackingDailyBots } from "@/lib/db/schema";
 
-export interface PeriodBot {
+interface PeriodBot {
   name: string;
   purpose: string;
   isAIBot: boolean;

@@ -15,8 +15,8 @@ import { inBackground } from "./background";
 import { credentialsSchema, findUserByEmail, hashPassword } from "./credentials";
 import { FormError } from "./errors";
 
-export const VERIFY_TTL_MS = 24 * 60 * 60 * 1000;
-export const RESET_TTL_MS = 60 * 60 * 1000;
+const VERIFY_TTL_MS = 24 * 60 * 60 * 1000;
+const RESET_TTL_MS = 60 * 60 * 1000;
 /** Emails one user (verification) or one address and one client (reset) may trigger per hour. */
 export const EMAILS_PER_HOUR = 5;
 

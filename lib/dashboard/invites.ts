@@ -6,7 +6,7 @@ import { accounts, invites, memberships, ROLES, type Role, users } from "@/lib/d
 import { FormError } from "./errors";
 import { type Actor, requireManager } from "./members";
 
-export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** The invitation names another address than the signed-in user's. */
 export class InviteForAnotherAddress extends FormError {

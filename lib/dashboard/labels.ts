@@ -28,7 +28,7 @@ export const shortJobRef = (jobId: string) => jobId.slice(0, 8);
 const LEDGER_DESCRIPTION =
   /^(Refund: )?([a-z0-9-]+) job [0-9a-f-]{36}(?: failed \(([A-Z_]+)\)|, (.+) failed)?$/;
 
-export interface TransactionWords {
+interface TransactionWords {
   /** "URL audit", "Refund: URL audit", or the ledger's own description (grants, purchases). */
   text: string;
   /** The job the row belongs to, when it belongs to one. */

@@ -35,7 +35,7 @@ import type { Actor } from "./members";
 import { requireManager } from "./members";
 
 /** The notice kinds the monitors write (lib/monitors/finalize.ts and notify.ts). */
-export const MONITOR_NOTICE_KINDS = [
+const MONITOR_NOTICE_KINDS = [
   "visibility.changed",
   "citation.gained",
   "citation.lost",

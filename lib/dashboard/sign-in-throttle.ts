@@ -13,9 +13,9 @@ export const PAIR_FREE_FAILURES = 5;
 export const ADDRESS_FREE_FAILURES = 20;
 /** The first wait; each further failure doubles it, up to MAX_WAIT_SECONDS. */
 export const FIRST_WAIT_SECONDS = 30;
-export const MAX_WAIT_SECONDS = 15 * 60;
+const MAX_WAIT_SECONDS = 15 * 60;
 /** A counter is forgotten this long after its last failure (the purge's horizon is the same hour). */
-export const FAILURE_MEMORY_SECONDS = 60 * 60;
+const FAILURE_MEMORY_SECONDS = 60 * 60;
 
 /** Too many failures: wait `retryAfterSeconds` (no password is checked meanwhile, so no bcrypt work). */
 export class SignInThrottledError extends Error {
@@ -30,7 +30,7 @@ function formatWait(seconds: number): string {
 }
 
 /** The wait after `failures` failures, when `free` are allowed without one. */
-export function waitAfter(failures: number, free: number): number {
+function waitAfter(failures: number, free: number): number {
   if (failures < free) return 0;
   return Math.min(MAX_WAIT_SECONDS, FIRST_WAIT_SECONDS * 2 ** (failures - free));
 }

@@ -11,7 +11,7 @@ import { readServerEnv } from "@/lib/tools/server-env";
 import { judgeToolInput } from "@/lib/tools/verdict";
 import type { Actor } from "./members";
 
-export interface FieldIssue {
+interface FieldIssue {
   field: string;
   message: string;
 }
@@ -28,8 +28,7 @@ export type LaunchResult =
       reason?: UnavailableReason;
     };
 
-export const isToolName = (name: string): name is ToolName =>
-  (TOOL_NAMES as readonly string[]).includes(name);
+const isToolName = (name: string): name is ToolName => (TOOL_NAMES as readonly string[]).includes(name);
 
 /**
  * Launches a tool for the actor's account exactly as POST /api/v1/<tool> does: the tool's own zod input

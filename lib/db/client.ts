@@ -2,9 +2,9 @@ import path from "node:path";
 import * as schema from "./schema";
 import type { Db, DbHandle, OpenOptions } from "./types";
 
-export type { Db, DbHandle, DbOrTx, OpenOptions, Schema, Tx } from "./types";
+export type { Db, DbHandle, DbOrTx, OpenOptions, Tx } from "./types";
 
-export const MIGRATIONS_FOLDER = path.join(process.cwd(), "drizzle");
+const MIGRATIONS_FOLDER = path.join(process.cwd(), "drizzle");
 
 export function pgliteDataDir(): string {
   return process.env.PGLITE_DATA_DIR ?? path.join(process.cwd(), ".data", "pglite");
@@ -22,7 +22,7 @@ function envNumber(name: string, fallback: number): number {
  * statement is bounded by the server, and idle or old connections are replaced, so a dead database
  * fails requests fast and the pool reconnects on its own when it returns.
  */
-export function postgresOptions() {
+function postgresOptions() {
   const statementTimeout = envNumber("DATABASE_STATEMENT_TIMEOUT_MS", 30_000);
   return {
     max: envNumber("DATABASE_POOL_SIZE", 10) || 10,

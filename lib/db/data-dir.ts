@@ -18,9 +18,9 @@ import path from "node:path";
 // `owner.json`; a long-running server also serves the database on a unix socket so that the admin
 // CLI and the worker reach it through the server instead of opening the folder a second time.
 
-export type OwnerRole = "server" | "exclusive";
+type OwnerRole = "server" | "exclusive";
 
-export interface OwnerRecord {
+interface OwnerRecord {
   pid: number;
   /** Tells this process's lock from a dead one whose pid was reused (containers restart at the same pid). */
   instance: string;
@@ -39,7 +39,7 @@ export class DataDirBusyError extends Error {
 const instance = randomBytes(8).toString("hex");
 const LOCK_FILE = "owner.json";
 
-export function lockPath(dataDir: string): string {
+function lockPath(dataDir: string): string {
   return path.join(dataDir, LOCK_FILE);
 }
 
@@ -87,7 +87,7 @@ function readOwner(dataDir: string): OwnerRecord | null {
   }
 }
 
-export function isOwnerAlive(owner: OwnerRecord): boolean {
+function isOwnerAlive(owner: OwnerRecord): boolean {
   if (owner.pid === process.pid) return owner.instance === instance;
   try {
     process.kill(owner.pid, 0);
@@ -132,7 +132,7 @@ function takeOverStale(dataDir: string, seen: OwnerRecord | null): void {
   }
 }
 
-export class DataDirLock {
+class DataDirLock {
   constructor(
     readonly dataDir: string,
     private record: OwnerRecord,

@@ -3,7 +3,7 @@
  * the statement and its parameters into its error message, and Postgres errors carry row values in
  * `detail`, so neither is ever printed.
  */
-export interface RedactedDbError {
+interface RedactedDbError {
   name: "DatabaseError";
   message: string;
   code?: string;
@@ -55,13 +55,11 @@ export function redactDbError(err: unknown): unknown {
 }
 
 /** SQLSTATE codes the application reacts to. */
-export const PG_ERROR = {
+const PG_ERROR = {
   uniqueViolation: "23505",
   foreignKeyViolation: "23503",
   checkViolation: "23514",
-  serializationFailure: "40001",
   deadlockDetected: "40P01",
-  queryCanceled: "57014",
 } as const;
 
 interface PgErrorFields {
@@ -111,11 +109,7 @@ export const isForeignKeyViolation = (err: unknown, constraint?: string) =>
 /** A check constraint violation, optionally of one named constraint. */
 export const isCheckViolation = (err: unknown, constraint?: string) =>
   hasCode(err, PG_ERROR.checkViolation, constraint);
-/** A transaction aborted by serializable isolation; running it again may succeed. */
-export const isSerializationFailure = (err: unknown) => hasCode(err, PG_ERROR.serializationFailure);
 /** A transaction aborted to break a deadlock; running it again may succeed. */
 export const isDeadlock = (err: unknown) => hasCode(err, PG_ERROR.deadlockDetected);
-/** A statement cancelled (statement_timeout or a cancel request). */
-export const isQueryCanceled = (err: unknown) => hasCode(err, PG_ERROR.queryCanceled);
 /** A data exception (SQLSTATE class 22): a value the database refuses, such as a number out of range. */
 export const isDataException = (err: unknown) => pgErrorCode(err)?.startsWith("22") ?? false;

@@ -27,7 +27,7 @@ export interface PgliteSocketServer {
 }
 
 /** The status byte of the last ReadyForQuery in a server response, if any. */
-export function lastReadyStatus(out: Uint8Array): string | null {
+function lastReadyStatus(out: Uint8Array): string | null {
   let status: string | null = null;
   let i = 0;
   const view = Buffer.from(out.buffer, out.byteOffset, out.byteLength);

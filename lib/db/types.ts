@@ -3,7 +3,7 @@ import type { ExtractTablesWithRelations } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import type * as schema from "./schema";
 
-export type Schema = typeof schema;
+type Schema = typeof schema;
 /** Either driver: PGlite (embedded) or postgres.js. Services take this as their first argument. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
 export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;

@@ -134,7 +134,7 @@ export function pythonSnippet(s: RequestSample, keyId: string): string {
  * An example value for a JSON Schema: its own `example`/`default`/`const`, the first enum value, else a value
  * of its type, object properties filled in (required ones and, within a few levels, the rest).
  */
-export function exampleFromSchema(doc: OpenApiDocument, raw: JsonSchema | undefined, depth = 0): unknown {
+function exampleFromSchema(doc: OpenApiDocument, raw: JsonSchema | undefined, depth = 0): unknown {
   const schema = resolveRef(doc, raw);
   if (schema.example !== undefined) return schema.example;
   if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];

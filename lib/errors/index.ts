@@ -1,6 +1,6 @@
 import "./zod-messages";
 
-export { AppError, type ErrorDetails, type FieldIssue, notFound, validationError } from "./app-error";
+export { AppError, type FieldIssue, notFound, validationError } from "./app-error";
 export { assertNever, ERROR_CODES, type ErrorCode } from "./codes";
 export {
   isJobFailureCode,
@@ -15,6 +15,5 @@ export {
   parseValue,
   requireUuid,
   unsafeTextError,
-  zodIssues,
   zodValidationError,
 } from "./validation";

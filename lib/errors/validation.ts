@@ -6,7 +6,7 @@ import { AppError, type FieldIssue, validationError } from "./app-error";
  * that was parsed, a field it does not have says "Required." whatever the schema's own words for a wrong type
  * ("Must be a string."): the client left it out rather than sent it wrong.
  */
-export function zodIssues(error: z.ZodError, prefix = "", input?: { value: unknown }): FieldIssue[] {
+function zodIssues(error: z.ZodError, prefix = "", input?: { value: unknown }): FieldIssue[] {
   return error.issues.map((issue) => {
     const path = issue.path.map(String).join(".");
     const field = [prefix, path].filter(Boolean).join(".") || (prefix ? prefix : "body");

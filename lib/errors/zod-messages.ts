@@ -6,7 +6,7 @@ import { z } from "zod";
  * undefined". Zod's global error map applies after any message a schema sets itself, in every module that
  * parses with this one zod, once this module has run (lib/errors loads it).
  */
-export function requiredMessage(issue: { code?: string; input?: unknown }): string | undefined {
+function requiredMessage(issue: { code?: string; input?: unknown }): string | undefined {
   if (issue.input !== undefined) return undefined;
   return issue.code === "invalid_type" || issue.code === "invalid_value" || issue.code === "invalid_union"
     ? "Required."

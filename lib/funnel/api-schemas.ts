@@ -43,7 +43,6 @@ export const pagesQuery = z
       .describe("The `nextCursor` of the previous answer, with the same domain, days, sort and order"),
   })
   .strict();
-export type PagesQuery = z.infer<typeof pagesQuery>;
 
 const count = z.number().int().min(0);
 const byName = (what: string) =>
@@ -66,7 +65,7 @@ const sourceStatus = z.object({
     ),
 });
 
-export const pageFunnelRow = z.object({
+const pageFunnelRow = z.object({
   path: z.string().describe("The page's path, query string dropped"),
   aiCrawls: z.object({
     total: count.describe(
@@ -101,7 +100,7 @@ export const pageFunnelRow = z.object({
 });
 export type PageFunnelRow = z.infer<typeof pageFunnelRow>;
 
-export const operatorFunnelRow = z.object({
+const operatorFunnelRow = z.object({
   operator: z.string().describe("Who runs the crawlers and the engine (OpenAI, Anthropic, …)"),
   aiCrawls: count,
   aiReferredVisits: count,

@@ -9,7 +9,7 @@ import { BOT_DEFINITIONS, getBotDefinition } from "@/lib/tracking/catalog/bots";
 import { trackingReadCache, utcDay } from "@/lib/tracking/reports/read-cache";
 import type { PageFunnelRow, PageSort, PagesReport, SortOrder, SourceStatus } from "./api-schemas";
 
-export const PAGES_METHOD =
+const PAGES_METHOD =
   "Counted from the stored visits of the period (UTC days, today included): an AI crawl is a visit of an AI bot that is not a user-triggered fetch; a citation is a user-triggered fetch by an AI assistant or a person referred by an AI engine; an AI-referred visit is the latter. Search impressions and clicks are Google Search Console's, sessions the connected analytics' (GA4 or Plausible), over the same days.";
 
 export interface PagesRequest {

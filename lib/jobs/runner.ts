@@ -20,16 +20,11 @@ import { failJob } from "./transitions";
 
 export {
   claimPendingJobs,
-  failQueueTimeouts,
-  purgeExpiredJobs,
   recoverInterruptedJobs,
-  renewLease,
 } from "./queue";
 export { type PassReport, type RunnerOptions, runnerOptionsFromEnv } from "./runner-options";
 export {
   catalogToolSource,
-  describeFailure,
-  type ToolEntry,
   type ToolSource,
   toolSourceFrom,
 } from "./tool-source";

@@ -6,7 +6,7 @@ import type { JobFailure } from "@/lib/errors";
 import { emitWebhookEvent } from "@/lib/webhooks/outbox";
 
 /** The `data` of a job.completed / job.failed event: the job without its result (GET the pollUrl for it). */
-export function jobEventData(job: Job): Record<string, unknown> {
+function jobEventData(job: Job): Record<string, unknown> {
   return {
     jobId: job.id,
     tool: job.tool,

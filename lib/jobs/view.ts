@@ -39,7 +39,6 @@ export const jobView = jobSummary.extend({
     .describe("Present once status is completed; the result schema of the job's tool."),
 });
 
-export type JobSummary = z.infer<typeof jobSummary>;
 export type JobView = z.infer<typeof jobView>;
 
 const pollUrlField = z.string().describe("/api/v1/jobs/<jobId>, also in the Location header.");

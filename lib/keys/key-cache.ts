@@ -41,7 +41,7 @@ const MAX_ENTRIES = 10_000;
 const EPOCH_CHECK_MS = 1000;
 /** The version check stops after this long without a lookup, and starts again with the next one. */
 const IDLE_STOP_MS = 60_000;
-export const KEY_CHANNEL = "api_keys_changed";
+const KEY_CHANNEL = "api_keys_changed";
 
 type PgClient = {
   listen?: (

@@ -7,7 +7,7 @@ import { notFound, requireUuid, validationError } from "@/lib/errors";
 import { keysChanged, lookupKey } from "./key-cache";
 import { type KeyPairView, MAX_KEY_PAIRS, ROLL_WINDOW_SECONDS, type RollWindow } from "./schemas";
 
-export const DEFAULT_KEY_NAME = "Default";
+const DEFAULT_KEY_NAME = "Default";
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 const KEY_ID_PATTERN = /^sk_live_[A-Za-z0-9]{24}$/;
@@ -18,7 +18,7 @@ export interface KeyPair {
   secret: string;
 }
 
-export function generateKeyPair(): KeyPair {
+function generateKeyPair(): KeyPair {
   let id = "";
   for (let i = 0; i < 24; i++) id += ALPHABET[randomInt(ALPHABET.length)];
   return { keyId: `sk_live_${id}`, secret: `sks_${randomBytes(32).toString("base64url")}` };

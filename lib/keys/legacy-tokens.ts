@@ -2,12 +2,12 @@ import { createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto
 import { and, asc, desc, eq, isNull } from "drizzle-orm";
 import type { Db, DbOrTx } from "@/lib/db/client";
 import { apiKeys, legacyTokens } from "@/lib/db/schema";
-import { AppError, notFound, requireUuid, validationError } from "@/lib/errors";
+import { notFound, requireUuid, validationError } from "@/lib/errors";
 import type { AuthenticatedKey } from "./keys";
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 const TOKEN_PATTERN = /^lt_([A-Za-z0-9]{16})_[A-Za-z0-9_-]{43}$/;
-export const MAX_LEGACY_TOKENS = 20;
+const MAX_LEGACY_TOKENS = 20;
 
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 const DUMMY_HASH = hashToken("dummy-token-for-constant-time");
@@ -154,6 +154,3 @@ export async function authenticateLegacyToken(db: Db, token: string): Promise<Le
 export async function touchLegacyToken(db: Db, id: string): Promise<void> {
   await db.update(legacyTokens).set({ lastUsedAt: new Date() }).where(eq(legacyTokens.id, id));
 }
-
-export const legacyTokenRequired = () =>
-  new AppError("UNAUTHORIZED", "Send Authorization: Bearer <token> (a legacy API token or <key>:<secret>).");

@@ -41,7 +41,7 @@ export const keyRollInput = z.strictObject({
     ),
 });
 
-export const KEY_STATES = ["active", "rolling", "expired", "revoked"] as const;
+const KEY_STATES = ["active", "rolling", "expired", "revoked"] as const;
 
 export const keyPairView = z.object({
   id: z.uuid().describe("The pair's id, for roll and revoke."),

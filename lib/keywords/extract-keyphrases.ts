@@ -7,7 +7,7 @@ import { singular, splitFragments, tokenize } from "./tokenize";
  * How much one occurrence counts, by where it is. A page's title and main heading state what it is about;
  * anchors are how the site itself names its pages; body text counts once per occurrence.
  */
-export const ZONE_WEIGHTS: Record<Zone, number> = {
+const ZONE_WEIGHTS: Record<Zone, number> = {
   title: 5,
   h1: 4,
   description: 2.5,

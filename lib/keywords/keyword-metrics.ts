@@ -7,14 +7,9 @@ import {
 } from "@/lib/providers/dataforseo";
 import type { KeywordMetricsInput, KeywordMetricsResult } from "./metrics-schema";
 
-export {
-  costKeywordMetrics,
-  type KeywordMetricsInput,
-  type KeywordMetricsResult,
-  keywordMetricsInput,
-  keywordMetricsResult,
-  marketLanguage,
-  marketLocation,
+export type {
+  KeywordMetricsInput,
+  KeywordMetricsResult,
 } from "./metrics-schema";
 
 export type Availability = { ok: true } | { ok: false; reason: string };

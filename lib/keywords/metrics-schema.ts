@@ -10,7 +10,7 @@ const keywordText = z
   .max(80, { error: "Must be at most 80 characters." });
 
 /** A DataForSEO location code (2840 = United States) or the location's full name ("United Kingdom"). */
-export const marketLocation = z.union(
+const marketLocation = z.union(
   [
     z.number().int({ error: "Must be a whole number." }).positive(),
     z.string().trim().min(2).max(100, { error: "Must be at most 100 characters." }),
@@ -18,7 +18,7 @@ export const marketLocation = z.union(
   { error: "Must be a location code or name." },
 );
 /** ISO 639-1 language code. */
-export const marketLanguage = z
+const marketLanguage = z
   .string({ error: "Must be a string." })
   .regex(/^[a-z]{2}$/, { error: "Must be a two-letter language code, e.g. en." });
 

@@ -12,7 +12,7 @@ export interface PageZones {
 }
 
 /** Text kept per page and zone: keeps the work linear and bounded whatever a page holds. */
-export const MAX_BODY_CHARS = 50_000;
+const MAX_BODY_CHARS = 50_000;
 const MAX_ZONE_CHARS = 5_000;
 const BOILERPLATE = "nav, header, footer, aside, script, style, noscript, template, form, svg";
 

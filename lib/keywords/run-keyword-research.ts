@@ -16,7 +16,7 @@ import { extractZones, type PageZones } from "./page-zones";
 import type { KeywordResearchInput, KeywordResearchResult } from "./schema";
 
 /** The start page and up to 20 more pages of its site. */
-export const KEYWORD_CRAWL_PAGES = 21;
+const KEYWORD_CRAWL_PAGES = 21;
 const CRAWL_TIME_LIMIT_MS = 60_000;
 const KEYPHRASES = 50;
 const METRICS_FOR_TOP = 20;

@@ -38,7 +38,7 @@ export type KeywordResearchInput = z.infer<typeof keywordResearchInput>;
 
 const question = z.object({ question: z.string(), url: z.string() });
 
-export const keyphraseResult = z.object({
+const keyphraseResult = z.object({
   phrase: z.string(),
   score: z.number(),
   occurrences: z.number().int(),
@@ -47,7 +47,7 @@ export const keyphraseResult = z.object({
   zones: z.array(z.enum(["title", "description", "h1", "h2", "h3", "anchor", "body"])),
 });
 
-export const topicResult = z.object({
+const topicResult = z.object({
   topic: z.string(),
   score: z.number(),
   keyphrases: z.array(z.string()),

@@ -2,7 +2,7 @@
  * Words that never start or end a keyphrase: function words, and words of web pages' furniture
  * (navigation, legal and call-to-action boilerplate) that describe no topic.
  */
-export const STOP_WORDS = new Set(
+const STOP_WORDS = new Set(
   `a about above after again against all almost also although always am among an and another any anyone anything
 are aren't around as at away back be became because become been before being below between both but by can can't
 cannot could couldn't did didn't do does doesn't doing don't done down during each either else enough etc even ever
@@ -28,7 +28,7 @@ overview introduction intro tips help page pages site website welcome`
 );
 
 /** Numbers written as words, cardinal and ordinal: a phrase of them ("five", "twenty one") names no topic. */
-export const NUMBER_WORDS = new Set(
+const NUMBER_WORDS = new Set(
   `zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen
 eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred hundreds thousand thousands million
 millions billion billions dozen dozens half quarter second third fourth fifth sixth seventh eighth ninth tenth
@@ -38,7 +38,7 @@ once twice`
 );
 
 /** A number however written: digits with separators, a number word, an ordinal ("3rd"), a percentage. */
-export function isNumberLike(word: string): boolean {
+function isNumberLike(word: string): boolean {
   return NUMBER_WORDS.has(word) || /^[\d.,%]+$/.test(word) || /^\d+(st|nd|rd|th|s|k|m|x)$/.test(word);
 }
 

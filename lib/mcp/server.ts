@@ -14,7 +14,7 @@ import { readStreamCapped } from "@/lib/streams/read-capped";
 import { answerBadParamsAsInvalidParams } from "./invalid-params";
 import { listEntry, MCP_TOOLS, type McpContext } from "./tools";
 
-export const MCP_SERVER_INFO = { name: "findable", version: "1.0.0" };
+const MCP_SERVER_INFO = { name: "findable", version: "1.0.0" };
 
 const byName = new Map(MCP_TOOLS.map((t) => [t.name, t]));
 
@@ -24,7 +24,7 @@ const byName = new Map(MCP_TOOLS.map((t) => [t.name, t]));
  * switch is exhaustive so a new code must be placed here; `retryable` tells the model whether trying
  * again later can help.
  */
-export function mcpErrorKind(code: ErrorCode): { retryable: boolean } {
+function mcpErrorKind(code: ErrorCode): { retryable: boolean } {
   switch (code) {
     case "RATE_LIMITED":
     case "INTERNAL_ERROR":
@@ -64,7 +64,7 @@ function toolError(err: AppError, requestId?: string): CallToolResult {
 }
 
 /** Runs one tool call; the spec's error codes come back as MCP tool errors, never as protocol errors. */
-export async function callTool(ctx: McpContext, name: string, args: unknown): Promise<CallToolResult> {
+async function callTool(ctx: McpContext, name: string, args: unknown): Promise<CallToolResult> {
   const def = byName.get(name);
   const { requestId } = ctx;
   if (!def) return toolError(new AppError("NOT_FOUND", `No tool named ${name}.`), requestId);
@@ -93,7 +93,7 @@ export async function callTool(ctx: McpContext, name: string, args: unknown): Pr
  * A fresh MCP server for one authenticated account. The endpoint is stateless: every HTTP request
  * gets its own server and transport, so any instance can answer any request.
  */
-export function createMcpServer(ctx: McpContext): Server {
+function createMcpServer(ctx: McpContext): Server {
   // The low-level Server (not McpServer) so that bad arguments are validated by the REST routes' own
   // zod schemas and answered as VALIDATION_ERROR tool errors, exactly as the REST API words them.
   const server = new Server(MCP_SERVER_INFO, {

@@ -40,7 +40,7 @@ export const mcpToolName = (endpoint: string) => endpoint.replaceAll("-", "_");
 
 export const WAIT_MAX_SECONDS = 60;
 export const WAIT_DEFAULT_SECONDS = 30;
-export const WAIT_POLL_MS = 500;
+const WAIT_POLL_MS = 500;
 
 /** The billed tools' extra argument: the REST `Idempotency-Key` header as an argument. */
 const idempotencyArg = z.object({

@@ -45,7 +45,7 @@ export function operationsOf(doc: OpenApiDocument) {
       .map(([method, op]) => ({ path, callPath: legacy ? `/api${path}` : path, method, op, legacy }));
   });
 }
-export interface OpenApiParameter {
+interface OpenApiParameter {
   name: string;
   in: "query" | "path" | "header";
   required: boolean;

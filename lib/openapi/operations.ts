@@ -23,7 +23,7 @@ const METHOD_ORDER = ["get", "post", "patch", "delete"];
  * Every contract the modules export, ordered by tag, path and method (a module's exports have no order
  * every loader agrees on).
  */
-export function contractsOf(...modules: Record<string, unknown>[]): AnyRouteContract[] {
+function contractsOf(...modules: Record<string, unknown>[]): AnyRouteContract[] {
   return modules
     .flatMap((m) => Object.values(m).filter(isRouteContract))
     .sort(

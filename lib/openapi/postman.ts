@@ -9,7 +9,7 @@ import type { OpenApiDocument, OpenApiOperation } from "./document";
 import { API_ROUTES } from "./operations";
 
 /** The parts of the Postman v2.1 format this generator writes. */
-export interface PostmanItem {
+interface PostmanItem {
   name: string;
   request: {
     method: string;
@@ -25,7 +25,7 @@ export interface PostmanItem {
   };
   event: { listen: "test" | "prerequest"; script: { type: "text/javascript"; exec: string[] } }[];
 }
-export interface PostmanFolder {
+interface PostmanFolder {
   name: string;
   description?: string;
   item: PostmanItem[];
@@ -36,7 +36,7 @@ export interface PostmanCollection {
   item: PostmanFolder[];
 }
 
-export const POSTMAN_SCHEMA = "https://schema.getpostman.com/json/collection/v2.1.0/collection.json";
+const POSTMAN_SCHEMA = "https://schema.getpostman.com/json/collection/v2.1.0/collection.json";
 const PLACEHOLDER_JOB_ID = "00000000-0000-4000-8000-000000000000";
 /**
  * The webhook (and key pair) id in the examples: the collection variable {{id}}, set by the requests that

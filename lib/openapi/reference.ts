@@ -38,7 +38,7 @@ export function typeLabel(doc: OpenApiDocument, raw: JsonSchema): string {
   return type ?? "any";
 }
 
-export function constraintsOf(schema: JsonSchema): string[] {
+function constraintsOf(schema: JsonSchema): string[] {
   const out: string[] = [];
   const add = (key: string, label: string) => {
     if (schema[key] !== undefined) out.push(`${label} ${JSON.stringify(schema[key])}`);

@@ -23,7 +23,7 @@ const instant = z
 
 const bool = z.enum(["true", "false"]).transform((v) => v === "true");
 
-export const VISITS_LIMIT = { min: 1, max: 200, default: 50 } as const;
+const VISITS_LIMIT = { min: 1, max: 200, default: 50 } as const;
 
 export const visitsQuery = z
   .object({
@@ -52,7 +52,7 @@ export const visitsQuery = z
     path: ["from"],
   });
 
-export const visitView = z.object({
+const visitView = z.object({
   id: z.string(),
   timestamp: z.string().describe("ISO 8601 UTC"),
   path: z.string(),

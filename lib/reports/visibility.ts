@@ -12,7 +12,7 @@ const t = visibilityObservations;
  * cited; + 30 × position weight when mentioned, 1 for first named down to 0.25 from the fourth; + 20 positive,
  * 10 neutral when mentioned).
  */
-export const observationScore = sql<number>`(
+const observationScore = sql<number>`(
   case when ${t.cited} then 50 else 0 end
   + case when ${t.mentioned} then 30 * greatest(0.25, 1 - 0.25 * (${t.position} - 1))
       + case ${t.sentiment} when 'positive' then 20 when 'neutral' then 10 else 0 end

@@ -60,7 +60,7 @@ export const TAGS = [
       "The older, unversioned interface under /api that existing integrations still call: `Authorization: Bearer <token>` (a legacy API token from the dashboard or the admin CLI, or `<key>:<secret>`), JSON bodies, the same envelope, rate limit and error codes as v1. Operations with a v1 equivalent are deprecated.",
   },
 ] as const;
-export type Tag = (typeof TAGS)[number]["name"];
+type Tag = (typeof TAGS)[number]["name"];
 
 /**
  * The deprecated operations (the older interface's operations that v1 has): deprecated since `since`, answered
@@ -98,7 +98,7 @@ export interface PathParam<N extends string = string> {
   notFound?: string;
 }
 
-export interface RequestBody<S extends z.ZodType = z.ZodType> {
+interface RequestBody<S extends z.ZodType = z.ZodType> {
   /** The component name in the OpenAPI document. */
   name: string;
   schema: S;
@@ -116,7 +116,7 @@ export interface RequestBody<S extends z.ZodType = z.ZodType> {
   validation?: "schema" | "service" | "handler";
 }
 
-export interface SuccessResponse<D extends z.ZodType = z.ZodType> {
+interface SuccessResponse<D extends z.ZodType = z.ZodType> {
   status: 200 | 201 | 202;
   description: string;
   /** `data` of the envelope; the handler's answer is type-checked against it (`z.infer`). */
@@ -220,12 +220,6 @@ export function parsePathParam(param: PathParam, value: unknown): string {
     return parsed.data;
   }
   return parseValue(param.schema, value, param.name);
-}
-
-/** The data schema of the success answer, when the contract names one. */
-export function dataSchema(contract: AnyRouteContract): z.ZodType | undefined {
-  const data = contract.success.data;
-  return data && "schema" in data ? data.schema : undefined;
 }
 
 /**

@@ -12,8 +12,6 @@ export const pascal = (name: string) =>
 
 export const toolAvailable = (name: ToolName) => !TOOLS[name].unavailable;
 
-export const toolCost = (name: ToolName): string => pricingText(TOOLS[name]);
-
 type JobCreatedData = z.infer<typeof jobCreated> | z.infer<typeof auditsJobCreated>;
 
 /** The contract of a tool's endpoint, POST /<tool>: everything in it comes from the tool's catalogue entry. */

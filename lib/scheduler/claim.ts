@@ -13,7 +13,7 @@ export interface DueRow {
  * before the commit. Another process never sees a locked row, and after the commit the row is no longer due:
  * one slot runs once however many processes claim at the same time. Returns false when nothing was due.
  */
-export async function claimDueRow(
+async function claimDueRow(
   db: Db,
   spec: { table: string; where: SQL },
   handle: (tx: Tx, row: DueRow) => Promise<void>,

@@ -4,7 +4,7 @@ import { rowsOf } from "@/lib/db/rows";
 import { ENGINE_NAMES, type EngineName, type Env } from "@/lib/providers/engine-types";
 
 /** The variables giving each provider's limits: requests per minute and requests in flight. */
-export const PROVIDER_LIMIT_ENV: Record<EngineName, { rpmEnv: string; concurrencyEnv: string }> = {
+const PROVIDER_LIMIT_ENV: Record<EngineName, { rpmEnv: string; concurrencyEnv: string }> = {
   ChatGPT: { rpmEnv: "OPENAI_RPM", concurrencyEnv: "OPENAI_CONCURRENCY" },
   Claude: { rpmEnv: "ANTHROPIC_RPM", concurrencyEnv: "ANTHROPIC_CONCURRENCY" },
   Gemini: { rpmEnv: "GEMINI_RPM", concurrencyEnv: "GEMINI_CONCURRENCY" },
@@ -15,7 +15,7 @@ export const PROVIDER_LIMIT_ENV: Record<EngineName, { rpmEnv: string; concurrenc
  * The provider's own limits when the operator sets none: requests per minute and requests in flight of a
  * new account's first paid tier with web search (set `<PROVIDER>_RPM` / `<PROVIDER>_CONCURRENCY` to yours).
  */
-export const DEFAULT_PROVIDER_LIMITS: Record<EngineName, { rpm: number; concurrency: number }> = {
+const DEFAULT_PROVIDER_LIMITS: Record<EngineName, { rpm: number; concurrency: number }> = {
   ChatGPT: { rpm: 500, concurrency: 20 },
   Claude: { rpm: 50, concurrency: 5 },
   Gemini: { rpm: 300, concurrency: 20 },
@@ -23,7 +23,7 @@ export const DEFAULT_PROVIDER_LIMITS: Record<EngineName, { rpm: number; concurre
 };
 
 /** The share of each provider's limits monitors may use (percent); the rest is kept for the one-off tools. */
-export const DEFAULT_MONITOR_SHARE = 80;
+const DEFAULT_MONITOR_SHARE = 80;
 
 export interface ProviderLimit {
   /** The provider's limits as configured. */
@@ -63,7 +63,7 @@ export function readProviderLimits(env: Env = process.env): Record<EngineName, P
 }
 
 /** Spacing between two requests to a provider at `rpm`, with 2% headroom for clocks and network jitter. */
-export const slotSpacingMs = (rpm: number) => (60_000 / rpm) * 1.02;
+const slotSpacingMs = (rpm: number) => (60_000 / rpm) * 1.02;
 
 export interface ProviderClock {
   /** The database's clock (clock_timestamp()), the one clock every process shares, when the clock was read. */

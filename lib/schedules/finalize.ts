@@ -8,7 +8,7 @@ import {
 import { compareVitals, type Vitals, vitalsOf, vitalsSnapshot } from "@/lib/analysis/compare-vitals";
 import type { Db, Tx } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
-import { type AuditScheduleRun, auditScheduleRuns, auditSchedules, jobs } from "@/lib/db/schema";
+import { auditScheduleRuns, auditSchedules, jobs } from "@/lib/db/schema";
 import { addNotice } from "@/lib/monitors/notify";
 import type { MailMessage } from "@/lib/providers/smtp/mailer";
 import { emitWebhookEvent } from "@/lib/webhooks/outbox";
@@ -16,7 +16,7 @@ import { regressionMails, scheduleLabel, sendMails } from "./notify";
 import { type RunChanges, SCHEDULE_LIMITS } from "./schemas";
 
 /** The snapshot a completed job's result is kept as (the comparison's input for 13 months). */
-export function runSnapshotOf(tool: string, result: unknown): ResultSnapshot | null {
+function runSnapshotOf(tool: string, result: unknown): ResultSnapshot | null {
   return tool === "core-web-vitals" ? vitalsSnapshot(result) : snapshotOf(tool, result);
 }
 
@@ -28,7 +28,7 @@ const highest = (c: { severity: string | null; status: string }) =>
  * Why a run regressed against the one before: a score fell by at least SCHEDULE_LIMITS.regressionPoints, or a new
  * issue of the highest severity appeared. Empty when it did not regress.
  */
-export function regressionsOf(cmp: ResultComparison): string[] {
+function regressionsOf(cmp: ResultComparison): string[] {
   const out: string[] = [];
   for (const [name, delta] of Object.entries(cmp.scoreDelta)) {
     if (delta <= -SCHEDULE_LIMITS.regressionPoints) out.push(`The ${name} score fell by ${-delta} points.`);
@@ -198,5 +198,3 @@ export async function purgeScheduleHistory(db: Db): Promise<number> {
   );
   return rows.length;
 }
-
-export type { AuditScheduleRun };

@@ -39,7 +39,7 @@ export async function listHistory(
   };
 }
 
-export interface OpenIssue {
+interface OpenIssue {
   id: string;
   title: string;
   severity: string | null;

@@ -9,7 +9,7 @@
  *   scheduleOverview (the dashboard's trend, open issues with their age, last changes);
  * - scheduling: auditScheduleKind (lib/jobs/scheduled.ts plugs it into every job runner).
  */
-export { listHistory, type OpenIssue, type ScheduleOverview, scheduleOverview } from "./history";
+export { listHistory, type ScheduleOverview, scheduleOverview } from "./history";
 export { runScheduleNow } from "./runs";
 export * from "./schemas";
 export {
@@ -17,6 +17,5 @@ export {
   deleteSchedule,
   getSchedule,
   listSchedules,
-  requireDomainOfUrl,
   updateSchedule,
 } from "./service";

@@ -19,7 +19,7 @@ export { sendMails } from "@/lib/monitors/notify";
 export const scheduleLabel = (s: Pick<AuditSchedule, "tool" | "url">) =>
   `${TOOL_TITLES[s.tool as keyof typeof TOOL_TITLES] ?? s.tool} of ${s.url}`;
 
-export const scheduleLink = (s: Pick<AuditSchedule, "domain">) =>
+const scheduleLink = (s: Pick<AuditSchedule, "domain">) =>
   publicUrl(`/dashboard/domains/${encodeURIComponent(s.domain)}/audits`);
 
 function skipMessage(s: AuditSchedule, reason: string, d: SkipDetail): string {

@@ -15,7 +15,7 @@ const CLAIMS_PER_PASS = 50;
  * Due schedules → charged (or skipped) runs, one transaction per schedule (FOR UPDATE SKIP LOCKED: two
  * processes never run one slot twice); then the runs whose job finished are closed and compared.
  */
-export async function claimDueSchedules(db: Db, env?: Env, max = CLAIMS_PER_PASS): Promise<number> {
+async function claimDueSchedules(db: Db, env?: Env, max = CLAIMS_PER_PASS): Promise<number> {
   const mails: MailMessage[] = [];
   const n = await claimDueRows(
     db,

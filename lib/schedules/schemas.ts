@@ -20,8 +20,8 @@ export const SCHEDULE_LIMITS = {
   /** A score falling by at least this many points (0–100) makes a run a regression. */
   regressionPoints: 5,
 } as const;
-export const SCHEDULES_PAGE = { min: 1, max: 100, default: 20 } as const;
-export const HISTORY_PAGE = { min: 1, max: 50, default: 10 } as const;
+const SCHEDULES_PAGE = { min: 1, max: 100, default: 20 } as const;
+const HISTORY_PAGE = { min: 1, max: 50, default: 10 } as const;
 
 const tool = z.enum(AUDIT_SCHEDULE_TOOLS, {
   error: `Must be one of ${AUDIT_SCHEDULE_TOOLS.join(", ")}.`,
@@ -108,7 +108,7 @@ export const scheduleUpdateInput = z
   });
 export type ScheduleUpdateInput = z.output<typeof scheduleUpdateInput>;
 
-export const scheduleEstimate = z.object({
+const scheduleEstimate = z.object({
   creditsPerRun: z.number().int(),
   runsPerMonth: z.number(),
   creditsPerMonth: z.number().int(),
@@ -170,9 +170,9 @@ const issue = z.object({
   previousStatus: z.enum(["pass", "warn", "fail"]).nullable(),
   message: z.string(),
 });
-export const VITAL_NAMES = ["lcp", "inp", "cls"] as const;
+const VITAL_NAMES = ["lcp", "inp", "cls"] as const;
 const rating = z.enum(["good", "needs-improvement", "poor"]);
-export const vitalChange = z.object({
+const vitalChange = z.object({
   metric: z.enum(VITAL_NAMES),
   before: z.number().nullable(),
   after: z.number().nullable(),
@@ -182,9 +182,8 @@ export const vitalChange = z.object({
   ratingAfter: rating.nullable(),
   ratingChanged: z.boolean(),
 });
-export type VitalChange = z.infer<typeof vitalChange>;
 
-export const runChanges = z.object({
+const runChanges = z.object({
   /** The run compared with (the schedule's previous completed run). */
   previousRunId: z.uuid(),
   new: z.array(issue),
@@ -197,11 +196,10 @@ export const runChanges = z.object({
 });
 export type RunChanges = z.infer<typeof runChanges>;
 
-export const vitalValue = z.object({ value: z.number(), rating }).nullable();
-export const runVitals = z.object({ lcp: vitalValue, inp: vitalValue, cls: vitalValue });
-export type RunVitals = z.infer<typeof runVitals>;
+const vitalValue = z.object({ value: z.number(), rating }).nullable();
+const runVitals = z.object({ lcp: vitalValue, inp: vitalValue, cls: vitalValue });
 
-export const historyRun = z.object({
+const historyRun = z.object({
   id: z.uuid(),
   trigger: z.enum(["schedule", "manual"]),
   status: z.enum(AUDIT_RUN_STATUSES),

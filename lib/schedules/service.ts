@@ -28,7 +28,7 @@ function invalid(field: string, message: string, extra: Record<string, unknown> 
   });
 }
 
-export function zoneOf(timeZone: string): string {
+function zoneOf(timeZone: string): string {
   const zone = canonicalTimeZone(timeZone);
   if (!zone) throw invalid("timeZone", "Not an IANA time zone such as Europe/Paris or America/New_York.");
   return zone;
@@ -42,7 +42,7 @@ export function toolOf(name: string): AnyTool {
 }
 
 /** The tool's validated input for a schedule (the URL, and the strategy of Core Web Vitals). */
-export function toolInputOf(tool: string, url: string, strategy?: "mobile" | "desktop"): unknown {
+function toolInputOf(tool: string, url: string, strategy?: "mobile" | "desktop"): unknown {
   const raw = tool === "core-web-vitals" ? { url, strategy: strategy ?? "mobile" } : { url };
   const parsed = toolOf(tool).input.safeParse(raw);
   if (!parsed.success) throw invalid("url", "Not a URL this tool can audit.");
@@ -76,7 +76,7 @@ export async function requireRunnable(db: DbOrTx, tool: AnyTool, input: unknown,
 }
 
 /** The account's registered domain a URL belongs to (its host or a subdomain of it), or 403 FORBIDDEN_SCOPE. */
-export async function requireDomainOfUrl(db: DbOrTx, accountId: string, url: string) {
+async function requireDomainOfUrl(db: DbOrTx, accountId: string, url: string) {
   const host = new URL(url).hostname.toLowerCase().replace(/\.$/, "");
   const rows = await db
     .select()
@@ -96,7 +96,7 @@ export async function requireDomainOfUrl(db: DbOrTx, accountId: string, url: str
   return best;
 }
 
-export function estimateOf(tool: AnyTool, input: unknown, every: "day" | "week"): ScheduleEstimate {
+function estimateOf(tool: AnyTool, input: unknown, every: "day" | "week"): ScheduleEstimate {
   const creditsPerRun = tool.cost(input);
   const runsPerMonth = every === "day" ? 30 : Math.round((52 / 12) * 100) / 100;
   return { creditsPerRun, runsPerMonth, creditsPerMonth: Math.ceil(creditsPerRun * runsPerMonth) };

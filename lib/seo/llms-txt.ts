@@ -4,13 +4,13 @@
  * lists of `- [name](url): notes`. A section titled "Optional" lists what may be skipped.
  */
 
-export interface LlmsTxtLink {
+interface LlmsTxtLink {
   title: string;
   url: string;
   notes?: string;
 }
 
-export interface LlmsTxtSection {
+interface LlmsTxtSection {
   title: string;
   links: LlmsTxtLink[];
 }
@@ -23,7 +23,7 @@ export interface LlmsTxtModel {
   sections: LlmsTxtSection[];
 }
 
-export interface LlmsTxtIssue {
+interface LlmsTxtIssue {
   line: number;
   severity: "error" | "warning";
   code:

@@ -5,7 +5,7 @@ import { BOT_TOKENS, type BotToken } from "@/lib/tracking/catalog/robots-tokens"
 /** RFC 9309 §2.5: crawlers must parse at least 500 KiB; what follows is ignored. */
 export const ROBOTS_MAX_BYTES = 500 * 1024;
 
-export interface RobotsRule {
+interface RobotsRule {
   allow: boolean;
   /** The path pattern, percent-encoding normalised. */
   pattern: string;
@@ -13,7 +13,7 @@ export interface RobotsRule {
   line: number;
 }
 
-export interface RobotsGroup {
+interface RobotsGroup {
   /** Product tokens as written (`*` for all). */
   userAgents: string[];
   rules: RobotsRule[];
@@ -21,7 +21,7 @@ export interface RobotsGroup {
   crawlDelay?: number;
 }
 
-export interface RobotsRecord {
+interface RobotsRecord {
   line: number;
   key: string;
   value: string;
@@ -29,7 +29,7 @@ export interface RobotsRecord {
   group?: number;
 }
 
-export interface RobotsIssue {
+interface RobotsIssue {
   line: number;
   message: string;
 }
@@ -110,7 +110,7 @@ const UTF8_BOM = [0xef, 0xbb, 0xbf];
  * The bytes after a UTF-8 byte order mark or any leading part of one, as Google's parser skips them
  * ("\xEF\xBB" alone still counts); a broken sequence ("\xEF\x11\xBF") is left to show as a bad first line.
  */
-export function skipByteOrderMark(bytes: Uint8Array): Uint8Array {
+function skipByteOrderMark(bytes: Uint8Array): Uint8Array {
   let i = 0;
   while (i < UTF8_BOM.length && bytes[i] === UTF8_BOM[i]) i++;
   return bytes.subarray(i);

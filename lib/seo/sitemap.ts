@@ -8,18 +8,18 @@ import { fetchRobotsTxt, type Robots } from "./robots";
 const gunzip = promisify(zlib.gunzip);
 
 /** sitemaps.org: at most 50 000 URLs and 50 MB uncompressed per file. */
-export const SITEMAP_MAX_URLS_PER_FILE = 50_000;
+const SITEMAP_MAX_URLS_PER_FILE = 50_000;
 const SITEMAP_MAX_BYTES = 50 * 1024 * 1024;
 const DEFAULTS = { maxUrls: 50_000, maxSitemaps: 25, maxDepth: 2 };
 
-export interface SitemapUrl {
+interface SitemapUrl {
   loc: string;
   lastmod?: string;
   changefreq?: string;
   priority?: number;
 }
 
-export interface SitemapIssue {
+interface SitemapIssue {
   /** The sitemap the issue is in. */
   sitemap: string;
   severity: "error" | "warning";
@@ -27,7 +27,7 @@ export interface SitemapIssue {
 }
 
 /** The formats sitemaps.org accepts: the XML protocol, RSS 2.0 and Atom 1.0 feeds, and a plain text list. */
-export const SITEMAP_KINDS = ["urlset", "sitemapindex", "rss", "atom", "text"] as const;
+const SITEMAP_KINDS = ["urlset", "sitemapindex", "rss", "atom", "text"] as const;
 
 export interface ParsedSitemap {
   kind: (typeof SITEMAP_KINDS)[number] | "invalid";
@@ -38,7 +38,7 @@ export interface ParsedSitemap {
   issues: SitemapIssue[];
 }
 
-export interface SitemapSource {
+interface SitemapSource {
   url: string;
   /** Where the sitemap was learnt of. */
   from: "robots" | "default" | "index";

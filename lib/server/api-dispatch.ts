@@ -8,7 +8,7 @@ import type { TLSSocket } from "node:tls";
 import { jsonBodyText } from "@/lib/api/envelope";
 import { HSTS_VALUE, STATIC_SECURITY_HEADERS } from "@/lib/security/headers";
 
-export type RouteHandler = (
+type RouteHandler = (
   req: Request,
   args: { params: Promise<Record<string, string | string[]>> },
 ) => Promise<Response>;
@@ -120,7 +120,7 @@ function readWhole(req: http.IncomingMessage): Promise<Buffer> {
 }
 
 /** A Web Request from the node request: headers copied once, the body read whole when small. */
-export async function toWebRequest(req: http.IncomingMessage, signal?: AbortSignal): Promise<Request> {
+async function toWebRequest(req: http.IncomingMessage, signal?: AbortSignal): Promise<Request> {
   const headers = new Headers();
   const raw = req.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);

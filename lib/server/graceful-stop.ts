@@ -4,7 +4,7 @@
 // runner, as after a crash.
 
 /** How long a graceful stop may take before the process exits anyway (SHUTDOWN_GRACE_MS, default 10 s). */
-export function shutdownGraceMs(env: NodeJS.ProcessEnv = process.env): number {
+function shutdownGraceMs(env: NodeJS.ProcessEnv = process.env): number {
   const raw = Number(env.SHUTDOWN_GRACE_MS);
   return Number.isFinite(raw) && raw > 0 ? raw : 10_000;
 }

@@ -12,7 +12,7 @@ type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<
 const STRIPPED = new Set<string>(FORWARDING_HEADERS);
 
 /** Rewrites the request's forwarding headers in place: the resolved client address and scheme only. */
-export function rewriteForwardedHeaders(req: http.IncomingMessage, trust: TrustProxy): void {
+function rewriteForwardedHeaders(req: http.IncomingMessage, trust: TrustProxy): void {
   const client = resolveClient(
     { remoteAddress: req.socket.remoteAddress, encrypted: (req.socket as TLSSocket).encrypted },
     {

@@ -5,7 +5,7 @@
  */
 
 /** The normal quantile for a two-sided 95% level. */
-export const Z_95 = 1.959963984540054;
+const Z_95 = 1.959963984540054;
 
 export const INTERVAL_METHOD = "95% Wilson score interval with continuity correction";
 export const CHANGE_METHOD = "two-sided two-proportion z-test (pooled), significant at the 95% level";

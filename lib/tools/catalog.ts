@@ -9,7 +9,6 @@ import { faqGenerator } from "./faq-generator/definition";
 import { keywordMetrics } from "./keyword-metrics/definition";
 import { keywordResearch } from "./keyword-research/definition";
 import { llmsTxt } from "./llms-txt/definition";
-import { monitoredAnswer } from "./monitored-answer/definition";
 import { seoAeoGeoAudit } from "./seo-aeo-geo-audit/definition";
 import { serp } from "./serp/definition";
 import type { AnyTool, Env } from "./types";
@@ -35,10 +34,6 @@ const DEFINITIONS = [
   serp,
   aiAccess,
 ] as const;
-
-/** Priced units billed by a feature's own service rather than as a job: the same ledger, the same prices everywhere. */
-export const METERED_ITEMS = [monitoredAnswer] as const;
-export { monitoredAnswer };
 
 export type ToolName = (typeof DEFINITIONS)[number]["name"];
 export const TOOL_NAMES = DEFINITIONS.map((t) => t.name) as [ToolName, ...ToolName[]];
@@ -77,11 +72,4 @@ export function describeToolStatus(tool: AnyTool, env: Env): ToolStatus {
     ...(tool.unavailable ? { reason: tool.unavailable.reason } : {}),
     requirements: (tool.requires ?? []).map((r) => ({ ...r, configured: Boolean(env[r.env]?.trim()) })),
   };
-}
-
-export function describeToolStatuses(env: Env): Record<ToolName, ToolStatus> {
-  return Object.fromEntries(TOOL_NAMES.map((n) => [n, describeToolStatus(TOOLS[n], env)])) as Record<
-    ToolName,
-    ToolStatus
-  >;
 }

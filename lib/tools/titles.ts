@@ -17,7 +17,7 @@ export const TOOL_TITLES = {
   "ai-access": "AI access matrix",
 } as const;
 
-export type TitledToolName = keyof typeof TOOL_TITLES;
+type TitledToolName = keyof typeof TOOL_TITLES;
 
 /** The title of a tool by name, or undefined for a name this build does not have. */
 export function findToolTitle(name: string): string | undefined {

@@ -20,7 +20,7 @@ export type Availability =
   | { ok: false; reason: string; code?: UnavailableReason; details?: Record<string, unknown> };
 
 /** A fact the server must be configured with for (part of) a tool to run. */
-export interface EnvRequirement {
+interface EnvRequirement {
   env: string;
   /** What it enables, for people: "ChatGPT", "the backlink provider". */
   label: string;
@@ -128,7 +128,7 @@ export interface ToolRunner<I = unknown, R = unknown> {
   onCompleted?(tx: Tx, event: CompletedEvent<I, R>): Promise<void>;
 }
 
-export interface CompletedEvent<I = unknown, R = unknown> {
+interface CompletedEvent<I = unknown, R = unknown> {
   job: Job;
   input: I;
   /** The result as stored: what the result schema kept of the tool's output. */

@@ -162,6 +162,5 @@ export const logsIngestResult = z.object({
 
 export type TrackingStats = z.infer<typeof trackingStatsResult>;
 export type CitationsReport = z.infer<typeof citationsResult>;
-export type DomainView = z.infer<typeof domainResult>;
 export type EventsIngestResult = z.infer<typeof eventsIngestResult>;
 export type LogsIngestResult = z.infer<typeof logsIngestResult>;

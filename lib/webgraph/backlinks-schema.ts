@@ -3,7 +3,7 @@ import { providerBacklinks } from "@/lib/contract/provider-backlinks";
 
 // Client-safe (zod and lib/contract only): the tool definitions and the dashboard read these schemas.
 
-export const BACKLINK_SOURCES = ["webgraph", "dataforseo", "both"] as const;
+const BACKLINK_SOURCES = ["webgraph", "dataforseo", "both"] as const;
 
 const rank = z.object({
   harmonicCentralityRank: z.number().int(),
@@ -21,7 +21,7 @@ const figures = z.object({
   rank: rank.nullable(),
 });
 
-export const webgraphOverviewResult = figures.extend({
+const webgraphOverviewResult = figures.extend({
   topReferringDomains: z.array(
     z.object({
       domain: z.string(),

@@ -25,7 +25,7 @@ type Phase = keyof WebgraphProgress;
  * The closing steps, in milliseconds. On Postgres the edge index is built beside the vertices and ranks
  * files as they load (it starts once the edge file is in), and the other steps beside it.
  */
-export interface FinishMs {
+interface FinishMs {
   /** The snapshot's edge index, built once over the loaded partition. */
   index: number;
   /**

@@ -6,13 +6,13 @@ import { scoreAuthority } from "./authority";
 import { rowsOf } from "./import-webgraph";
 import { fromRevHost, toRevHost } from "./parse";
 
-export interface SnapshotRef {
+interface SnapshotRef {
   name: string;
   takenOn: string;
   levels: { level: WebgraphLevel; id: number; rankedCount: number }[];
 }
 
-export interface GraphRank {
+interface GraphRank {
   /** 1 = the most central vertex of the snapshot. */
   harmonicCentralityRank: number;
   pageRankRank: number;
@@ -22,7 +22,7 @@ export interface GraphRank {
   level: WebgraphLevel;
 }
 
-export interface TargetFigures {
+interface TargetFigures {
   snapshot: string;
   takenOn: string;
   /** The target (or its registered domain) is a vertex of this snapshot. */
@@ -34,7 +34,7 @@ export interface TargetFigures {
   rank: GraphRank | null;
 }
 
-export interface ReferringDomain {
+interface ReferringDomain {
   domain: string;
   harmonicCentralityRank: number | null;
   pageRankRank: number | null;
@@ -50,7 +50,7 @@ export interface WebgraphOverview extends TargetFigures {
 const TOP_REFERRING = 10;
 
 /** Imported, complete snapshots grouped by release, newest first. */
-export async function listWebgraphSnapshots(db: DbOrTx): Promise<SnapshotRef[]> {
+async function listWebgraphSnapshots(db: DbOrTx): Promise<SnapshotRef[]> {
   const rows = rowsOf<{
     id: number;
     name: string;
@@ -181,7 +181,7 @@ async function listTopReferringDomains(
   });
 }
 
-export interface DomainAuthority {
+interface DomainAuthority {
   domain: string;
   found: boolean;
   authorityScore: number | null;

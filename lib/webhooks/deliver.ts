@@ -9,7 +9,7 @@ import { isPlainSecret, openSigningSecret, sealPlainSecrets } from "./secrets";
 import { signatureHeaders } from "./sign";
 
 /** An attempt holds its delivery this long; a process that dies mid-attempt leaves it to be retried after. */
-export const DELIVERY_LEASE_SECONDS = DELIVERY_TIMEOUT_MS / 1000 + 5;
+const DELIVERY_LEASE_SECONDS = DELIVERY_TIMEOUT_MS / 1000 + 5;
 const MAX_ATTEMPTS = RETRY_SCHEDULE_SECONDS.length + 1;
 const USER_AGENT = "Findable-Webhooks/1.0 (Standard Webhooks)";
 
@@ -175,12 +175,7 @@ async function attempt(db: Db, fetcher: GuardedFetch, row: Claimed): Promise<boo
 }
 
 /** Disables an endpoint that kept failing, fails its pending deliveries and leaves the owner a notice. */
-export async function disableEndpoint(
-  tx: Tx,
-  endpointId: string,
-  accountId: string,
-  url: string,
-): Promise<void> {
+async function disableEndpoint(tx: Tx, endpointId: string, accountId: string, url: string): Promise<void> {
   const reason = `Every delivery failed for ${DISABLE_AFTER_FAILING_DAYS} days.`;
   const [disabled] = await tx
     .update(webhookEndpoints)

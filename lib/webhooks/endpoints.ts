@@ -21,7 +21,7 @@ import {
 } from "./schemas";
 import { sealSigningSecret } from "./secrets";
 
-export const newSigningSecret = () => `whsec_${randomBytes(32).toString("base64")}`;
+const newSigningSecret = () => `whsec_${randomBytes(32).toString("base64")}`;
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
@@ -45,7 +45,7 @@ export function endpointView(row: WebhookEndpoint, now = new Date()): WebhookEnd
  * to public addresses (the same rule, and the same ALLOW_PRIVATE_TARGETS test/development allowance, as every
  * outbound fetch). Checked at creation; the fetcher checks again at every delivery (DNS can change).
  */
-export async function checkWebhookTarget(raw: string): Promise<string> {
+async function checkWebhookTarget(raw: string): Promise<string> {
   const url = new URL(raw);
   const refuse = (message: string, reason: string) =>
     validationError(message, [{ field: "url", message }], { reason });
@@ -239,7 +239,7 @@ export async function sendTestEvent(db: Db, accountId: string, endpointId?: stri
   return emitted;
 }
 
-export function deliveryView(row: {
+function deliveryView(row: {
   id: string;
   eventId: string;
   eventType: string;

@@ -1,9 +1,7 @@
-export { DELIVERY_LEASE_SECONDS, deliverDueWebhooks, purgeWebhookHistory } from "./deliver";
+export { deliverDueWebhooks } from "./deliver";
 export {
-  checkWebhookTarget,
   createEndpoint,
   deleteEndpoint,
-  deliveryView,
   enableEndpoint,
   endpointView,
   listDeliveries,
@@ -14,6 +12,4 @@ export {
   sendTestEvent,
 } from "./endpoints";
 export { dismissNotice, openNotices } from "./notices";
-export { accountsListening, emitWebhookEvent, type WebhookPayload } from "./outbox";
 export * from "./schemas";
-export { signatureHeaders } from "./sign";

@@ -7,7 +7,7 @@ import type { WebhookEvent } from "./schemas";
 /** The Standard Webhooks message id (`webhook-id`): the same on every retry of the message. */
 export const newMessageId = () => `msg_${randomBytes(16).toString("base64url")}`;
 
-export interface WebhookPayload {
+interface WebhookPayload {
   type: WebhookEvent;
   /** ISO 8601 UTC: when the event happened. */
   timestamp: string;

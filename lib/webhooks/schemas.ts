@@ -4,7 +4,7 @@ import { httpUrl } from "@/lib/contract/http-url";
 import { queryInt } from "@/lib/contract/query";
 import { WEBHOOK_EVENTS } from "./events";
 
-export { WEBHOOK_EVENTS, type WebhookEvent } from "./events";
+export type { WebhookEvent } from "./events";
 
 /** Endpoints per account. */
 export const MAX_ENDPOINTS = 10;

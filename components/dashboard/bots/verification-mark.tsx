@@ -8,7 +8,7 @@ export interface Verification {
 }
 
 /** "signature", "IP range and reverse DNS": the methods that decided the verified visits. */
-export function verifiedHow(v: Verification): string {
+function verifiedHow(v: Verification): string {
   const methods = [
     v.verifiedBy.signature > 0 ? "signature" : null,
     v.verifiedBy.ip > 0 ? "IP range" : null,

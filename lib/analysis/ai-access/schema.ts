@@ -2,16 +2,15 @@
 // zod only, so tool definitions and client components can import it.
 import { z } from "zod";
 
-export const AI_PURPOSES = ["training", "search-index", "user-fetch"] as const;
+const AI_PURPOSES = ["training", "search-index", "user-fetch"] as const;
 export type AiPurpose = (typeof AI_PURPOSES)[number];
 
-export const ACCESS_STATUSES = ["allowed", "blocked", "partly"] as const;
-export type AccessStatus = (typeof ACCESS_STATUSES)[number];
+const ACCESS_STATUSES = ["allowed", "blocked", "partly"] as const;
 
 const yesNo = z.enum(["yes", "no"]);
 const yN = z.enum(["y", "n"]);
 
-export const aiAccessRow = z.object({
+const aiAccessRow = z.object({
   operator: z.string(),
   /** The robots.txt product token. */
   token: z.string(),
@@ -23,7 +22,7 @@ export const aiAccessRow = z.object({
 });
 export type AiAccessRow = z.infer<typeof aiAccessRow>;
 
-export const contentSignalEntry = z.object({
+const contentSignalEntry = z.object({
   /** The user agents of the robots.txt group the line sits in ("*" for all). */
   userAgents: z.array(z.string()),
   line: z.number().int(),
@@ -44,7 +43,7 @@ const usagePrefs = z.object({
 });
 export type UsagePrefs = z.infer<typeof usagePrefs>;
 
-export const robotsDirective = z.object({
+const robotsDirective = z.object({
   source: z.enum(["meta", "x-robots-tag"]),
   /** "robots" for every crawler, else the crawler the directive names (meta name or X-Robots-Tag prefix). */
   agent: z.string(),
@@ -52,7 +51,7 @@ export const robotsDirective = z.object({
 });
 export type RobotsDirective = z.infer<typeof robotsDirective>;
 
-export const serverAnswer = z.object({
+const serverAnswer = z.object({
   token: z.string(),
   userAgent: z.string(),
   /** HTTP status; null when the request failed. */

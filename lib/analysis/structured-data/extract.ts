@@ -56,7 +56,7 @@ function unwrapScript(text: string): string {
     .trim();
 }
 
-export function extractJsonLd($: CheerioAPI): {
+function extractJsonLd($: CheerioAPI): {
   blocks: number;
   entities: ExtractedEntity[];
   malformed: MalformedBlock[];

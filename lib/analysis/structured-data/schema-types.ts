@@ -14,7 +14,7 @@ export interface TypeRule {
   expects?: Record<string, string[]>;
 }
 
-export const SCHEMA_RULES: Record<string, TypeRule> = {
+const SCHEMA_RULES: Record<string, TypeRule> = {
   Article: {
     required: ["headline"],
     recommended: ["author", "datePublished", "dateModified", "image", "publisher"],
@@ -109,7 +109,7 @@ export const SCHEMA_RULES: Record<string, TypeRule> = {
 };
 
 /** Subtype → supertype, so a NewsArticle is checked as an Article and a Restaurant as a LocalBusiness. */
-export const SCHEMA_PARENTS: Record<string, string> = {
+const SCHEMA_PARENTS: Record<string, string> = {
   NewsArticle: "Article",
   BlogPosting: "Article",
   TechArticle: "Article",
@@ -190,7 +190,7 @@ export const SCHEMA_PARENTS: Record<string, string> = {
 };
 
 /** The type itself and its supertypes, nearest first. */
-export function listAncestors(type: string): string[] {
+function listAncestors(type: string): string[] {
   const chain = [type];
   let current = SCHEMA_PARENTS[type];
   while (current && !chain.includes(current)) {

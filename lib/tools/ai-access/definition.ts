@@ -4,7 +4,7 @@ import { httpUrl } from "../shared-schemas";
 import { TOOL_TITLES } from "../titles";
 import { defineTool } from "../types";
 
-export const aiAccessInput = z.object({ url: httpUrl }).strict();
+const aiAccessInput = z.object({ url: httpUrl }).strict();
 export type AiAccessInput = z.infer<typeof aiAccessInput>;
 
 export const aiAccess = defineTool({

@@ -4,7 +4,7 @@ import { hostname } from "../domain-schemas";
 import { TOOL_TITLES } from "../titles";
 import { defineTool } from "../types";
 
-export const backlinksOverviewInput = z
+const backlinksOverviewInput = z
   .object({
     target: hostname,
     includeHistory: z.boolean({ error: "Must be true or false." }).default(false),

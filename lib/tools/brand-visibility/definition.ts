@@ -6,7 +6,7 @@ import { COST_PER_ENGINE, ENGINE_CHECK_TIMEOUT_MS } from "../shared/engine-check
 import { TOOL_TITLES } from "../titles";
 import { defineTool } from "../types";
 
-export const brandVisibilityInput = z
+const brandVisibilityInput = z
   .object({
     prompt,
     domain: hostname,

@@ -5,7 +5,7 @@ import { httpUrl } from "../shared-schemas";
 import { TOOL_TITLES } from "../titles";
 import { defineTool } from "../types";
 
-export const STRATEGIES = ["mobile", "desktop"] as const;
+const STRATEGIES = ["mobile", "desktop"] as const;
 
 /**
  * Not a setting: a fact the server checks itself (lib/tools/server-env.ts) each time a job is created,

@@ -1,7 +1,7 @@
 import { countWords, endsLikeSentence, splitSentences } from "@/lib/analysis/text";
 
 /** Answers aim for the 40–60 words answer engines quote, and never run past a paragraph's worth. */
-export const ANSWER_WORDS = { min: 6, target: 40, max: 90 } as const;
+const ANSWER_WORDS = { min: 6, target: 40, max: 90 } as const;
 
 // Answers that lean on the rest of the page are not self-contained.
 const REFERS_ELSEWHERE =

@@ -11,18 +11,18 @@ import { type GeneratedJson, generateJson, type JsonEngine } from "@/lib/provide
 import { MAX_PAIRS, MIN_PAIRS } from "./schema";
 
 /** At most this many sentences go to the engine (the page's first ones, in reading order). */
-export const MAX_PROMPT_SENTENCES = 300;
+const MAX_PROMPT_SENTENCES = 300;
 /** Share of an answer's content words that must appear in its supporting sentences. */
-export const MIN_SUPPORT = 0.8;
+const MIN_SUPPORT = 0.8;
 
-export interface GroundedPair {
+interface GroundedPair {
   question: string;
   answer: string;
   /** The page's sentences the answer rests on, verbatim. */
   supportingSentences: string[];
 }
 
-export const GROUNDED_SCHEMA = {
+const GROUNDED_SCHEMA = {
   type: "object",
   additionalProperties: false,
   required: ["pairs"],

@@ -4,7 +4,7 @@ import { httpUrl } from "../shared-schemas";
 export const faqGeneratorInput = z.object({ url: httpUrl }).strict();
 export type FaqGeneratorInput = z.infer<typeof faqGeneratorInput>;
 
-export const PAIR_SOURCES = [
+const PAIR_SOURCES = [
   "faq-schema",
   "details",
   "definition-list",
@@ -12,7 +12,6 @@ export const PAIR_SOURCES = [
   "definition",
   "generated",
 ] as const;
-export type PairSource = (typeof PAIR_SOURCES)[number];
 
 export const MIN_PAIRS = 8;
 export const MAX_PAIRS = 10;
@@ -28,7 +27,7 @@ const pair = z.object({
 });
 export type FaqPair = z.infer<typeof pair>;
 
-export const faqPageJsonLd = z.object({
+const faqPageJsonLd = z.object({
   "@context": z.literal("https://schema.org"),
   "@type": z.literal("FAQPage"),
   mainEntity: z.array(

@@ -2,13 +2,13 @@ import { type CrawledPage, type CrawlResult, normaliseUrl } from "@/lib/crawl/cr
 import { shorten } from "@/lib/crawl/extract-page";
 import { type LlmsTxtModel, OPTIONAL_SECTION } from "@/lib/seo/llms-txt";
 
-export interface BuiltLink {
+interface BuiltLink {
   title: string;
   url: string;
   notes: string | null;
 }
 
-export interface BuiltSection {
+interface BuiltSection {
   title: string;
   links: BuiltLink[];
 }

@@ -7,7 +7,7 @@ import { httpUrl } from "../shared-schemas";
 export const auditInput = z.object({ url: httpUrl }).strict();
 export type AuditInput = z.infer<typeof auditInput>;
 
-export const CHECK_CATEGORIES = [
+const CHECK_CATEGORIES = [
   "http",
   "crawl",
   "security",

@@ -11,7 +11,7 @@ import { scoreChecks } from "@/lib/analysis/check";
 import type { Check } from "@/lib/analysis/types";
 import type { AuditResult } from "./audit-schema";
 
-export const CATEGORY_WEIGHTS = {
+const CATEGORY_WEIGHTS = {
   http: 10,
   crawl: 15,
   security: 10,
@@ -22,7 +22,7 @@ export const CATEGORY_WEIGHTS = {
   "ai-access": 5,
 } as const;
 
-export const BLOCKER_CAP = 40;
+const BLOCKER_CAP = 40;
 const BLOCKERS: Record<string, string> = {
   "meta.robots": "noindex",
   "crawl.search-bots": "search crawlers blocked",
@@ -30,7 +30,7 @@ const BLOCKERS: Record<string, string> = {
 
 type AuditCategory = keyof typeof CATEGORY_WEIGHTS;
 
-export function countStatuses(checks: readonly Check[]) {
+function countStatuses(checks: readonly Check[]) {
   return {
     pass: checks.filter((c) => c.status === "pass").length,
     warn: checks.filter((c) => c.status === "warn").length,

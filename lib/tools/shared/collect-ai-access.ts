@@ -21,13 +21,13 @@ import { findSitemaps } from "@/lib/seo/sitemap";
 import type { ToolContext } from "../types";
 
 /** At most this many crawler user agents are tried, this many at once, each within PROBE_TIMEOUT_MS. */
-export const MAX_PROBES = 18;
+const MAX_PROBES = 18;
 const PROBE_CONCURRENCY = 4;
 const PROBE_TIMEOUT_MS = 6_000;
 /** All crawler probes together; those not answered by then are left out of the matrix, never read as refusals. */
 const PROBE_BUDGET_MS = 20_000;
 /** The home page and at most this many more paths are checked against robots.txt. */
-export const MAX_KEY_PATHS = 9;
+const MAX_KEY_PATHS = 9;
 const PAGE_MAX_BYTES = 2 * 1024 * 1024;
 const LLMS_MAX_BYTES = 1024 * 1024;
 
@@ -82,7 +82,7 @@ async function readLlms(ctx: Ctx, home: string): Promise<AiAccess["llmsTxt"]> {
 }
 
 /** Distinct sections of the site: one URL per first path segment, same origin, home excluded. */
-export function pickKeyUrls(home: string, candidates: readonly string[], max = MAX_KEY_PATHS): string[] {
+function pickKeyUrls(home: string, candidates: readonly string[], max = MAX_KEY_PATHS): string[] {
   const origin = new URL(home).origin;
   const seen = new Set<string>();
   const out: string[] = [];

@@ -5,7 +5,7 @@ import type { TrackedVisits } from "@/lib/analysis/ai-access/matrix";
 import type { DbOrTx } from "@/lib/db/client";
 import { domains, trackingDailyBots } from "@/lib/db/schema";
 
-export const TRACKING_DAYS = 30;
+const TRACKING_DAYS = 30;
 
 /** The account's registered domain for a hostname: itself, or its www. twin either way. */
 async function findDomain(db: DbOrTx, accountId: string, hostname: string) {

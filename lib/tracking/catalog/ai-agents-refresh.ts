@@ -6,7 +6,7 @@ import { readCapped } from "./ip-ranges/refresh";
 /** The list's raw file in its public repository (MIT licence; see data/README.md). */
 export const AI_AGENT_LIST_URL =
   "https://raw.githubusercontent.com/ai-robots-txt/ai.robots.txt/main/robots.json";
-export const AI_AGENT_LIST_FILE = "ai-robots-txt.json";
+const AI_AGENT_LIST_FILE = "ai-robots-txt.json";
 
 const MAX_BYTES = 2 * 1024 * 1024;
 // Today's list has ~170 agents; far fewer means a truncated or replaced file, which would drop agents.

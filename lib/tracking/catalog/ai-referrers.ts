@@ -57,7 +57,7 @@ const OWN_HOSTS: HostRule[] = [
 ];
 
 /** The list's entries as host rules ("x.com/i/grok" becomes host x.com, path /i/grok). */
-export function hostRulesFromList(assistants: Record<string, readonly string[]>): HostRule[] {
+function hostRulesFromList(assistants: Record<string, readonly string[]>): HostRule[] {
   const rules: HostRule[] = [];
   for (const [name, hosts] of Object.entries(assistants)) {
     const engine = LIST_NAMES[name];

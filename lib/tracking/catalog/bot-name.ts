@@ -77,7 +77,7 @@ function stripVersion(token: string): string {
 }
 
 /** A usable name: has a letter, is not a browser/platform word, a version, a hex id or a domain suffix. */
-export function isGoodName(name: string): boolean {
+function isGoodName(name: string): boolean {
   if (name.length < 2 || name.length > MAX_NAME) return false;
   if (!/^[A-Za-z0-9][\w.-]*(?: [A-Za-z][\w.-]*)*$/.test(name)) return false;
   if (!/[A-Za-z]{2}/.test(name)) return false;
@@ -107,7 +107,7 @@ function tokensOf(userAgent: string): Token[] {
  * "(compatible; Name" slot, the leading "Name/1.0", the last product token that is not a browser's, or
  * the host of its contact URL.
  */
-export function productToken(userAgent: string): string | null {
+function productToken(userAgent: string): string | null {
   const tokens = tokensOf(userAgent);
   const crawlerWord = tokens.find((t) => BOT_WORD.test(t.name));
   if (crawlerWord) return crawlerWord.name;

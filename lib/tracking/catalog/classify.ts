@@ -5,7 +5,7 @@ import { deriveBotName } from "./bot-name";
 import { type AiEngine, BOT_DEFINITIONS, type BotDefinition, type BotPurpose } from "./bots";
 import { createAnchoredMatcher } from "./pattern-index";
 
-export interface ClassifiedBot {
+interface ClassifiedBot {
   name: string;
   operator: string | null;
   purpose: BotPurpose;

@@ -120,7 +120,7 @@ function keyAt(text: string, i: number): number {
   return text.charCodeAt(i) * 4294967296 + text.charCodeAt(i + 1) * 65536 + text.charCodeAt(i + 2);
 }
 
-export interface PatternMatch {
+interface PatternMatch {
   index: number;
   match: RegExpExecArray;
 }

@@ -11,7 +11,7 @@ export interface ReverseDnsResolver {
 }
 
 /** Documented crawler host names per bot (each operator's verification page). */
-export const REVERSE_DNS_SUFFIXES: Readonly<Record<string, readonly string[]>> = {
+const REVERSE_DNS_SUFFIXES: Readonly<Record<string, readonly string[]>> = {
   // https://developers.google.com/crawling/docs/crawlers-fetchers/verify-google-requests
   Googlebot: ["googlebot.com", "google.com", "googleusercontent.com"],
   "Googlebot-Image": ["googlebot.com", "google.com"],
@@ -39,7 +39,7 @@ export const REVERSE_DNS_SUFFIXES: Readonly<Record<string, readonly string[]>> =
   // https://developers.facebook.com/docs/sharing/webmasters/web-crawlers (no list; AS32934 host names)
 };
 
-export type ReverseDnsVerdict = "verified" | "unverified" | "unknown";
+type ReverseDnsVerdict = "verified" | "unverified" | "unknown";
 
 export interface ReverseDnsVerifier {
   /** "verified": the PTR name is the operator's and resolves back; "unverified": it is not; "unknown": no rule or no answer in time. */

@@ -3,7 +3,7 @@
 import { type BotPurpose, getBotDefinition } from "./bots";
 
 /** `ai`: crawlers and fetchers of AI products; `search`: classic search engine crawlers. */
-export type BotKind = "ai" | "search";
+type BotKind = "ai" | "search";
 
 export interface BotToken {
   /** The robots.txt product token, as the operator documents it. */

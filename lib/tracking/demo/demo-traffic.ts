@@ -5,7 +5,7 @@ import { prepareVisit } from "../ingest/prepare-visit";
 import { recordVisits } from "../ingest/record-visits";
 import { generateSampleVisits } from "./sample-traffic";
 
-export const DEMO_VISIT_COUNT = 3000;
+const DEMO_VISIT_COUNT = 3000;
 
 /**
  * Gives the demo domain something to chart: visits built from real user-agent strings over the last 60 days,

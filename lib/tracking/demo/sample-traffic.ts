@@ -25,14 +25,14 @@ export const SAMPLE_BOT_USER_AGENTS: readonly string[] = [
   "python-requests/2.31.0",
 ];
 
-export const SAMPLE_BROWSER_USER_AGENTS: readonly string[] = [
+const SAMPLE_BROWSER_USER_AGENTS: readonly string[] = [
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
   "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15",
   "Mozilla/5.0 (iPhone; CPU iPhone OS 17_7 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/131.0.6778.73 Mobile/15E148 Safari/604.1",
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0",
 ];
 
-export const SAMPLE_PATHS: readonly string[] = [
+const SAMPLE_PATHS: readonly string[] = [
   "/",
   "/pricing",
   "/blog/what-is-aeo",
@@ -47,7 +47,7 @@ export const SAMPLE_PATHS: readonly string[] = [
   "/features/citations",
 ];
 
-export const SAMPLE_AI_REFERRERS: readonly string[] = [
+const SAMPLE_AI_REFERRERS: readonly string[] = [
   "https://chatgpt.com/",
   "https://www.perplexity.ai/search/abc",
   "https://gemini.google.com/app",
@@ -67,7 +67,7 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-export interface SampleVisit {
+interface SampleVisit {
   path: string;
   userAgent: string;
   referrer?: string;

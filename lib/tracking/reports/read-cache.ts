@@ -1,7 +1,7 @@
 import { LruCache } from "../lru-cache";
 
 /** The spec lets /tracking/stats and /citations be about 2 minutes stale. */
-export const READ_CACHE_TTL_SECONDS = 120;
+const READ_CACHE_TTL_SECONDS = 120;
 export const READ_CACHE_HEADERS = { "cache-control": `private, max-age=${READ_CACHE_TTL_SECONDS}` };
 const CAPACITY = 5_000;
 

@@ -18,17 +18,17 @@ import {
   Token,
 } from "./structured-fields";
 
-export const WEB_BOT_AUTH_TAG = "web-bot-auth";
+const WEB_BOT_AUTH_TAG = "web-bot-auth";
 export const DIRECTORY_PATH = "/.well-known/http-message-signatures-directory";
 /** Clock difference tolerated between the signer and the server that logged the request. */
-export const CLOCK_SKEW_SECONDS = 60;
+const CLOCK_SKEW_SECONDS = 60;
 /**
  * A signature valid for longer is a static token (anyone who saw it can replay it until it expires): it proves
  * nothing about the request. The profile recommends no more than 24 hours.
  */
-export const MAX_LIFETIME_SECONDS = 24 * 60 * 60;
+const MAX_LIFETIME_SECONDS = 24 * 60 * 60;
 /** The thumbprint of RFC 9421's Ed25519 test key (Appendix B.1.4): its private half is public. */
-export const RFC9421_TEST_KEY_THUMBPRINT = "poqkLGiymh_W0uP6PZFw-dvez3QJT5SolqXBCW38r0U";
+const RFC9421_TEST_KEY_THUMBPRINT = "poqkLGiymh_W0uP6PZFw-dvez3QJT5SolqXBCW38r0U";
 
 /** What a tracked request carried: the raw header values and what the signature base is built from. */
 export interface SignedRequest {

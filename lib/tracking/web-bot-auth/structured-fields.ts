@@ -6,8 +6,8 @@ export class Token {
   constructor(readonly value: string) {}
 }
 
-export type BareItem = number | string | Token | Uint8Array | boolean;
-export type Parameters = Map<string, BareItem>;
+type BareItem = number | string | Token | Uint8Array | boolean;
+type Parameters = Map<string, BareItem>;
 export interface Item {
   value: BareItem;
   params: Parameters;
@@ -203,7 +203,7 @@ export function parseItem(text: string): Item {
   return parseWhole(text, (p) => p.item());
 }
 
-export function serializeBareItem(value: BareItem): string {
+function serializeBareItem(value: BareItem): string {
   if (typeof value === "number") {
     if (Number.isInteger(value)) return String(value);
     const rounded = Math.round(value * 1000) / 1000;
@@ -215,7 +215,7 @@ export function serializeBareItem(value: BareItem): string {
   return `:${Buffer.from(value).toString("base64")}:`;
 }
 
-export function serializeParams(params: Parameters): string {
+function serializeParams(params: Parameters): string {
   let out = "";
   for (const [key, value] of params)
     out += value === true ? `;${key}` : `;${key}=${serializeBareItem(value)}`;

@@ -4,7 +4,7 @@ import { type ParsedCidr, parseCidr } from "./cidr";
  * The file format operators publish (Google, Bing, OpenAI, Anthropic, Perplexity, Apple, DuckDuckGo, Common
  * Crawl, Mistral) and that our data files keep: `{ creationTime, prefixes: [{ ipv4Prefix } | { ipv6Prefix }] }`.
  */
-export interface RangeFeed {
+interface RangeFeed {
   creationTime?: string | null;
   prefixes?: unknown;
   [extra: string]: unknown;

@@ -38,7 +38,7 @@ export async function readCapped(response: Response, maxBytes: number): Promise<
  * The range document a web page embeds: the JSON object that starts with `{"creationTime"`, up to its
  * matching brace (strings are skipped, so braces inside them do not count). Throws when there is none.
  */
-export function extractEmbeddedFeed(page: string): string {
+function extractEmbeddedFeed(page: string): string {
   const start = page.search(/\{\s*"creationTime"\s*:/);
   if (start === -1) throw new Error("no embedded document");
   let depth = 0;
