@@ -63,7 +63,7 @@ export function readProviderLimits(env: Env = process.env): Record<EngineName, P
 }
 
 /** Spacing between two requests to a provider at `rpm`, with 2% headroom for clocks and network jitter. */
-const slotSpacingMs = (rpm: number) => (60_000 / rpm) * 1.02;
+export const slotSpacingMs = (rpm: number) => (60_000 / rpm) * 1.02;
 
 export interface ProviderClock {
   /** The database's clock (clock_timestamp()), the one clock every process shares, when the clock was read. */

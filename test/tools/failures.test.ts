@@ -6,7 +6,7 @@ import path from "node:path";
 import { describe, expect, test, vi } from "vitest";
 import { ERROR_CODES, JOB_FAILURE_CODES, ToolError } from "@/lib/errors";
 import { FetchError } from "@/lib/fetch";
-import { describeFailure } from "@/lib/jobs/runner";
+import { describeFailure } from "@/lib/jobs/tool-source";
 import { TOOL_NAMES, type ToolName } from "@/lib/tools/catalog";
 import { FAILURE_MEANINGS, failureCodesOf, RUNNER_FAILURE_CODES } from "@/lib/tools/failures";
 
