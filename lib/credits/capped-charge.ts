@@ -14,7 +14,7 @@ export interface SkipDetail {
 }
 export type SkipReason = "insufficient_credits" | "monthly_cap";
 
-export type CappedCharge<Extra> =
+type CappedCharge<Extra> =
   | { charged: Charged & Extra }
   | { charged: null; reason: SkipReason; detail: SkipDetail };
 

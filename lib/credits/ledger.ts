@@ -24,9 +24,9 @@ import { newMessageId } from "@/lib/webhooks/outbox";
  */
 
 /** What a spend is for: a job (one charge per job) or a monitor run (one charge per run). */
-export type ChargeRef = { jobId: string } | { monitorRunId: string };
+type ChargeRef = { jobId: string } | { monitorRunId: string };
 /** What a refund gives back: a job (once) or one answer of a monitor run (once per answer). */
-export type RefundRef = { jobId: string } | { monitorRunId: string; monitorAnswerId: string };
+type RefundRef = { jobId: string } | { monitorRunId: string; monitorAnswerId: string };
 
 export interface ChargeSpec {
   accountId: string;
@@ -106,7 +106,7 @@ function assertCost(cost: number) {
 }
 
 /** The charging statement of `spec` (see `charge`). */
-export function chargeStatement(spec: ChargeSpec): SQL {
+function chargeStatement(spec: ChargeSpec): SQL {
   assertCost(spec.cost);
   const { accountId, cost } = spec;
   const ref = refColumns(spec.ref);
@@ -152,7 +152,7 @@ export async function charge<Extra extends Record<string, unknown> = Record<stri
 }
 
 /** One charge of a batch (`chargeBatch`); `fields` are what its work reads (`ok.fields`). */
-export interface BatchCharge {
+interface BatchCharge {
   jobId: string;
   cost: number;
   description: string;
