@@ -1,11 +1,11 @@
 import type { z } from "zod";
 import type { Db } from "@/lib/db/client";
-import { readIdempotencyKey } from "@/lib/jobs/create";
 import type { AuthenticatedKey } from "@/lib/keys/keys";
 import type { LegacyAuth } from "@/lib/keys/legacy-tokens";
 import { type AnyRouteContract, deprecationHeaders, type Prop, parsePathParam } from "@/lib/routes/contract";
 import type { ApiResult } from "./envelope";
 import { type ApiKeyOptions, type RouteHandler, withApiKey, withPublicApi } from "./handler";
+import { readIdempotencyKey } from "./idempotency-key";
 import { authenticateBearer } from "./legacy";
 import { parseQuery, parseValue, readJson } from "./parse";
 

@@ -1,6 +1,6 @@
 import { desc, eq, sql } from "drizzle-orm";
+import { creditPurchase } from "@/lib/credits/ledger";
 import type { Db, DbOrTx } from "@/lib/db/client";
-import { rowsOf } from "@/lib/db/rows";
 import { creditPurchases } from "@/lib/db/schema";
 
 export interface PurchaseInput {
@@ -18,7 +18,7 @@ export interface PurchaseInput {
 
 /**
  * Applies one paid purchase exactly once: the receipt row, the balance and the `purchase` ledger row (keyed by
- * the event id) in one statement, so one transaction. A replayed event (or a second event for the same
+ * the event id) in one statement (`creditPurchase` of lib/credits), so one transaction. A replayed event (or a second event for the same
  * session) inserts nothing and moves nothing. Returns whether the credits were added.
  */
 export async function applyPurchase(
@@ -26,25 +26,19 @@ export async function applyPurchase(
   p: PurchaseInput,
 ): Promise<{ applied: boolean; balance?: number }> {
   const description = `Purchase: ${p.packName} pack, ${p.credits} credits (${p.checkoutSessionId})`;
-  const result = await db.execute(sql`
-    with receipt as (
+  const credited = await creditPurchase(db, {
+    receipt: sql`
       insert into credit_purchases (account_id, event_id, checkout_session_id, payment_intent_id, pack_id,
         credits, amount_total, currency, customer_email)
       values (${p.accountId}, ${p.eventId}, ${p.checkoutSessionId}, ${p.paymentIntentId}, ${p.packId},
         ${p.credits}, ${p.amountTotal}, ${p.currency}, ${p.customerEmail})
       on conflict do nothing
-      returning account_id, credits
-    ), bal as (
-      update accounts a set credit_balance = a.credit_balance + r.credits
-      from receipt r where a.id = r.account_id
-      returning a.id, a.credit_balance
-    )
-    insert into credit_ledger (account_id, type, amount, balance_after, description, event_id)
-    select bal.id, 'purchase', ${p.credits}, bal.credit_balance, ${description}, ${p.eventId}
-    from bal
-    returning balance_after`);
-  const [row] = rowsOf<{ balance_after: number }>(result);
-  return row ? { applied: true, balance: Number(row.balance_after) } : { applied: false };
+      returning account_id, credits`,
+    eventId: p.eventId,
+    credits: p.credits,
+    description,
+  });
+  return credited ? { applied: true, balance: credited.balance } : { applied: false };
 }
 
 export async function listPurchases(db: DbOrTx, accountId: string, limit = 50) {

@@ -9,7 +9,7 @@ import { chargeAndInsertJob } from "./charge";
 import { jobEvents } from "./events";
 import { findReplay } from "./idempotency";
 
-export { idempotencyKeySchema, readIdempotencyKey, requestHash } from "./idempotency";
+export { requestHash } from "./idempotency";
 
 export interface CreateJobInput {
   accountId: string;

@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import { idempotencyRecords, jobs } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
@@ -21,25 +20,6 @@ export function requestHash(method: string, path: string, body: unknown): string
   return createHash("sha256")
     .update(`${method} ${path}\n${canonical(body)}`)
     .digest("hex");
-}
-
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
-
-/** An idempotency key: 1 to 255 visible ASCII characters (the header and the MCP argument alike). */
-export const idempotencyKeySchema = z
-  .string({ error: "Must be a string." })
-  .regex(IDEMPOTENCY_KEY, { error: "1 to 255 visible ASCII characters." });
-
-export function readIdempotencyKey(req: Request): string | undefined {
-  const key = req.headers.get("idempotency-key");
-  if (key === null) return undefined;
-  if (!idempotencyKeySchema.safeParse(key).success) {
-    throw new AppError("VALIDATION_ERROR", "Idempotency-Key must be 1 to 255 visible ASCII characters.", {
-      field: "Idempotency-Key",
-      issues: [{ field: "Idempotency-Key", message: "1 to 255 visible ASCII characters." }],
-    });
-  }
-  return key;
 }
 
 export async function findReplay(db: Db, accountId: string, idem: { key: string; requestHash: string }) {

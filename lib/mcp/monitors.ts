@@ -1,5 +1,5 @@
+import { idempotencyKeySchema } from "@/lib/contract/idempotency-key";
 import { parseValue } from "@/lib/errors";
-import { idempotencyKeySchema } from "@/lib/jobs/create";
 import {
   createMonitor,
   type ListMonitorsQuery,

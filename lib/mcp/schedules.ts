@@ -1,5 +1,5 @@
+import { idempotencyKeySchema } from "@/lib/contract/idempotency-key";
 import { parseValue } from "@/lib/errors";
-import { idempotencyKeySchema } from "@/lib/jobs/create";
 import { jobEvents } from "@/lib/jobs/events";
 import { parsePathParam, routeArgs } from "@/lib/routes/contract";
 import {

@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { resolveSources } from "@/lib/ai-visibility/resolve-sources";
 import { readSiteName } from "@/lib/ai-visibility/site-name";
+import { refund } from "@/lib/credits/ledger";
 import type { Db } from "@/lib/db/client";
 import { redactDbError } from "@/lib/db/errors";
 import { rowsOf } from "@/lib/db/rows";
@@ -127,8 +128,8 @@ export async function claimAnswers(
 }
 
 /**
- * Gives a failed answer's credits back, once: the answer's move from running to failed is the guard, and the
- * ledger's unique index on the answer backs it. The refund is the run's own price per answer.
+ * Fails an answer and gives its credits back, once: the answer's move from running to failed is the guard, and
+ * `refund` (lib/credits) writes at most one refund per answer. The refund is the run's own price per answer.
  */
 async function failAnswer(
   db: Db,
@@ -136,34 +137,32 @@ async function failAnswer(
   owner: string | null,
   error: { code: string; message: string },
 ): Promise<boolean> {
-  const rows = rowsOf<{ id: string }>(
-    await db.execute(sql`
-      with a as (
-        update monitor_answers set status = 'failed', error = ${JSON.stringify(error)}::jsonb, completed_at = now(),
-          lease_owner = null, lease_expires_at = null
-        where id = ${answerId} and status = 'running' ${owner ? sql`and lease_owner = ${owner}` : sql``}
-        returning id, run_id, account_id
-      ), price as (
-        select r.id as run_id, (r.credits_charged / greatest(r.answers_planned, 1))::int as amount
-        from monitor_runs r join a on a.run_id = r.id where r.credits_charged > 0
-      ), run as (
-        update monitor_runs r set credits_refunded = r.credits_refunded + price.amount
-        from price where r.id = price.run_id and price.amount > 0
-          and not exists (select 1 from credit_ledger where monitor_answer_id = ${answerId})
-        returning r.id
-      ), bal as (
-        update accounts set credit_balance = credit_balance + price.amount,
-          total_used = greatest(0, total_used - price.amount)
-        from a, price, run where accounts.id = a.account_id
-        returning accounts.credit_balance, price.amount, a.run_id, a.account_id
-      )
-      insert into credit_ledger (account_id, type, amount, balance_after, description, monitor_run_id, monitor_answer_id)
-      select bal.account_id, 'refund', bal.amount, bal.credit_balance,
-        ${`Refund: monitored answer failed (${error.code})`}, bal.run_id, ${answerId}::uuid
-      from bal
-      returning id`),
-  );
-  return rows.length > 0;
+  return db.transaction(async (tx) => {
+    const [failed] = rowsOf<{ run_id: string; account_id: string; amount: number }>(
+      await tx.execute(sql`
+        with a as (
+          update monitor_answers set status = 'failed', error = ${JSON.stringify(error)}::jsonb, completed_at = now(),
+            lease_owner = null, lease_expires_at = null
+          where id = ${answerId} and status = 'running' ${owner ? sql`and lease_owner = ${owner}` : sql``}
+          returning run_id, account_id
+        )
+        select a.run_id, a.account_id, (r.credits_charged / greatest(r.answers_planned, 1))::int as amount
+        from a join monitor_runs r on r.id = a.run_id`),
+    );
+    const amount = Number(failed?.amount ?? 0);
+    if (!failed || amount <= 0) return false;
+    const refunded = await refund(tx, {
+      accountId: failed.account_id,
+      amount,
+      description: `Refund: monitored answer failed (${error.code})`,
+      ref: { monitorRunId: failed.run_id, monitorAnswerId: answerId },
+    });
+    if (!refunded) return false;
+    await tx.execute(
+      sql`update monitor_runs set credits_refunded = credits_refunded + ${amount}::int where id = ${failed.run_id}`,
+    );
+    return true;
+  });
 }
 
 const siteNames = new Map<string, { name: string | null; at: number }>();

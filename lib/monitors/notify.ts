@@ -1,16 +1,12 @@
 import { and, eq } from "drizzle-orm";
+import type { SkipDetail } from "@/lib/credits/capped-charge";
 import type { DbOrTx, Tx } from "@/lib/db/client";
 import { accountNotices, type Monitor, type MonitorRun, memberships, users } from "@/lib/db/schema";
 import { publicUrl } from "@/lib/email/links";
 import { defaultMailer, type MailMessage } from "@/lib/providers/smtp/mailer";
 import { emitWebhookEvent } from "@/lib/webhooks/outbox";
 
-export interface SkipDetail {
-  required: number;
-  available: number;
-  monthlyCreditCap?: number;
-  spentThisMonth?: number;
-}
+export type { SkipDetail };
 
 /** An account notice for the dashboard (the same facts as the webhook events). */
 export async function addNotice(tx: DbOrTx, accountId: string, kind: string, message: string): Promise<void> {

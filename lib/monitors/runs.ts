@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { chargeWithinCap, refusedRun, type SkipReason } from "@/lib/credits/capped-charge";
 import type { Db, DbOrTx, Tx } from "@/lib/db/client";
-import { rowsOf } from "@/lib/db/rows";
 import {
   type Monitor,
   type MonitorAnswer,
@@ -14,7 +14,6 @@ import {
 import { AppError } from "@/lib/errors";
 import type { EngineName } from "@/lib/providers/engine-types";
 import type { MailMessage } from "@/lib/providers/smtp/mailer";
-import { emitWebhookEvent } from "@/lib/webhooks/outbox";
 import { decodeCursor, encodeCursor } from "./cursor";
 import { CREDITS_PER_ANSWER } from "./estimate";
 import { notifyRunSkipped, type SkipDetail } from "./notify";
@@ -26,7 +25,7 @@ export type RunOutcome =
   | {
       status: "skipped";
       run: MonitorRun | null;
-      reason: "insufficient_credits" | "monthly_cap";
+      reason: SkipReason;
       detail: SkipDetail;
       /** The owners' emails, to send once the transaction has committed. */
       mails: MailMessage[];
@@ -71,28 +70,22 @@ export async function startRun(
       .where(and(eq(monitorRuns.monitorId, m.id), eq(monitorRuns.idempotencyKey, opts.idempotencyKey)));
     if (replay) return { status: "running", run: replay, replayed: true };
   }
-  const rows = rowsOf<{ balance: number; threshold: number }>(
-    await tx.execute(sql`
-      with spent as (
-        select coalesce(sum(credits_charged - credits_refunded), 0)::int as total from monitor_runs
-        where monitor_id = ${m.id} and created_at >= ${monthStart}
-      ), charged as (
-        update accounts set credit_balance = credit_balance - ${cost}::int, total_used = total_used + ${cost}::int
-        where id = ${m.accountId} and credit_balance >= ${cost}::int
-          and (${m.monthlyCreditCap}::int is null or (select total from spent) + ${cost}::int <= ${m.monthlyCreditCap}::int)
-        returning credit_balance, credits_low_threshold
-      ), run as (
+  const outcome = await chargeWithinCap(tx, {
+    accountId: m.accountId,
+    cost,
+    description: `Monitor run ${id} (${m.domain}): ${planned} answers`,
+    ref: { monitorRunId: id },
+    low: { monitorId: m.id, runId: id },
+    cap: m.monthlyCreditCap,
+    spent: sql`select coalesce(sum(credits_charged - credits_refunded), 0)::int as total from monitor_runs
+      where monitor_id = ${m.id} and created_at >= ${monthStart}`,
+    work: sql`run as (
         insert into monitor_runs (id, monitor_id, account_id, trigger, scheduled_for, status, config, answers_planned,
           credits_charged, idempotency_key)
         select ${id}, ${m.id}, ${m.accountId}, ${opts.trigger}, ${scheduledFor}::timestamptz, 'running',
           ${JSON.stringify(config)}::jsonb, ${planned}::int, ${cost}::int, ${opts.idempotencyKey ?? null}::text
         from charged
         returning id
-      ), spend as (
-        insert into credit_ledger (account_id, type, amount, balance_after, description, monitor_run_id)
-        select ${m.accountId}, 'spend', -${cost}::int, charged.credit_balance,
-          ${`Monitor run ${id} (${m.domain}): ${planned} answers`}, run.id
-        from charged, run
       ), answers as (
         insert into monitor_answers (run_id, monitor_id, account_id, engine, prompt_index, prompt, sample)
         select run.id, ${m.id}, ${m.accountId}, e.engine, p.ord - 1, p.prompt, s.sample
@@ -100,26 +93,14 @@ export async function startRun(
           unnest(${`{${config.engines.join(",")}}`}::text[]) with ordinality as e(engine, eord),
           jsonb_array_elements_text(${JSON.stringify(config.prompts)}::jsonb) with ordinality as p(prompt, ord),
           generate_series(1, ${config.samples}::int) as s(sample)
-      )
-      select charged.credit_balance as balance, charged.credits_low_threshold as threshold from charged, run`),
-  );
-  const charged = rows[0];
-  if (charged) {
-    const balance = Number(charged.balance);
-    const threshold = Number(charged.threshold);
-    if (balance < threshold && balance + cost >= threshold) {
-      await emitWebhookEvent(tx, m.accountId, "credits.low", {
-        balance,
-        threshold,
-        monitorId: m.id,
-        runId: id,
-      });
-    }
+      )`,
+    from: sql`run`,
+  });
+  if (outcome.charged) {
     const [run] = await tx.select().from(monitorRuns).where(eq(monitorRuns.id, id));
     return { status: "running", run: run! };
   }
-  const detail = await skipDetail(tx, m, cost);
-  const reason = detail.available < cost ? "insufficient_credits" : "monthly_cap";
+  const { reason, detail } = outcome;
   if (opts.trigger === "manual") return { status: "skipped", run: null, reason, detail, mails: [] };
   const [run] = await tx
     .insert(monitorRuns)
@@ -139,23 +120,6 @@ export async function startRun(
     .returning();
   const mails = await notifyRunSkipped(tx, m, run!, reason, detail);
   return { status: "skipped", run: run!, reason, detail, mails };
-}
-
-async function skipDetail(tx: Tx, m: Monitor, cost: number): Promise<SkipDetail> {
-  const [row] = rowsOf<{ balance: number; spent: number }>(
-    await tx.execute(sql`
-      select (select credit_balance from accounts where id = ${m.accountId}) as balance,
-        (select coalesce(sum(credits_charged - credits_refunded), 0)::int from monitor_runs
-          where monitor_id = ${m.id}
-            and created_at >= (date_trunc('month', now() at time zone ${m.timeZone}) at time zone ${m.timeZone})) as spent`),
-  );
-  return {
-    required: cost,
-    available: Number(row?.balance ?? 0),
-    ...(m.monthlyCreditCap !== null
-      ? { monthlyCreditCap: m.monthlyCreditCap, spentThisMonth: Number(row?.spent ?? 0) }
-      : {}),
-  };
 }
 
 /**
@@ -181,20 +145,7 @@ export async function runMonitorNow(
     }
     return startRun(tx, m, { trigger: "manual", idempotencyKey: opts.idempotencyKey });
   });
-  if (outcome.status === "skipped") {
-    if (outcome.reason === "insufficient_credits") {
-      throw new AppError(
-        "INSUFFICIENT_CREDITS",
-        `This run costs ${outcome.detail.required} credits; the balance is ${outcome.detail.available}.`,
-        { required: outcome.detail.required, available: outcome.detail.available },
-      );
-    }
-    throw new AppError(
-      "VALIDATION_ERROR",
-      `This run (${outcome.detail.required} credits) would pass the monitor's monthly cap of ${outcome.detail.monthlyCreditCap} credits (${outcome.detail.spentThisMonth} spent this month). Raise or remove the cap to run it.`,
-      { field: "monthlyCreditCap", reason: "monthly_cap", ...outcome.detail },
-    );
-  }
+  if (outcome.status === "skipped") throw refusedRun(outcome, "the monitor's");
   const run = outcome.run;
   return {
     id: run.id,

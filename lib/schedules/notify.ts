@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import type { SkipDetail } from "@/lib/credits/capped-charge";
 import type { Tx } from "@/lib/db/client";
 import { type AuditSchedule, type AuditScheduleRun, memberships, users } from "@/lib/db/schema";
 import { publicUrl } from "@/lib/email/links";
@@ -7,14 +8,8 @@ import type { MailMessage } from "@/lib/providers/smtp/mailer";
 import { TOOL_TITLES } from "@/lib/tools/titles";
 import { emitWebhookEvent } from "@/lib/webhooks/outbox";
 
-export interface SkipDetail {
-  required: number;
-  available: number;
-  monthlyCreditCap?: number;
-  spentThisMonth?: number;
-}
-
 export { sendMails } from "@/lib/monitors/notify";
+export type { SkipDetail };
 
 export const scheduleLabel = (s: Pick<AuditSchedule, "tool" | "url">) =>
   `${TOOL_TITLES[s.tool as keyof typeof TOOL_TITLES] ?? s.tool} of ${s.url}`;

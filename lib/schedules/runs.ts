@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, sql } from "drizzle-orm";
+import { chargeWithinCap, refusedRun, type SkipReason } from "@/lib/credits/capped-charge";
 import type { Db, DbOrTx, Tx } from "@/lib/db/client";
-import { rowsOf } from "@/lib/db/rows";
 import {
   type AuditSchedule,
   type AuditScheduleRun,
@@ -11,7 +11,6 @@ import {
 import { AppError } from "@/lib/errors";
 import type { MailMessage } from "@/lib/providers/smtp/mailer";
 import type { Env } from "@/lib/tools/types";
-import { emitWebhookEvent } from "@/lib/webhooks/outbox";
 import { notifyScheduleSkipped, type SkipDetail } from "./notify";
 import type { HistoryRun, ScheduleRunStarted } from "./schemas";
 import { nextRunOf, requireRunnable, requireSchedule, toolOf } from "./service";
@@ -28,7 +27,7 @@ export type ScheduleRunOutcome =
   | {
       status: "skipped";
       run: AuditScheduleRun | null;
-      reason: "insufficient_credits" | "monthly_cap";
+      reason: SkipReason;
       detail: SkipDetail;
       mails: MailMessage[];
     };
@@ -77,22 +76,18 @@ export async function startScheduleRun(
     if (replay) return { status: "running", run: replay, replayed: true };
   }
   const scheduledFor = opts.scheduledFor?.toISOString() ?? null;
-  const rows = rowsOf<{ balance: number; threshold: number }>(
-    await tx.execute(sql`
-      with spent as (${spentSql(s)}), charged as (
-        update accounts set credit_balance = credit_balance - ${cost}::int, total_used = total_used + ${cost}::int
-        where id = ${s.accountId} and credit_balance >= ${cost}::int
-          and (${s.monthlyCreditCap}::int is null or (select * from spent) + ${cost}::int <= ${s.monthlyCreditCap}::int)
-        returning credit_balance, credits_low_threshold
-      ), job as (
+  const outcome = await chargeWithinCap(tx, {
+    accountId: s.accountId,
+    cost,
+    description: `Scheduled ${s.tool} of ${s.url}: job ${jobId}`,
+    ref: { jobId },
+    low: { jobId, tool: s.tool },
+    cap: s.monthlyCreditCap,
+    spent: spentSql(s),
+    work: sql`job as (
         insert into jobs (id, account_id, tool, input, credits_charged)
         select ${jobId}, ${s.accountId}, ${s.tool}, ${JSON.stringify(s.input)}::jsonb, ${cost}::int from charged
         returning id
-      ), spend as (
-        insert into credit_ledger (account_id, type, amount, balance_after, description, job_id)
-        select ${s.accountId}, 'spend', -${cost}::int, charged.credit_balance,
-          ${`Scheduled ${s.tool} of ${s.url}: job ${jobId}`}, job.id
-        from charged, job
       ), run as (
         insert into audit_schedule_runs (id, schedule_id, account_id, tool, url, trigger, scheduled_for, status,
           job_id, credits_charged, idempotency_key)
@@ -100,28 +95,15 @@ export async function startScheduleRun(
           ${scheduledFor}::timestamptz, 'running', job.id, ${cost}::int, ${opts.idempotencyKey ?? null}::text
         from job
         returning id
-      )
-      select charged.credit_balance as balance, charged.credits_low_threshold as threshold,
-        pg_notify(${JOBS_CREATED_CHANNEL}, '') as notified
-      from charged, run`),
-  );
-  const charged = rows[0];
-  if (charged) {
-    const balance = Number(charged.balance);
-    const threshold = Number(charged.threshold);
-    if (balance < threshold && balance + cost >= threshold) {
-      await emitWebhookEvent(tx, s.accountId, "credits.low", {
-        balance,
-        threshold,
-        jobId,
-        tool: s.tool,
-      });
-    }
+      )`,
+    select: sql`pg_notify(${JOBS_CREATED_CHANNEL}, '') as notified`,
+    from: sql`run`,
+  });
+  if (outcome.charged) {
     const [run] = await tx.select().from(auditScheduleRuns).where(eq(auditScheduleRuns.id, runId));
     return { status: "running", run: run! };
   }
-  const detail = await skipDetail(tx, s, cost);
-  const reason = detail.available < cost ? "insufficient_credits" : "monthly_cap";
+  const { reason, detail } = outcome;
   if (opts.trigger === "manual") return { status: "skipped", run: null, reason, detail, mails: [] };
   const [run] = await tx
     .insert(auditScheduleRuns)
@@ -141,20 +123,6 @@ export async function startScheduleRun(
     .returning();
   const mails = await notifyScheduleSkipped(tx, s, run!, reason, detail);
   return { status: "skipped", run: run!, reason, detail, mails };
-}
-
-async function skipDetail(tx: Tx, s: AuditSchedule, cost: number): Promise<SkipDetail> {
-  const [row] = rowsOf<{ balance: number; spent: number }>(
-    await tx.execute(sql`
-      select (select credit_balance from accounts where id = ${s.accountId}) as balance, (${spentSql(s)}) as spent`),
-  );
-  return {
-    required: cost,
-    available: Number(row?.balance ?? 0),
-    ...(s.monthlyCreditCap !== null
-      ? { monthlyCreditCap: s.monthlyCreditCap, spentThisMonth: Number(row?.spent ?? 0) }
-      : {}),
-  };
 }
 
 /**
@@ -183,23 +151,9 @@ export async function runScheduleNow(
     return startScheduleRun(tx, s, { trigger: "manual", idempotencyKey: opts.idempotencyKey });
   });
   if (outcome.status === "skipped") {
-    if (outcome.reason === "insufficient_credits") {
-      throw new AppError(
-        "INSUFFICIENT_CREDITS",
-        `This run costs ${outcome.detail.required} credits; the balance is ${outcome.detail.available}.`,
-        { required: outcome.detail.required, available: outcome.detail.available },
-      );
-    }
-    throw new AppError(
-      "VALIDATION_ERROR",
-      `This run (${outcome.detail.required} credits) would pass the schedule's monthly cap of ${outcome.detail.monthlyCreditCap} credits (${outcome.detail.spentThisMonth} spent this month). Raise or remove the cap to run it.`,
-      {
-        field: "monthlyCreditCap",
-        reason: "monthly_cap",
-        ...outcome.detail,
-        issues: [{ field: "monthlyCreditCap", message: "This run would pass the monthly cap." }],
-      },
-    );
+    throw refusedRun(outcome, "the schedule's", [
+      { field: "monthlyCreditCap", message: "This run would pass the monthly cap." },
+    ]);
   }
   const run = outcome.run;
   return {
