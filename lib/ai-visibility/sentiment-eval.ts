@@ -9,7 +9,7 @@ import {
   measureAgreement,
 } from "./sentiment-set";
 
-export interface MethodAgreement {
+interface MethodAgreement {
   /** Four labels, mixed kept apart. */
   fine: { overall: Agreement; byLabel: Record<SentimentLabel, Agreement> };
   /** The API's three values (mixed counted as neutral). */

@@ -30,7 +30,7 @@ export interface JudgeContext {
 /** A judgement is a small call: few retries, short waits; past them the lexicon judges. */
 const JUDGE_RETRY: Partial<RetryPolicy> = { maxAttempts: 2, baseDelayMs: 500, maxDelayMs: 5_000 };
 
-export const JUDGE_INSTRUCTION = [
+const JUDGE_INSTRUCTION = [
   "You judge the tone that sentences from an AI assistant's answer take towards one brand.",
   "Judge only the brand named in the input, not other brands, and only what the sentences say about it.",
   "positive: the sentences praise, recommend or favour the brand (a comparison it wins counts).",
@@ -128,7 +128,7 @@ export async function judgeSentences(
   }
 }
 
-export function formatJudgeInput(brand: string, sentences: readonly string[]): string {
+function formatJudgeInput(brand: string, sentences: readonly string[]): string {
   return `Brand: ${brand}\nSentences:\n${sentences.map((s) => `- ${s}`).join("\n")}`;
 }
 
@@ -145,14 +145,14 @@ export interface BatchJudgement {
   usage: EngineUsageRecord;
 }
 
-export const BATCH_JUDGE_INSTRUCTION = [
+const BATCH_JUDGE_INSTRUCTION = [
   "The input holds numbered items, each one brand and sentences about it from a different AI assistant's answer.",
   "Judge each item on its own: the tone its sentences take towards its brand, not other brands.",
   ...JUDGE_INSTRUCTION.split("\n").slice(2),
   "Return one verdict per item, with the item's number as id.",
 ].join("\n");
 
-export const BATCH_JUDGE_SCHEMA = {
+const BATCH_JUDGE_SCHEMA = {
   type: "object",
   properties: {
     verdicts: {
@@ -173,7 +173,7 @@ export const BATCH_JUDGE_SCHEMA = {
 } as const;
 
 /** The input of a batch request: items numbered from 1, each as a single judgement's input. */
-export function formatBatchJudgeInput(items: readonly BatchJudgeItem[]): string {
+function formatBatchJudgeInput(items: readonly BatchJudgeItem[]): string {
   return items
     .map((item, i) => `Item ${i + 1}\n${formatJudgeInput(item.brand, item.sentences)}`)
     .join("\n\n");

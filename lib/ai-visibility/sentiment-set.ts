@@ -9,7 +9,7 @@ import { SENTIMENT_LABELS, type SentimentLabel } from "./schemas";
  * and sarcasm (labelled with the tone the sarcasm intends). Used by the lexicon's test and
  * `npm run eval:sentiment`.
  */
-export const labelledSentence = z.object({
+const labelledSentence = z.object({
   brand: z.string().min(1),
   sentence: z.string().min(1),
   label: z.enum(SENTIMENT_LABELS),
@@ -17,7 +17,7 @@ export const labelledSentence = z.object({
 });
 export type LabelledBrandSentence = z.infer<typeof labelledSentence>;
 
-export const SENTIMENT_SET_PATH = path.join(process.cwd(), "lib/ai-visibility/sentiment-set.jsonl");
+const SENTIMENT_SET_PATH = path.join(process.cwd(), "lib/ai-visibility/sentiment-set.jsonl");
 
 export function loadSentimentSet(file = SENTIMENT_SET_PATH): LabelledBrandSentence[] {
   return readFileSync(file, "utf8")

@@ -1,5 +1,5 @@
 import winkSentiment from "wink-sentiment";
-import { BRAND_MARKER, OTHER_BRAND_MARKER } from "./mentions";
+import { BRAND_MARKER } from "./mentions";
 import type { Sentiment, SentimentLabel } from "./schemas";
 
 export type { Sentiment, SentimentLabel };
@@ -8,13 +8,11 @@ export type { Sentiment, SentimentLabel };
 export const SENTIMENT_METHOD =
   "Lexicon (AFINN-165 through wink-sentiment, with a product-review supplement, negation and comparisons), over the sentences that mention the brand";
 
-export { BRAND_MARKER, OTHER_BRAND_MARKER };
-
 /**
  * A sentence counts as positive or negative when its score (the mean value of its scored words, −5..+5, damped
  * for long sentences) reaches this margin; a faint word in a long factual sentence stays neutral.
  */
-export const SENTIMENT_MARGIN = 1;
+const SENTIMENT_MARGIN = 1;
 
 /**
  * Words of product and service talk that AFINN-165 lacks or scores for another sense. 0 silences a word that
@@ -154,7 +152,7 @@ interface Token {
  * next words of its clause; in a comparison where the brand is what is compared against ("better than
  * thebrand", "compared with thebrand", "outperforms thebrand") the judgement is the other's and flips.
  */
-export function scoreSentenceDetail(sentence: string): {
+function scoreSentenceDetail(sentence: string): {
   score: number;
   positive: number;
   negative: number;
@@ -210,11 +208,7 @@ export function scoreSentenceDetail(sentence: string): {
   return { score: mean / Math.sqrt(words > 15 ? words / 15 : 1), positive, negative, contrast };
 }
 
-export function scoreSentence(sentence: string): number {
-  return scoreSentenceDetail(sentence).score;
-}
-
-export function labelScore(score: number): Sentiment {
+function labelScore(score: number): Sentiment {
   if (score >= SENTIMENT_MARGIN) return "positive";
   if (score <= -SENTIMENT_MARGIN) return "negative";
   return "neutral";
@@ -224,7 +218,7 @@ export function labelScore(score: number): Sentiment {
  * The finer label of sentences about a brand: praise and criticism of comparable weight across a contrast
  * ("…, but …") or across sentences make `mixed`; otherwise the mean score's label.
  */
-export function classifySentimentLabel(sentences: readonly string[]): SentimentLabel {
+function classifySentimentLabel(sentences: readonly string[]): SentimentLabel {
   if (sentences.length === 0) return "neutral";
   const details = sentences.map((s) => scoreSentenceDetail(normalizeMarkers(s)));
   const mean = details.reduce((sum, d) => sum + d.score, 0) / details.length;
@@ -253,7 +247,7 @@ export function classifyBrandSentiment(sentences: readonly string[], brand?: str
 }
 
 /** Replaces each whole-word occurrence of `brand` (any case, with a possessive 's) with the brand marker. */
-export function maskBrand(sentence: string, brand: string): string {
+function maskBrand(sentence: string, brand: string): string {
   const escaped = brand.trim().replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   if (!escaped) return sentence;
   return sentence.replace(

@@ -7,7 +7,7 @@ import { addCredits, refund } from "./ledger";
 import { type CreditAccountView, RECENT_TRANSACTIONS } from "./view";
 
 export { addCredits } from "./ledger";
-export { type CreditAccountView, creditAccount, RECENT_TRANSACTIONS } from "./view";
+export { type CreditAccountView, RECENT_TRANSACTIONS } from "./view";
 
 export const SIGNUP_BONUS = 100;
 

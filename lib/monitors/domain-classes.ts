@@ -7,7 +7,7 @@ import { findRegistrableDomain } from "@/lib/ai-visibility/domains";
 export type DomainClass = "own" | "competitor" | "user_generated" | "reference" | "news" | "other";
 
 /** Forums, Q&A, video, social networks, reviews and user-written blogs. */
-export const USER_GENERATED = new Set([
+const USER_GENERATED = new Set([
   "reddit.com",
   "quora.com",
   "stackexchange.com",
@@ -90,7 +90,7 @@ export const USER_GENERATED = new Set([
 ]);
 
 /** Encyclopedias, dictionaries, standards, scholarly and public-health references, documentation hubs. */
-export const REFERENCE = new Set([
+const REFERENCE = new Set([
   "wikipedia.org",
   "wikimedia.org",
   "wiktionary.org",
@@ -157,7 +157,7 @@ export const REFERENCE = new Set([
 ]);
 
 /** News publishers and technology and business press. */
-export const NEWS = new Set([
+const NEWS = new Set([
   "nytimes.com",
   "washingtonpost.com",
   "wsj.com",

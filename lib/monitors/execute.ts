@@ -81,7 +81,7 @@ interface ClaimedAnswer {
  * its concurrency, and each claimed answer gets its own request slot (at most `rpm` a minute). FOR UPDATE SKIP
  * LOCKED: two processes never claim one answer.
  */
-export async function claimAnswers(
+async function claimAnswers(
   db: Db,
   engine: EngineName,
   want: number,

@@ -3,20 +3,18 @@
  * takes `db` first and the account id; inputs are the schemas of ./schemas (client-safe).
  *
  * - monitors: createMonitor, listMonitors, getMonitor, updateMonitor, deleteMonitor, pauseMonitor, resumeMonitor,
- *   estimateMonitor (the cost of a monitor not yet saved), suggestPrompts (10 prompts from the site's own
- *   keyphrases and questions);
+ *   suggestPrompts (10 prompts from the site's own keyphrases and questions);
  * - runs: runMonitorNow (charged like a scheduled run), listRuns (cursor-paged, with answers);
  * - report: monitorReport (any period, compare=previous) and reportCsv;
  * - scheduling: monitorScheduleKind (lib/jobs/scheduled.ts plugs it into every job runner).
  */
-export { CREDITS_PER_ANSWER, estimateCost } from "./estimate";
+
 export { monitorReport, reportCsv } from "./report";
 export { listRuns, runMonitorNow } from "./runs";
 export * from "./schemas";
 export {
   createMonitor,
   deleteMonitor,
-  estimateMonitor,
   getMonitor,
   listMonitors,
   pauseMonitor,

@@ -31,7 +31,7 @@ import { awaitSlot } from "./pacing";
 /** Answers judged by one request at most. */
 export const JUDGE_BATCH_ANSWERS = 40;
 /** Characters of sentences one request carries at most (a single answer's are sent alone when longer). */
-export const JUDGE_BATCH_CHARS = 16_000;
+const JUDGE_BATCH_CHARS = 16_000;
 /** Requests tried per batch: a 429 or an outage is tried once more on a new slot, then the lexicon judges. */
 const JUDGE_REQUEST_ATTEMPTS = 2;
 /**

@@ -56,7 +56,7 @@ export async function waitForSlot(slot: LocalSlot, signal?: AbortSignal): Promis
 }
 
 /** One request slot on `engine`'s shared clock, after its Retry-After block if any, in this process's clock. */
-export async function takeSlot(db: Db, engine: EngineName, rpm: number): Promise<LocalSlot> {
+async function takeSlot(db: Db, engine: EngineName, rpm: number): Promise<LocalSlot> {
   return db.transaction(async (tx) => {
     const clock = await lockProviderClock(tx, engine);
     const from =
@@ -69,7 +69,7 @@ export async function takeSlot(db: Db, engine: EngineName, rpm: number): Promise
 }
 
 /** Slots missed in a row before a caller gives up (the process too busy to start a request in time). */
-export const MAX_MISSED_SLOTS = 5;
+const MAX_MISSED_SLOTS = 5;
 
 /**
  * Takes a slot and waits for it, taking another when it was missed: "ok" when the request may start now, "missed"

@@ -31,7 +31,7 @@ export type RunOutcome =
       mails: MailMessage[];
     };
 
-export function runConfigOf(m: Monitor): MonitorRunConfig {
+function runConfigOf(m: Monitor): MonitorRunConfig {
   return {
     domain: m.domain,
     prompts: m.prompts,
@@ -49,7 +49,7 @@ export function runConfigOf(m: Monitor): MonitorRunConfig {
  * the same statement. When the balance or the cap cannot cover it nothing is charged; a scheduled run is then
  * recorded as skipped with its reason (and the owner told); a manual run is refused.
  */
-export async function startRun(
+async function startRun(
   tx: Tx,
   m: Monitor,
   opts: { trigger: "schedule" | "manual"; scheduledFor?: Date; idempotencyKey?: string },
@@ -156,7 +156,7 @@ export async function runMonitorNow(
   };
 }
 
-export function answerView(a: MonitorAnswer): AnswerView {
+function answerView(a: MonitorAnswer): AnswerView {
   return {
     engine: a.engine as EngineName,
     prompt: a.prompt,
@@ -176,7 +176,7 @@ export function answerView(a: MonitorAnswer): AnswerView {
   };
 }
 
-export function runView(r: MonitorRun, answers: MonitorAnswer[]): RunView {
+function runView(r: MonitorRun, answers: MonitorAnswer[]): RunView {
   return {
     id: r.id,
     monitorId: r.monitorId,

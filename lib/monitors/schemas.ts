@@ -32,7 +32,7 @@ const weekday = z.preprocess(
   z.enum(WEEKDAYS, { error: `Must be one of ${WEEKDAYS.join(", ")}.` }),
 );
 
-export const scheduleInput = z
+const scheduleInput = z
   .object({
     every: z.enum(["day", "week"], { error: "Must be day or week." }),
     hour: z
@@ -132,7 +132,7 @@ export const monitorUpdateInput = z
   .refine((u) => Object.keys(u).length > 0, { error: "Give at least one field to change." });
 export type MonitorUpdateInput = z.output<typeof monitorUpdateInput>;
 
-export const costEstimate = z.object({
+const costEstimate = z.object({
   answersPerRun: z.number().int().describe("prompts × engines × samples"),
   creditsPerRun: z.number().int(),
   creditsPerMonth: z
@@ -191,7 +191,7 @@ export type ListMonitorsQuery = z.output<typeof listMonitorsQuery>;
 export const listRunsQuery = z.object({ limit: pageLimit(RUNS_PAGE), cursor }).strict();
 export type ListRunsQuery = z.output<typeof listRunsQuery>;
 
-export const answerView = z.object({
+const answerView = z.object({
   engine: z.enum(ENGINES),
   prompt: z.string(),
   sample: z.number().int(),
@@ -216,7 +216,7 @@ export const answerView = z.object({
 });
 export type AnswerView = z.infer<typeof answerView>;
 
-export const runView = z.object({
+const runView = z.object({
   id: z.uuid(),
   monitorId: z.uuid(),
   trigger: z.enum(["schedule", "manual"]),
@@ -268,7 +268,7 @@ export const reportQuery = z
   .strict();
 export type ReportQuery = z.output<typeof reportQuery>;
 
-export const proportion = z.object({
+const proportion = z.object({
   value: z.number().nullable(),
   n: z.number().int(),
   low: z.number().nullable(),
@@ -277,7 +277,7 @@ export const proportion = z.object({
 
 const change = z.object({ delta: z.number().nullable(), significant: z.boolean() });
 
-export const rateSet = z.object({
+const rateSet = z.object({
   answers: z.number().int(),
   mentionRate: proportion,
   citationRate: proportion,
@@ -291,8 +291,8 @@ export const rateSet = z.object({
 });
 export type RateSet = z.infer<typeof rateSet>;
 
-export const DOMAIN_CLASSES = ["own", "competitor", "user_generated", "reference", "news", "other"] as const;
-export const GROUNDING_STATES = ["not_retrieved", "retrieved_not_cited", "cited"] as const;
+const DOMAIN_CLASSES = ["own", "competitor", "user_generated", "reference", "news", "other"] as const;
+const GROUNDING_STATES = ["not_retrieved", "retrieved_not_cited", "cited"] as const;
 
 export const monitorReport = z.object({
   monitorId: z.uuid(),
@@ -327,7 +327,7 @@ export const monitorReport = z.object({
 });
 export type MonitorReport = z.infer<typeof monitorReport>;
 
-export const promptSuggestions = z.object({
+const promptSuggestions = z.object({
   domain: z.string(),
   prompts: z.array(z.object({ prompt: z.string(), source: z.enum(["question", "keyphrase"]) })),
 });

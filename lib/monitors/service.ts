@@ -31,7 +31,7 @@ function invalid(field: string, message: string, extra: Record<string, unknown> 
  * The engines asked for, every one configured here; omitted → every configured engine. Checked before anything
  * is stored or charged; the refusal names the engines this service offers (never its settings).
  */
-export function resolveEngines(wanted: readonly EngineName[] | undefined, env: Env): EngineName[] {
+function resolveEngines(wanted: readonly EngineName[] | undefined, env: Env): EngineName[] {
   const configured = listConfiguredEngines(env);
   if (configured.length === 0) {
     throw invalid("engines", "No AI engine is available on this service yet, so nothing can be monitored.", {
@@ -52,7 +52,7 @@ export function resolveEngines(wanted: readonly EngineName[] | undefined, env: E
 }
 
 /** The schedule with its zone checked and canonical (an unknown zone is a 400 naming the field). */
-export function resolveSchedule(s: ScheduleInput): ScheduleSpec {
+function resolveSchedule(s: ScheduleInput): ScheduleSpec {
   const zone = canonicalTimeZone(s.timeZone);
   if (!zone)
     throw invalid("schedule.timeZone", "Not an IANA time zone such as Europe/Paris or America/New_York.");
@@ -87,7 +87,7 @@ export function nextRunOf(
   );
 }
 
-export function monitorView(m: Monitor): MonitorView {
+function monitorView(m: Monitor): MonitorView {
   return {
     id: m.id,
     domain: m.domain,
@@ -111,17 +111,6 @@ export function monitorView(m: Monitor): MonitorView {
     createdAt: m.createdAt.toISOString(),
     updatedAt: m.updatedAt.toISOString(),
   };
-}
-
-/** The estimate of a monitor not yet saved (the dashboard's form), with the same checks as creation. */
-export function estimateMonitor(input: MonitorCreateInput, env: Env = process.env) {
-  const engines = resolveEngines(input.engines, env);
-  return estimateCost({
-    prompts: input.prompts,
-    engines,
-    samples: input.samples ?? 3,
-    every: input.schedule.every,
-  });
 }
 
 /** Creates a monitor on a domain registered on the account (403 otherwise); its first run is its next slot. */

@@ -6,10 +6,10 @@ import type { GuardedFetch } from "@/lib/fetch/types";
 import { runKeywordResearch } from "@/lib/keywords";
 import type { PromptSuggestions } from "./schemas";
 
-export const SUGGESTED_PROMPTS = 10;
+const SUGGESTED_PROMPTS = 10;
 
 /** A keyphrase as a question people ask an AI engine when they look for what the site offers. */
-export function keyphrasePrompt(phrase: string): string {
+function keyphrasePrompt(phrase: string): string {
   return `What are the best options for ${phrase}, and which would you recommend?`;
 }
 

@@ -2,7 +2,7 @@ import type { EngineName, RetryPolicy } from "./engine-types";
 import { ProviderError, type ProviderName } from "./provider-error";
 import { withRetries } from "./retry";
 
-export const ENGINE_ERROR_CODES = [
+const ENGINE_ERROR_CODES = [
   "ENGINE_NOT_CONFIGURED",
   "ENGINE_RATE_LIMITED",
   "ENGINE_UNAVAILABLE",

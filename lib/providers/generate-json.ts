@@ -11,7 +11,7 @@ import { OPENAI_CONFIG, readOpenAiConfig } from "./openai/config";
 import { notConfigured, toEngineError } from "./sdk-errors";
 
 /** The engines that can write structured output here, in the order one is picked. */
-export const JSON_ENGINES = ["ChatGPT", "Claude"] as const satisfies readonly EngineName[];
+const JSON_ENGINES = ["ChatGPT", "Claude"] as const satisfies readonly EngineName[];
 export type JsonEngine = (typeof JSON_ENGINES)[number];
 
 export interface GenerateJsonRequest {

@@ -51,7 +51,7 @@ const spentSql = (s: AuditSchedule) => sql`
  * the balance or the cap cannot cover it nothing is charged; a scheduled run is then recorded as skipped with its
  * reason and the owners told; a manual run is refused.
  */
-export async function startScheduleRun(
+async function startScheduleRun(
   tx: Tx,
   s: AuditSchedule,
   opts: { trigger: "schedule" | "manual"; scheduledFor?: Date; idempotencyKey?: string },

@@ -4,7 +4,7 @@ import { ProviderError } from "../provider-error";
 import { parseRetryAfter } from "../retry";
 
 /** The Chrome UX Report API's public endpoint; CRUX_BASE_URL overrides it (tests, proxies). */
-export const DEFAULT_CRUX_BASE_URL = "https://chromeuxreport.googleapis.com";
+const DEFAULT_CRUX_BASE_URL = "https://chromeuxreport.googleapis.com";
 
 export const CRUX_METRICS = [
   "largest_contentful_paint",
@@ -13,7 +13,7 @@ export const CRUX_METRICS = [
   "first_contentful_paint",
   "experimental_time_to_first_byte",
 ] as const;
-export type CruxMetricName = (typeof CRUX_METRICS)[number];
+type CruxMetricName = (typeof CRUX_METRICS)[number];
 export type CruxFormFactor = "PHONE" | "DESKTOP" | "TABLET";
 
 // CLS arrives as strings ("0.05"), the timings as integers; both are read as numbers.
@@ -56,7 +56,7 @@ export interface CruxRecord {
   metrics: Partial<Record<CruxMetricName, CruxMetric>>;
 }
 
-export type CruxErrorCode =
+type CruxErrorCode =
   /** Neither the page nor its origin has field data for the form factor. */
   | "CRUX_NO_DATA"
   | "CRUX_TIMEOUT"
@@ -75,7 +75,7 @@ const RETRYABLE: readonly CruxErrorCode[] = [
 ];
 
 /** Why a Chrome UX Report lookup gave no record; its message is the lookup's `reason`. */
-export class CruxError extends ProviderError<CruxErrorCode> {
+class CruxError extends ProviderError<CruxErrorCode> {
   constructor(
     code: CruxErrorCode,
     message: string,

@@ -1,7 +1,7 @@
 import type { ProviderBacklinks } from "@/lib/contract/provider-backlinks";
 import { type CallOptions, type DataForSeoConfig, postLiveTask } from "./client";
 
-export { type ProviderBacklinks, providerBacklinks } from "@/lib/contract/provider-backlinks";
+export type { ProviderBacklinks } from "@/lib/contract/provider-backlinks";
 
 interface SummaryResult {
   rank?: number | null;

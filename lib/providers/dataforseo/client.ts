@@ -6,7 +6,7 @@ import { parseRetryAfter, withRetries } from "../retry";
 export type { Env };
 
 export const DATAFORSEO_ENV = ["DATAFORSEO_LOGIN", "DATAFORSEO_PASSWORD"] as const;
-export const DATAFORSEO_DEFAULT_BASE_URL = "https://api.dataforseo.com";
+const DATAFORSEO_DEFAULT_BASE_URL = "https://api.dataforseo.com";
 
 export interface DataForSeoConfig {
   login: string;
@@ -88,7 +88,7 @@ function classifyHttp(status: number): DataForSeoErrorCode {
   return "DATAFORSEO_INVALID_REQUEST";
 }
 
-export const NO_RESULTS_STATUS = 40102;
+const NO_RESULTS_STATUS = 40102;
 
 interface Envelope<R> {
   version?: string;

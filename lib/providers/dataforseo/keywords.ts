@@ -1,12 +1,7 @@
 import { type KeywordMetrics, SEARCH_INTENTS, type SearchIntent } from "@/lib/contract/keyword-metrics";
 import { type CallOptions, type DataForSeoConfig, postLiveTask } from "./client";
 
-export {
-  type KeywordMetrics,
-  keywordMetrics,
-  SEARCH_INTENTS,
-  type SearchIntent,
-} from "@/lib/contract/keyword-metrics";
+export type { KeywordMetrics } from "@/lib/contract/keyword-metrics";
 
 /** Where the searches are counted: a DataForSEO location code (2840 = United States) or its full name. */
 export interface Market {

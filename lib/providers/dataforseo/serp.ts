@@ -57,7 +57,7 @@ interface RawSerpResult {
   items?: RawItem[] | null;
 }
 
-export interface SerpOrganic {
+interface SerpOrganic {
   position: number;
   absolutePosition: number;
   url: string;
@@ -66,7 +66,7 @@ export interface SerpOrganic {
   snippet: string | null;
 }
 
-export interface SerpOverviewSource {
+interface SerpOverviewSource {
   position: number;
   url: string;
   domain: string;
@@ -85,7 +85,7 @@ export interface SerpPage {
   aiOverview: { position: number; text: string; sources: SerpOverviewSource[] } | null;
 }
 
-export const SERP_ADVANCED_PATH = "/v3/serp/google/organic/live/advanced";
+const SERP_ADVANCED_PATH = "/v3/serp/google/organic/live/advanced";
 
 /** DataForSEO's "2019-11-15 12:57:46 +00:00" as ISO 8601. */
 function toIso(datetime: string | undefined): string | null {

@@ -10,7 +10,7 @@ export interface GoogleTokens {
   scope?: string;
 }
 
-export function createOAuthClient(config: GoogleConfig, redirectUri?: string): OAuth2Client {
+function createOAuthClient(config: GoogleConfig, redirectUri?: string): OAuth2Client {
   return new OAuth2Client({
     clientId: config.clientId,
     clientSecret: config.clientSecret,

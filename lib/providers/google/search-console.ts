@@ -3,7 +3,7 @@ import type { OAuth2Client } from "google-auth-library";
 import { type GoogleConfig, GoogleError } from "./config";
 import { toGoogleError } from "./oauth";
 
-export const SEARCH_CONSOLE_DIMENSIONS = ["query", "page", "country", "device", "date"] as const;
+const SEARCH_CONSOLE_DIMENSIONS = ["query", "page", "country", "device", "date"] as const;
 export type SearchConsoleDimension = (typeof SEARCH_CONSOLE_DIMENSIONS)[number];
 
 export interface SearchAnalyticsRow {

@@ -1,7 +1,7 @@
 // SMTP settings, free of the mail library: capabilities and the operator page read them without loading it.
 import type { Env } from "../env";
 
-export const DEFAULT_MAIL_FROM = "Findable <no-reply@localhost>";
+const DEFAULT_MAIL_FROM = "Findable <no-reply@localhost>";
 
 export interface SmtpConfig {
   /** smtp:// or smtps://, with its credentials. */

@@ -19,10 +19,10 @@ export interface Mailer {
   send(message: MailMessage): Promise<void>;
 }
 
-export type SmtpErrorCode = "SMTP_UNREACHABLE" | "SMTP_AUTH_FAILED" | "SMTP_REJECTED";
+type SmtpErrorCode = "SMTP_UNREACHABLE" | "SMTP_AUTH_FAILED" | "SMTP_REJECTED";
 
 /** A message the mail server did not take. Its message never carries SMTP_URL (it holds the password). */
-export class SmtpError extends ProviderError<SmtpErrorCode> {
+class SmtpError extends ProviderError<SmtpErrorCode> {
   constructor(code: SmtpErrorCode, message: string, options: { status?: number } = {}) {
     // A lost connection and a temporary (4xx) refusal may pass; a permanent (5xx) one will not.
     const retryable = code === "SMTP_UNREACHABLE" || (options.status !== undefined && options.status < 500);
@@ -32,7 +32,7 @@ export class SmtpError extends ProviderError<SmtpErrorCode> {
 }
 
 /** nodemailer's error as an SmtpError: its `code` (ECONNECTION, EAUTH, …) and the server's reply code. */
-export function toSmtpError(err: unknown): SmtpError {
+function toSmtpError(err: unknown): SmtpError {
   if (err instanceof SmtpError) return err;
   const e = err as { code?: unknown; responseCode?: unknown; response?: unknown };
   const status = typeof e?.responseCode === "number" ? e.responseCode : undefined;
