@@ -77,7 +77,8 @@ async function deliver(db: Db, pending: Pending, ctx: MailContext): Promise<void
 /**
  * The sign-up form: checks the fields and the rate limits (SIGN_UPS_PER_HOUR per client address,
  * EMAILS_PER_HOUR per address), hashes the password, and returns; the rest happens after the answer
- * (`deliver`). Nothing in the answer or its timing depends on whether the address has a user.
+ * (`deliver`). Nothing in the answer or its timing depends on whether the address has a user. `ctx.next` is
+ * where the new user lands, a same-origin path the caller has checked (it is checked again when the link is used).
  */
 export async function requestSignUp(
   db: Db,
