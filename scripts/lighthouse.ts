@@ -1,7 +1,8 @@
 // npm run lighthouse: Lighthouse performance, accessibility and best practices of the main pages, measured
 // against a running production server (BASE_URL, default http://127.0.0.1:3000). It signs up a throwaway user
 // through the real sign-up form and its emailed link (LH_MAIL_LOG), or signs in with LH_EMAIL / LH_PASSWORD,
-// and passes the session cookie to Lighthouse. Desktop preset by default; LH_FORM_FACTOR=mobile for Lighthouse's mobile defaults.
+// and passes the session cookie to Lighthouse. Desktop preset by default; LH_FORM_FACTOR=mobile for Lighthouse's
+// mobile defaults.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { chromium } from "@playwright/test";
 import * as chromeLauncher from "chrome-launcher";
