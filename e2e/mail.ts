@@ -38,11 +38,24 @@ export async function mailTo(to: string, subject: RegExp): Promise<SentMail> {
   return found!;
 }
 
-/** Opens the emailed verification link: the address is verified and the sign-up bonus granted. */
-export async function verifyEmail(page: Page, email: string): Promise<void> {
-  const mail = await mailTo(email, /Verify your email/);
-  const link = mail.links.find((l) => l.includes("/verify-email?token="));
-  expect(link, "verification link").toBeTruthy();
+/**
+ * After the sign-up form is sent: the page answers "check your email" (the same answer whether the address has
+ * an account or not); the emailed link's page creates the account and signs in with one button. Resolves once
+ * the browser has landed, signed in, on `landing` (the dashboard, or the `next` path the sign-up carried).
+ */
+export async function finishSignUp(
+  page: Page,
+  email: string,
+  landing: RegExp | string = /\/dashboard$/,
+): Promise<void> {
+  const sent = page.getByTestId("sign-up-sent");
+  await expect(sent).toContainText("Check your email", { timeout: 30_000 });
+  await expect(sent).toContainText(email);
+  const mail = await mailTo(email, /finish signing up/);
+  const link = mail.links.find((l) => l.includes("/signup/confirm?token="));
+  expect(link, "sign-up link").toBeTruthy();
   await page.goto(link!);
-  await expect(page).toHaveURL(/\/dashboard\/billing\?verified=1/, { timeout: 30_000 });
+  await expect(page.getByRole("heading", { name: "Finish signing up" })).toBeVisible();
+  await page.getByRole("button", { name: "Create my account" }).click();
+  await expect(page).toHaveURL(landing, { timeout: 30_000 });
 }

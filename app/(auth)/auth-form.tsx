@@ -2,22 +2,27 @@
 
 import Link from "next/link";
 import { useActionState, useState } from "react";
-import type { AuthFormState } from "@/lib/actions/state";
+import { SignUpSent } from "@/components/auth/sign-up-sent";
+import type { SignUpState } from "@/lib/actions/state";
 
 export function AuthForm({
   mode,
   action,
   next,
+  mailLogged,
 }: {
   mode: "login" | "signup";
-  action: (prev: AuthFormState, form: FormData) => Promise<AuthFormState>;
+  action: (prev: SignUpState, form: FormData) => Promise<SignUpState>;
   next?: string;
+  /** Sign-up: this server writes its mail to the server log (the answer says where the link is). */
+  mailLogged?: boolean;
 }) {
   const [state, formAction, pending] = useActionState(action, {});
   // Controlled, so that the address stays in the field after a refused attempt (a form action resets the form).
   const [email, setEmail] = useState("");
   const [name, setName] = useState("");
   const signup = mode === "signup";
+  if (signup && state.sentTo) return <SignUpSent email={state.sentTo} mailLogged={mailLogged} />;
   const emailError = state.field === "email" ? state.error : undefined;
   const passwordError = state.field === "password" ? state.error : undefined;
   const formError = state.error && !emailError && !passwordError ? state.error : undefined;

@@ -15,6 +15,8 @@ export interface CreateAccountInput {
    * starts at 0 and `grantPendingSignupBonus` adds the 100 credits once, on verification.
    */
   bonusAwaitsVerification?: boolean;
+  /** The owner's address is proven (a sign-up completed from its emailed link): the user starts verified. */
+  emailVerified?: boolean;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -33,31 +35,40 @@ export async function createAccount(db: Db, input: CreateAccountInput) {
   if (input.extraGrant !== undefined && (!Number.isInteger(input.extraGrant) || input.extraGrant < 0)) {
     throw new Error("extra grant must be a non-negative integer");
   }
-  return db.transaction(async (tx) => {
-    const [existing] = await tx.select().from(users).where(sql`lower(${users.email}) = lower(${email})`);
-    const [created] = existing
-      ? [existing]
-      : await tx
-          .insert(users)
-          .values({ email, passwordHash: input.passwordHash ?? null, name: input.name ?? null })
-          .returning();
-    const user = created!;
-    const [account] = await tx
-      .insert(accounts)
-      .values({
-        name: input.name ?? email,
-        isDemo: input.isDemo ?? false,
-        signupBonusPending: input.bonusAwaitsVerification ?? false,
-      })
-      .returning();
-    await tx.insert(memberships).values({ accountId: account!.id, userId: user.id, role: "owner" });
-    if (!input.bonusAwaitsVerification) {
-      await addCredits(tx, account!.id, SIGNUP_BONUS, "grant", SIGNUP_BONUS_DESCRIPTION);
-    }
-    if (input.extraGrant) await addCredits(tx, account!.id, input.extraGrant, "grant", "Operator grant");
-    const [fresh] = await tx.select().from(accounts).where(eq(accounts.id, account!.id));
-    return { account: fresh!, user };
-  });
+  return db.transaction((tx) => createAccountIn(tx, { ...input, ownerEmail: email }));
+}
+
+/** createAccount inside a transaction the caller holds (one that also uses up a sign-up link). */
+export async function createAccountIn(tx: Tx, input: CreateAccountInput) {
+  const email = input.ownerEmail.trim();
+  const [existing] = await tx.select().from(users).where(sql`lower(${users.email}) = lower(${email})`);
+  const [created] = existing
+    ? [existing]
+    : await tx
+        .insert(users)
+        .values({
+          email,
+          passwordHash: input.passwordHash ?? null,
+          name: input.name ?? null,
+          emailVerified: input.emailVerified ? new Date() : null,
+        })
+        .returning();
+  const user = created!;
+  const [account] = await tx
+    .insert(accounts)
+    .values({
+      name: input.name ?? email,
+      isDemo: input.isDemo ?? false,
+      signupBonusPending: input.bonusAwaitsVerification ?? false,
+    })
+    .returning();
+  await tx.insert(memberships).values({ accountId: account!.id, userId: user.id, role: "owner" });
+  if (!input.bonusAwaitsVerification) {
+    await addCredits(tx, account!.id, SIGNUP_BONUS, "grant", SIGNUP_BONUS_DESCRIPTION);
+  }
+  if (input.extraGrant) await addCredits(tx, account!.id, input.extraGrant, "grant", "Operator grant");
+  const [fresh] = await tx.select().from(accounts).where(eq(accounts.id, account!.id));
+  return { account: fresh!, user };
 }
 
 export const SIGNUP_BONUS_DESCRIPTION = `Sign-up bonus: ${SIGNUP_BONUS} free credits`;

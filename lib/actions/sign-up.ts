@@ -2,16 +2,15 @@
 import { headers } from "next/headers";
 import { z } from "zod";
 import { clientIpFromHeaders } from "@/lib/api/https";
-import { signIn } from "@/lib/auth/config";
-import { signUpOrNotify } from "@/lib/dashboard/signup";
+import { requestSignUp } from "@/lib/dashboard/sign-up-links";
 import { getDb } from "@/lib/db/client";
 import { formFields } from "./client";
 import { line, secret } from "./fields";
 import { publicAction } from "./safe-action";
 import { safeNext } from "./safe-next";
-import type { AuthFormState } from "./state";
+import type { SignUpState } from "./state";
 
-// Address, password and name rules are signUp's, which names the field it refuses.
+// Address, password and name rules are requestSignUp's, which names the field it refuses.
 const signUpInput = z.object({
   email: line(320, "The email address"),
   password: secret(),
@@ -19,30 +18,22 @@ const signUpInput = z.object({
   next: z.unknown().optional(),
 });
 
-const TAKEN_ANSWER =
-  "We sent a message to this address. Follow it to continue: sign in, or choose a new password.";
-
 const createUser = publicAction(
-  { input: signUpInput, refused: (err): AuthFormState => ({ error: err.message, field: err.field }) },
-  async (input): Promise<AuthFormState> => {
+  { input: signUpInput, refused: (err): SignUpState => ({ error: err.message, field: err.field }) },
+  async (input): Promise<SignUpState> => {
     const ip = clientIpFromHeaders(await headers());
-    const created = await signUpOrNotify(
+    const next = input.next === undefined || input.next === "" ? undefined : safeNext(input.next);
+    const { email } = await requestSignUp(
       await getDb(),
       { email: input.email, password: input.password, name: input.name },
-      { ip },
+      { ip, next },
     );
-    // The address already had a user: its owner was mailed; nothing here says whether it exists.
-    if (!created) return { error: TAKEN_ANSWER };
-    await signIn("credentials", {
-      email: input.email,
-      password: input.password,
-      redirectTo: safeNext(input.next),
-    });
-    return {};
+    // The same answer whether the address has an account or not: the mail says which.
+    return { sentTo: email };
   },
 );
 
-/** Creates the user and their account, then signs them in. */
-export async function signUpAction(_prev: AuthFormState, form: FormData): Promise<AuthFormState> {
+/** Sign-up: emails a link that creates the account and signs in (or, for a taken address, tells its owner). */
+export async function signUpAction(_prev: SignUpState, form: FormData): Promise<SignUpState> {
   return createUser(formFields(form));
 }

@@ -33,6 +33,13 @@ export interface AuthFormState {
   field?: string;
 }
 
+/** The sign-up form: `sentTo` once the request is taken (the same answer for a new and a taken address). */
+export interface SignUpState extends AuthFormState {
+  sentTo?: string;
+  /** The link was sent again ("send it again"). */
+  resent?: boolean;
+}
+
 /** A refusal the form shows next to its field (a form value) or above the form (a role). */
 export function toActionState(err: ForbiddenError | FormError): ActionState {
   if (err instanceof FormError) return { error: err.message, field: err.field };

@@ -12,6 +12,7 @@ import Google from "next-auth/providers/google";
 import { createAccount } from "@/lib/accounts/accounts";
 import { clientIp } from "@/lib/api/https";
 import { SignInThrottledError } from "@/lib/dashboard/sign-in-throttle";
+import { completeSignUp, SignUpLinkClosed } from "@/lib/dashboard/sign-up-links";
 import { verifyCredentials } from "@/lib/dashboard/signup";
 import type { Db } from "@/lib/db/client";
 import { authAccounts, authSessions, authVerificationTokens, users } from "@/lib/db/schema";
@@ -22,6 +23,9 @@ import { endAllSessions, sessionVersionCallback } from "./session-version";
 export class SignInThrottled extends CredentialsSignin {
   code = "rate_limited";
 }
+
+/** The provider that signs in a new user from their emailed sign-up link (lib/actions/confirm-sign-up). */
+export const SIGN_UP_LINK_PROVIDER = "sign-up-link";
 
 /** OAuth providers whose id and secret are configured. */
 export function oauthProviders(): ("github" | "google")[] {
@@ -49,6 +53,20 @@ export function authOptions(db: Db): NextAuthConfig {
           throw err;
         });
         return user ? { id: user.id, email: user.email, name: user.name } : null;
+      },
+    }),
+    // The sign-up link is the credential: using it creates the user (once) and signs them in.
+    Credentials({
+      id: SIGN_UP_LINK_PROVIDER,
+      name: "Sign-up link",
+      credentials: { token: { type: "text" } },
+      async authorize(credentials) {
+        const token = typeof credentials?.token === "string" ? credentials.token.slice(0, 200) : "";
+        const created = await completeSignUp(db, token).catch((err) => {
+          if (err instanceof SignUpLinkClosed) return null;
+          throw err;
+        });
+        return created ? { id: created.user.id, email: created.user.email, name: created.user.name } : null;
       },
     }),
   ];

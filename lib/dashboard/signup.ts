@@ -10,10 +10,6 @@ import {
 } from "@/lib/dashboard/sign-in-throttle";
 import type { Db, DbOrTx } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
-import { publicUrl } from "@/lib/email/links";
-import { signUpAttemptEmail } from "@/lib/email/messages";
-import { defaultMailer } from "@/lib/providers/smtp/mailer";
-import { inBackground } from "./background";
 import { type MailContext, sendVerificationEmail } from "./email-tokens";
 import { FormError } from "./errors";
 
@@ -27,18 +23,21 @@ export {
 
 import { BCRYPT_COST, credentialsSchema, findUserByEmail, hashPassword, signUpSchema } from "./credentials";
 
-/** Sign-ups one client address may make per hour (each grants credits, so they are worth farming). */
-export const SIGN_UPS_PER_HOUR = 5;
+export { SIGN_UPS_PER_HOUR } from "./sign-up-links";
+
+import { SIGN_UPS_PER_HOUR } from "./sign-up-links";
 
 /**
- * Creates the user, their account and the owner membership in one transaction, then emails a verification
- * link: the 100-credit sign-up grant waits for it (verifyEmailToken). An email already in use is refused,
- * whatever its case. With `ip`, sign-ups from one address are limited to SIGN_UPS_PER_HOUR.
+ * Creates a password user, their account and the owner membership at once, then emails a verification link:
+ * the 100-credit sign-up grant waits for it (verifyEmailToken). An email already in use is refused, whatever
+ * its case. With `ip`, sign-ups from one address are limited to SIGN_UPS_PER_HOUR. The sign-up form does not
+ * use it (its answer would tell who has an account): it goes through requestSignUp and the emailed link
+ * (./sign-up-links). This is for tools and tests that need a user now.
  */
 export async function signUp(
   db: Db,
   raw: { email: unknown; password: unknown; name?: unknown },
-  ctx: { ip?: string; mailAfterAnswer?: boolean } & MailContext = {},
+  ctx: { ip?: string } & MailContext = {},
 ) {
   const parsed = signUpSchema.safeParse(raw);
   if (!parsed.success) {
@@ -71,12 +70,9 @@ export async function signUp(
     throw err;
   }
   // The account exists either way; a mail server that is down must not undo it (the dashboard resends).
-  const verify = () =>
-    sendVerificationEmail(db, created.user, ctx).catch((err: unknown) => {
-      console.error(`[mail] verification email to ${email} failed: ${(err as Error).message}`);
-    });
-  if (ctx.mailAfterAnswer) inBackground("mail: verification", verify);
-  else await verify();
+  await sendVerificationEmail(db, created.user, ctx).catch((err: unknown) => {
+    console.error(`[mail] verification email to ${email} failed: ${(err as Error).message}`);
+  });
   return created;
 }
 
@@ -85,33 +81,6 @@ export class AddressTaken extends FormError {
   constructor() {
     super("An account with this email already exists. Sign in instead.", "email");
     this.name = "AddressTaken";
-  }
-}
-
-/**
- * The sign-up form's service: signUp, with its mail sent after the answer, and for an address that already has
- * a user no refusal that would confirm it: the owner is mailed (sign in, or reset the password) and the caller
- * gets null. Other refusals (a malformed address, a short password, too many sign-ups) are FormErrors.
- */
-export async function signUpOrNotify(
-  db: Db,
-  raw: { email: unknown; password: unknown; name?: unknown },
-  ctx: { ip?: string } & MailContext = {},
-) {
-  try {
-    return await signUp(db, raw, { ...ctx, mailAfterAnswer: true });
-  } catch (err) {
-    if (!(err instanceof AddressTaken)) throw err;
-    const email = String(raw.email).trim();
-    inBackground("mail: sign-up attempt", async () => {
-      const owner = await findUserByEmail(db, email);
-      if (!owner) return;
-      const link = ctx.baseUrl
-        ? `${ctx.baseUrl.replace(/\/+$/, "")}/forgot-password`
-        : publicUrl("/forgot-password");
-      await (ctx.mailer ?? defaultMailer()).send(signUpAttemptEmail(owner.email, link));
-    });
-    return null;
   }
 }
 

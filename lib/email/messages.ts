@@ -64,3 +64,18 @@ export function signUpAttemptEmail(to: string, resetLink: string): MailMessage {
     "Choose a new password",
   );
 }
+
+/** The link that finishes a sign-up: opening it creates the account and signs its owner in. */
+export function signUpLinkEmail(to: string, link: string, bonus: number): MailMessage {
+  return message(
+    to,
+    "Confirm your email to finish signing up",
+    [
+      "Welcome to Findable.",
+      `Confirm that this address is yours to create your account, with its ${bonus} free credits, and sign in.`,
+      "The link works once and expires in 24 hours. If you did not sign up, ignore this email: no account is created.",
+    ],
+    link,
+    "Create my account",
+  );
+}

@@ -34,7 +34,18 @@ vi.mock("@/lib/auth/config", async () => {
   const { SignInThrottled } = await import("@/lib/auth/options");
   return {
     auth: async () => (request.userId ? { user: { id: request.userId } } : null),
-    signIn: async (provider: string, opts: { email?: string; password?: string; redirectTo: string }) => {
+    signIn: async (
+      provider: string,
+      opts: { email?: string; password?: string; token?: string; redirectTo: string },
+    ) => {
+      if (provider === "sign-up-link") {
+        const { completeSignUp, SignUpLinkClosed } = await import("@/lib/dashboard/sign-up-links");
+        const created = await completeSignUp(await getDb(), opts.token ?? "").catch((err: unknown) => {
+          if (err instanceof SignUpLinkClosed) return null;
+          throw err;
+        });
+        if (!created) throw new CredentialsSignin();
+      }
       if (provider === "credentials") {
         const user = await verifyCredentials(await getDb(), {
           email: opts.email,
@@ -72,6 +83,8 @@ const keys = await import("@/lib/actions/keys");
 const { signInAction } = await import("@/lib/actions/sign-in");
 const { signOutAction } = await import("@/lib/actions/sign-out");
 const { signUpAction } = await import("@/lib/actions/sign-up");
+const { confirmSignUpAction } = await import("@/lib/actions/confirm-sign-up");
+const { resendSignUpLinkAction } = await import("@/lib/actions/resend-sign-up-link");
 const { switchAccountAction } = await import("@/lib/actions/switch-account");
 const { changeMemberRoleAction, removeMemberAction, revokeInviteAction, removeDomainAction } = await import(
   "@/lib/actions/team"
@@ -137,6 +150,18 @@ const ACTIONS: { name: string; call: Call; fields: Record<string, string>; answe
     name: "sign-up",
     call: viaForm(signUpAction),
     fields: { email: "new@example.com", password: "correct horse battery", name: "Ada", next: "/dashboard" },
+    answersState: true,
+  },
+  {
+    name: "sign-up link",
+    call: viaForm(confirmSignUpAction),
+    fields: { token: "abc" },
+    answersState: true,
+  },
+  {
+    name: "sign-up link again",
+    call: viaForm(resendSignUpLinkAction),
+    fields: { email: "new@example.com", token: "" },
     answersState: true,
   },
   {

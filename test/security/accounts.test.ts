@@ -1,15 +1,15 @@
-// Account enumeration and invitations: a password-reset request and a sign-up answer the same way, in the same
-// time, whether the address has a user or not (the mail leaves after the answer, over a real SMTP exchange with a
-// slow server); an invitation sent to an address is accepted by that address only.
+// Account enumeration and invitations: a password-reset request answers the same way, in the same time, whether
+// the address has a user or not (the mail leaves after the answer, over a real SMTP exchange with a slow server;
+// sign-up's own case is in sign-up.test.ts); an invitation sent to an address is accepted by that address only.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { settleBackground } from "@/lib/dashboard/background";
 import { requestPasswordReset } from "@/lib/dashboard/email-tokens";
 import { acceptInvite, createInvite, findOpenInvite, InviteForAnotherAddress } from "@/lib/dashboard/invites";
 import { getActor } from "@/lib/dashboard/members";
-import { signUp, signUpOrNotify } from "@/lib/dashboard/signup";
+import { signUp } from "@/lib/dashboard/signup";
 import type { DbHandle } from "@/lib/db/client";
-import { memberships, users } from "@/lib/db/schema";
+import { memberships } from "@/lib/db/schema";
 import { createMailer, type Mailer } from "@/lib/providers/smtp/mailer";
 import { createTestDb } from "../db";
 import { type FakeSmtp, startFakeSmtp } from "../fakes/smtp";
@@ -63,39 +63,6 @@ describe("password reset request", () => {
     const resets = smtp.mails.filter((m) => /Reset your password/.test(m.subject));
     expect(resets.filter((m) => m.to.includes(registered))).toHaveLength(3);
     expect(resets.every((m) => m.to.includes(registered))).toBe(true);
-  });
-});
-
-describe("sign-up", () => {
-  test("an address that already has a user is not refused: its owner is mailed instead", async () => {
-    const owner = email();
-    await signUp(handle.db, { email: owner, password: PASSWORD }, { mailer, baseUrl: BASE });
-    const before = smtp.mails.length;
-    const { ms, value } = await timed(() =>
-      signUpOrNotify(
-        handle.db,
-        { email: owner.toUpperCase(), password: "another password here" },
-        { mailer, baseUrl: BASE },
-      ),
-    );
-    expect(value).toBeNull();
-    expect(smtp.mails.length).toBe(before);
-    const fresh = email();
-    const created = await timed(() =>
-      signUpOrNotify(handle.db, { email: fresh, password: PASSWORD }, { mailer, baseUrl: BASE }),
-    );
-    expect(created.value?.user.email).toBe(fresh);
-    // Neither waited on the mail server (each costs one bcrypt hash, nothing more).
-    expect(smtp.mails.length).toBe(before);
-    expect(Math.abs(created.ms - ms)).toBeLessThan(SMTP_DELAY_MS);
-
-    const warning = await smtp.waitFor(owner, /Someone tried to create an account/, 5000);
-    expect(warning.text).toContain("already has one");
-    expect(warning.links).toContain(`${BASE}/forgot-password`);
-    await smtp.waitFor(fresh, /Verify your email/, 5000);
-    // The owner's sign-in is untouched; no second user exists.
-    const rows = await handle.db.select().from(users).where(eq(users.email, owner));
-    expect(rows).toHaveLength(1);
   });
 });
 

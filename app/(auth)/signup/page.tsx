@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { signUpAction } from "@/lib/actions/sign-up";
 import { currentActor } from "@/lib/auth/session";
+import { defaultMailer } from "@/lib/providers/smtp/mailer";
 import { AuthForm } from "../auth-form";
 import { OAuthButtons } from "../oauth-buttons";
 
@@ -14,7 +15,7 @@ export default async function SignUpPage({ searchParams }: { searchParams: Promi
     <>
       <h1 className="text-xl font-semibold text-slate-900">Create your account</h1>
       <p className="mb-6 mt-1 text-sm text-slate-600">You start with 100 free credits.</p>
-      <AuthForm mode="signup" action={signUpAction} next={next} />
+      <AuthForm mode="signup" action={signUpAction} next={next} mailLogged={defaultMailer().kind === "log"} />
       <OAuthButtons next={next} />
     </>
   );

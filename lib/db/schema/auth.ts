@@ -114,3 +114,32 @@ export const oauthStatesUsed = pgTable(
   },
   (t) => [index("oauth_states_used_used_at_idx").on(t.usedAt)],
 );
+
+/**
+ * A sign-up waiting for its emailed link: the account is created only when the link is opened, so an address
+ * proves it is the visitor's before it gets a user. The link's token is stored as its SHA-256; the password as
+ * its bcrypt hash. `usedAt`/`userId` record the link that created the user.
+ */
+export const signUpRequests = pgTable(
+  "sign_up_requests",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    email: text("email").notNull(),
+    name: text("name"),
+    passwordHash: text("password_hash").notNull(),
+    /** Where the new user lands (a same-origin path, checked again when used). */
+    nextPath: text("next_path"),
+    tokenHash: text("token_hash").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+  },
+  (t) => [
+    uniqueIndex("sign_up_requests_token_hash_unique").on(t.tokenHash),
+    index("sign_up_requests_email_idx").on(sql`lower(${t.email})`, t.createdAt),
+    index("sign_up_requests_expires_at_idx").on(t.expiresAt),
+  ],
+);
+
+export type SignUpRequest = typeof signUpRequests.$inferSelect;
