@@ -55,17 +55,38 @@ test("the visits list and the citations list walk their time index backward, wit
     { domain: "plans.example", limit: 5, cursor: first.nextCursor! },
   ]) {
     const plan = await visitsPlan((db) => listBotVisits(db, acct.accountId, q));
-    expect(plan).toMatch(/Index Scan Backward using visits_domain_time_idx/);
-    expect(plan).not.toMatch(/Sort/);
+    expectMonthsWalkedBackward(plan, "domain_time_idx");
     if (q.cursor) expect(plan).toMatch(/Index Cond: .*occurred_at, id\) < /);
   }
 
   const citations = await visitsPlan((db) =>
     getCitations(db, acct.accountId, { domain: "plans.example", days: 30, limit: 50 }),
   );
-  expect(citations).toMatch(/Index Scan Backward using visits_citations_idx/);
-  expect(citations).not.toMatch(/Sort/);
+  expectMonthsWalkedBackward(citations, "citations_idx");
+  // The period's bound leaves the months before it out of the plan.
+  expect(citations).not.toMatch(new RegExp(`on ${monthPartition(-3)} `));
 });
+
+/** The visits partition of the UTC month `offset` months from this one: visits_2026_11. */
+function monthPartition(offset: number): string {
+  const d = new Date();
+  const m = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + offset, 1));
+  return `visits_${m.getUTCFullYear()}_${String(m.getUTCMonth() + 1).padStart(2, "0")}`;
+}
+
+/**
+ * The visits are partitioned by month: a read in time order walks each month's index backward and merges the
+ * months in order (a Merge Append, whose "Sort Key" is the order it keeps, not a sort); no month is sorted or
+ * scanned whole.
+ */
+function expectMonthsWalkedBackward(plan: string, index: string): void {
+  const scans = plan.split("\n").filter((line) => / Scan /.test(line));
+  expect(scans.length).toBeGreaterThan(0);
+  for (const scan of scans)
+    expect(scan).toMatch(new RegExp(`Index Scan Backward using visits_\\w+_${index} on `));
+  expect(plan).toMatch(new RegExp(`using ${monthPartition(0)}_${index} on ${monthPartition(0)} `));
+  expect(plan).not.toMatch(/(^|->\s+)(Incremental )?Sort\b/m);
+}
 
 test("the stats read takes a domain's top pages off the top of the page counts' index, without sorting them all", async () => {
   const acct = await createTestAccount(plans.db, { domains: ["pages.example"] });

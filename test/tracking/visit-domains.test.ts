@@ -110,7 +110,8 @@ describe("a visit's domain", () => {
 });
 
 describe("a visit's key", () => {
-  test("visits are keyed by domain and event key, and id has no index of its own", async () => {
+  // The key holds the time: every unique key of a table partitioned by time must hold its partition key.
+  test("visits are keyed by domain, time and event key, and id has no index of its own", async () => {
     const indexes = rowsOf<{ indexname: string; indexdef: string }>(
       await handle.db.execute(
         sql`select indexname, indexdef from pg_indexes where tablename = 'visits' order by indexname`,
@@ -118,7 +119,7 @@ describe("a visit's key", () => {
     );
     const pkey = indexes.find((i) => i.indexname === "visits_pkey");
     expect(pkey?.indexdef).toMatch(
-      /UNIQUE INDEX visits_pkey ON public\.visits USING btree \(domain_id, event_key\)/,
+      /UNIQUE INDEX visits_pkey ON ONLY public\.visits USING btree \(domain_id, occurred_at, event_key\)/,
     );
     // Every index leads with the domain: none costs an insert a descent for a lookup by id alone.
     expect(indexes.length).toBeGreaterThanOrEqual(3);

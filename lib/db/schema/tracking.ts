@@ -37,6 +37,13 @@ const keyText = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"
 /**
  * One recorded visit: a bot's request, or a person's visit that an AI engine referred (a citation). Other human
  * visits are not stored. `eventKey` makes ingest idempotent: a retried batch inserts nothing twice.
+ *
+ * The table is partitioned by UTC month on `occurredAt` (visits_YYYY_MM, and visits_default for a month with no
+ * partition yet), which Drizzle cannot declare: migration 0034 creates the partitioned table and the SQL function
+ * visits_ensure_partition that adds a month, and lib/tracking/raw-visits keeps the months (created ahead, dropped
+ * past the raw-visit retention). This definition is the parent's columns, keys and indexes, for queries; each
+ * partition carries the same indexes under its own name (visits_2026_11_domain_time_idx). Every unique key of a
+ * partitioned table holds the partition key, hence `occurredAt` in the primary key.
  */
 export const visits = pgTable(
   "visits",
@@ -72,8 +79,10 @@ export const visits = pgTable(
     receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    // A visit's identity: a retried or replayed event is the same key (ON CONFLICT DO NOTHING).
-    primaryKey({ name: "visits_pkey", columns: [t.domainId, t.eventKey] }),
+    // A visit's identity: a retried or replayed event is the same key (ON CONFLICT DO NOTHING); it carries its time,
+    // so the time is part of its identity at no loss. Time before the key: each domain's visits insert in time
+    // order whatever their keys (a client's ids are in no order).
+    primaryKey({ name: "visits_pkey", columns: [t.domainId, t.occurredAt, t.eventKey] }),
     // GET /api/tracking/visits: a domain's visits, newest first (keyset pages on occurred_at, id), read by scanning
     // this index backward. Ascending on purpose: visits arrive in time order, and Postgres packs a leaf page that
     // receives its group's newest entries when it splits (about 90% full); in descending order every new entry

@@ -144,11 +144,12 @@ async function attempt(url: string, w: Waiting): Promise<void> {
   }
   waiting.delete(url);
   pendingCount -= w.items.length;
-  const settled: [string, string, "verified" | "unverified"][] = [];
+  const settled: SettledVisit[] = [];
   for (const item of w.items) {
     awaitingSignature.delete(item.row);
     settled.push([
       item.row.domainId,
+      item.row.occurredAt.toISOString(),
       item.row.eventKey as string,
       verdictWith(directory, item.check, item.at) ?? "unverified",
     ]);
@@ -181,26 +182,37 @@ export function signaturesWaiting(): number {
   return n;
 }
 
+/** A stored visit by its key (domain, time, event key) and the verdict reached for it. */
+export type SettledVisit = [
+  domainId: string,
+  occurredAt: string,
+  eventKey: string,
+  verdict: "verified" | "unverified",
+];
+
 /**
  * Moves visits still undecided ("unknown") to a verdict reached after they were stored, with the method that
  * reached it, and adds them to the daily bot rollup's verified or spoofed counts (and the method's count).
  */
 export async function storeVerdicts(
   db: DbOrTx,
-  settled: [domainId: string, eventKey: string, verdict: "verified" | "unverified"][],
+  settled: SettledVisit[],
   method: "signature" | "rdns",
 ): Promise<void> {
   if (settled.length === 0) return;
   const methodColumn = sql.raw(method === "signature" ? "signature_verified_visits" : "rdns_verified_visits");
   await db.execute(sql`
     with input as (
-      select x->>0 as domain_id, x->>1 as event_key, x->>2 as verification
+      select (x->>0)::uuid as domain_id, (x->>1)::timestamptz as occurred_at, x->>2 as event_key,
+             x->>3 as verification
       from jsonb_array_elements(${JSON.stringify(settled)}::jsonb) as x
     ),
     upd as (
       update visits v set verification = i.verification, verification_method = ${method}
       from input i
-      where v.domain_id = i.domain_id::uuid and v.event_key = i.event_key and v.verification = 'unknown'
+      -- The whole primary key: each visit found by one descent of its month's key, not among all of the domain's.
+      where v.domain_id = i.domain_id and v.occurred_at = i.occurred_at and v.event_key = i.event_key
+        and v.verification = 'unknown'
       returning v.domain_id, (v.occurred_at at time zone 'UTC')::date as day, v.bot_name, v.verification,
                 split_part(v.path, '?', 1) as page, v.is_ai_bot and v.citation_engine is null as ai_crawl
     ),

@@ -75,7 +75,7 @@ export async function insertVisits(
   // counts (encodeVisitBatch) when it stores every visit or fails. Both give each source the same columns, types
   // and collations, so the upserts below group, order and lock alike in either form.
   const sources = skipDuplicates
-    ? sql`${insert(sql`on conflict (domain_id, event_key) do nothing
+    ? sql`${insert(sql`on conflict (domain_id, occurred_at, event_key) do nothing
         returning domain_id, (occurred_at at time zone 'UTC')::date as day, path, bot_name, bot_purpose, is_ai_bot,
                   citation_engine, verification, verification_method, occurred_at`)}
       bot_days as (

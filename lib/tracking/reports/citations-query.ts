@@ -51,7 +51,8 @@ async function readCitations(db: Db, domainId: string, hostname: string, q: Cita
         gte(visits.occurredAt, new Date(`${firstDay}T00:00:00Z`)),
       ),
     )
-    // Plain "desc" (nulls first, and the columns are not null): visits_citations_idx read backward, no sort.
+    // Plain "desc" (nulls first, and the columns are not null): each month's visits_citations_idx read backward
+    // (the months before the period pruned), the months merged in order, no sort.
     .orderBy(desc(visits.occurredAt), desc(visits.id))
     .limit(q.limit);
   return {

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, isNotNull, lt, sql } from "drizzle-orm";
+import { and, desc, eq, gte, isNotNull, lt, lte, sql } from "drizzle-orm";
 import { requireRegisteredDomain } from "@/lib/accounts/domains";
 import { inPostgresYears } from "@/lib/calendar";
 import type { Db } from "@/lib/db/client";
@@ -67,9 +67,13 @@ export async function listBotVisits(db: Db, accountId: string, q: VisitsQuery) {
         after
           ? sql`(${visits.occurredAt}, ${visits.id}) < (${after.at.toISOString()}::timestamptz, ${after.id}::bigint)`
           : undefined,
+        // The same bound on the time alone, which Postgres prunes the visits' months by (a row comparison it
+        // does not): the months after the cursor are not scanned.
+        after ? lte(visits.occurredAt, after.at) : undefined,
       ),
     )
-    // visits_domain_time_idx read backward, no sort (plain "desc": the index is ascending, nulls last).
+    // Each month's visits_domain_time_idx read backward, the months merged in order, no sort (plain "desc": the
+    // index is ascending, nulls last).
     .orderBy(desc(visits.occurredAt), desc(visits.id))
     .limit(q.limit + 1);
   const page = rows.slice(0, q.limit);
