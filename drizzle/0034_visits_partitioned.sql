@@ -6,7 +6,10 @@
 -- A partitioned table's unique keys must hold the partition key: the primary key becomes (domain_id, occurred_at,
 -- event_key). An event sent again carries the same time (events and log lines always have one), so a retried or
 -- replayed event is still the same key. Time before the event key also inserts each domain's visits in time order
--- for events sent with an id (a client's ids are in no order).
+-- for events sent with an id (a client's ids are in no order), and makes the key the domain's time index: the
+-- visits list and the dashboard's breakdowns walk it backward (ties on the time ordered by event key), so the
+-- separate index on (domain_id, occurred_at, id) goes, and with it a quarter of each visit's bytes and one index
+-- insert per visit.
 -- Every stored visit is copied into the new table, then the old one dropped; the copy runs under the table's lock
 -- and can pass the statement timeout the service sets on its connections, so that is lifted for the migrations'
 -- transaction.
@@ -41,7 +44,6 @@ CREATE TABLE "visits" (
 ) PARTITION BY RANGE ("occurred_at");--> statement-breakpoint
 -- The sequence goes with the new table (dropping the old one would drop a sequence it owns).
 ALTER SEQUENCE "visits_id_seq" OWNED BY "visits"."id";--> statement-breakpoint
-CREATE INDEX "visits_domain_time_idx" ON "visits" USING btree ("domain_id", "occurred_at", "id");--> statement-breakpoint
 CREATE INDEX "visits_citations_idx" ON "visits" USING btree ("domain_id", "occurred_at", "id") WHERE "citation_engine" IS NOT NULL;--> statement-breakpoint
 -- Names a partition's indexes after the parent's: visits_pkey becomes visits_2026_11_pkey (plans name them so).
 CREATE FUNCTION "visits_name_partition_indexes"("part" text) RETURNS void LANGUAGE plpgsql AS $$

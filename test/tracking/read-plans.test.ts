@@ -55,8 +55,12 @@ test("the visits list and the citations list walk their time index backward, wit
     { domain: "plans.example", limit: 5, cursor: first.nextCursor! },
   ]) {
     const plan = await visitsPlan((db) => listBotVisits(db, acct.accountId, q));
-    expectMonthsWalkedBackward(plan, "domain_time_idx");
-    if (q.cursor) expect(plan).toMatch(/Index Cond: .*occurred_at, id\) < /);
+    // The visits' primary key (domain_id, occurred_at, event_key) is their time index.
+    expectMonthsWalkedBackward(plan, "pkey");
+    if (q.cursor)
+      expect(plan).toMatch(
+        /Index Cond: .*occurred_at, visits_\w+\.event_key\) < |Index Cond: .*occurred_at, event_key\) < /,
+      );
   }
 
   const citations = await visitsPlan((db) =>
@@ -123,7 +127,7 @@ test("the stats read takes a domain's top pages off the top of the page counts' 
   );
 });
 
-test("a page after the first continues exactly where the cursor points, ties on the time broken by id", async () => {
+test("a page after the first continues exactly where the cursor points, ties on the time broken by event key", async () => {
   const acct = await createTestAccount(plans.db, { domains: ["ties.example"] });
   const domain = { id: await domainId("ties.example") };
   // Twelve visits at three instants (four each): pages of five cross the ties.
@@ -150,7 +154,7 @@ test("a page after the first continues exactly where the cursor points, ties on 
   }
   const stored = rowsOf<{ path: string }>(
     await plans.db.execute(
-      sql`select path from visits where domain_id = ${domain.id} order by occurred_at desc, id desc`,
+      sql`select path from visits where domain_id = ${domain.id} order by occurred_at desc, event_key desc`,
     ),
   ).map((r) => r.path);
   expect(stored).toHaveLength(12);

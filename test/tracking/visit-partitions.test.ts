@@ -136,11 +136,7 @@ describe("the months ahead", () => {
         sql`select indexname from pg_indexes where tablename = 'visits_2031_05' order by indexname`,
       ),
     ).map((r) => r.indexname);
-    expect(indexes).toEqual([
-      "visits_2031_05_citations_idx",
-      "visits_2031_05_domain_time_idx",
-      "visits_2031_05_pkey",
-    ]);
+    expect(indexes).toEqual(["visits_2031_05_citations_idx", "visits_2031_05_pkey"]);
   });
 
   test("the runner's housekeeping creates a missing month", async () => {
@@ -181,6 +177,26 @@ describe("a visit whose month has no partition", () => {
       await handle.db.execute(sql`select count(*)::int as n from visits where domain_id = ${domain.id}`),
     );
     expect(count?.n).toBe(2);
+  });
+});
+
+describe("a visit's key", () => {
+  test("is its domain, time and event key: the same event again is a duplicate, an id sent at another time is not", async () => {
+    const domain = await newDomain("keys.example");
+    const at = new Date(Date.now() - 60_000);
+    const visit = (id: string, when: Date, path = "/k") =>
+      prepareVisit(domain.id, { occurredAt: when, path, userAgent: UA.gptbot }, `id:${id}`)!;
+    // Sent twice in one batch: stored once, as first sent.
+    expect(await recordVisits(handle.db, [visit("x", at), visit("x", at, "/k-again")])).toBe(1);
+    expect(await recordVisits(handle.db, [visit("x", at, "/k-third")])).toBe(0);
+    // The same id at another time is another visit (its key holds the time the visits are partitioned by).
+    expect(await recordVisits(handle.db, [visit("x", new Date(at.getTime() + 1))])).toBe(1);
+    const paths = rowsOf<{ path: string }>(
+      await handle.db.execute(
+        sql`select path from visits where domain_id = ${domain.id} order by occurred_at`,
+      ),
+    ).map((r) => r.path);
+    expect(paths).toEqual(["/k", "/k"]);
   });
 });
 

@@ -49,8 +49,9 @@ export const visits = pgTable(
   "visits",
   {
     /**
-     * Unique by its sequence, and not indexed: nothing reads a visit by id alone; it orders visits of the same
-     * instant in the time indexes (keyset pages). An index of its own would cost every insert a B-tree descent.
+     * Unique by its sequence, and not indexed: nothing reads a visit by id alone; the API shows it, and it orders
+     * the citations of the same instant in the citations index. An index of its own would cost every insert a
+     * B-tree descent.
      */
     id: bigserial("id", { mode: "number" }).notNull(),
     /**
@@ -81,13 +82,12 @@ export const visits = pgTable(
   (t) => [
     // A visit's identity: a retried or replayed event is the same key (ON CONFLICT DO NOTHING); it carries its time,
     // so the time is part of its identity at no loss. Time before the key: each domain's visits insert in time
-    // order whatever their keys (a client's ids are in no order).
+    // order whatever their keys (a client's ids are in no order), and the key is the domain's time index:
+    // GET /api/tracking/visits (newest first, keyset pages on occurred_at, event_key) and the dashboard's
+    // breakdowns read it backward, with no index of their own. Ascending on purpose: visits arrive in time order,
+    // and Postgres packs a leaf page that receives its group's newest entries when it splits (about 90% full); in
+    // descending order every new entry lands at the front of its group and each split leaves two half-full pages.
     primaryKey({ name: "visits_pkey", columns: [t.domainId, t.occurredAt, t.eventKey] }),
-    // GET /api/tracking/visits: a domain's visits, newest first (keyset pages on occurred_at, id), read by scanning
-    // this index backward. Ascending on purpose: visits arrive in time order, and Postgres packs a leaf page that
-    // receives its group's newest entries when it splits (about 90% full); in descending order every new entry
-    // lands at the front of its group and each split leaves two half-full pages, so the index grows faster.
-    index("visits_domain_time_idx").on(t.domainId, t.occurredAt, t.id),
     // GET /citations: the newest citations of a domain (scanned backward as well).
     index("visits_citations_idx")
       .on(t.domainId, t.occurredAt, t.id)
