@@ -8,7 +8,8 @@ import { guardedFetch } from "@/lib/fetch";
 import { SchedulerHost } from "@/lib/scheduler/host";
 import type { ScheduleKind } from "@/lib/scheduler/kinds";
 import type { Env } from "@/lib/tools/types";
-import { maintainVisitPartitions, rawRetentionMonths } from "@/lib/tracking/raw-visits/partitions";
+import { rawRetentionMonths } from "@/lib/tracking/raw-visits/partitions";
+import { rawVisits } from "@/lib/tracking/raw-visits/store";
 import { type DeliveryPassReport, deliverDueWebhooks, purgeWebhookHistory } from "@/lib/webhooks/deliver";
 import { JOBS_CHANNEL, jobEvents } from "./events";
 import { type Execution, executeJob } from "./execute-job";
@@ -256,7 +257,7 @@ export class JobRunner {
   private async maintainVisitPartitions(): Promise<void> {
     if (Date.now() - this.lastPartitionPass < PARTITION_PASS_MS) return;
     try {
-      await maintainVisitPartitions(this.db, new Date(), this.rawRetentionMonths);
+      await rawVisits.maintain(this.db, new Date(), this.rawRetentionMonths);
       this.lastPartitionPass = Date.now();
     } catch (err) {
       console.error(`[runner ${this.id}] visit partitions not maintained`, redactDbError(err));

@@ -2,7 +2,8 @@ import { promises as dns } from "node:dns";
 import type { DbOrTx } from "@/lib/db/client";
 import type { NewVisit } from "@/lib/db/schema";
 import { createReverseDnsVerifier, type ReverseDnsVerifier } from "../catalog/reverse-dns";
-import { awaitingSignature, type SettledVisit, storeVerdicts } from "./signature-step";
+import { rawVisits, type SettledVisit } from "../raw-visits/store";
+import { awaitingSignature } from "./signature-step";
 
 let shared: ReverseDnsVerifier | null = null;
 let override: ReverseDnsVerifier | null | undefined;
@@ -132,5 +133,5 @@ async function verifyAndStore(db: DbOrTx, rows: NewVisit[], verifier: ReverseDns
     }
   };
   await Promise.all(Array.from({ length: Math.min(LOOKUP_CONCURRENCY, groups.length) }, worker));
-  await storeVerdicts(db, settled, "rdns");
+  await rawVisits.settleVerdicts(db, settled, "rdns");
 }

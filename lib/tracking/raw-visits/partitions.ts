@@ -49,7 +49,7 @@ export function partitionName(month: Date): string {
 
 /**
  * The start of the oldest month kept: a month whose whole range is older than `retentionMonths` months before now
- * goes (with 13 months on 28 November 2026, October 2025 is the oldest month kept).
+ * goes (with 13 months, on any day of November, October of the year before is the oldest month kept).
  */
 export function oldestKeptMonth(now: Date, retentionMonths: number): Date {
   const cutoff = new Date(now);

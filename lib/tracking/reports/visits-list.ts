@@ -1,9 +1,9 @@
-import { and, desc, eq, gte, isNotNull, lt, lte, sql } from "drizzle-orm";
 import { requireRegisteredDomain } from "@/lib/accounts/domains";
 import { inPostgresYears } from "@/lib/calendar";
 import type { Db } from "@/lib/db/client";
-import { type Visit, visits } from "@/lib/db/schema";
+import type { Visit } from "@/lib/db/schema";
 import { validationError } from "@/lib/errors";
+import { rawVisits } from "../raw-visits/store";
 
 export interface VisitsQuery {
   domain: string;
@@ -46,41 +46,16 @@ export function apiVerification(stored: Visit["verification"]): "verified" | "sp
 export async function listBotVisits(db: Db, accountId: string, q: VisitsQuery) {
   const domain = await requireRegisteredDomain(db, accountId, q.domain);
   const after = q.cursor ? decodeCursor(q.cursor) : null;
-  const rows = await db
-    .select({
-      id: visits.id,
-      key: visits.eventKey,
-      at: visits.occurredAt,
-      path: visits.path,
-      bot: visits.botName,
-      purpose: visits.botPurpose,
-      isAiBot: visits.isAiBot,
-      verification: visits.verification,
-      verificationMethod: visits.verificationMethod,
-      status: visits.status,
-    })
-    .from(visits)
-    .where(
-      and(
-        eq(visits.domainId, domain.id),
-        isNotNull(visits.botName),
-        q.from ? gte(visits.occurredAt, q.from) : undefined,
-        q.to ? lt(visits.occurredAt, q.to) : undefined,
-        q.bot ? sql`lower(${visits.botName}) = ${q.bot.toLowerCase()}` : undefined,
-        q.aiOnly ? eq(visits.isAiBot, true) : undefined,
-        // A row comparison: the index's bound, where "earlier, or as early with a smaller key" was a filter.
-        after
-          ? sql`(${visits.occurredAt}, ${visits.eventKey}) < (${after.at.toISOString()}::timestamptz, ${after.key})`
-          : undefined,
-        // The same bound on the time alone, which Postgres prunes the visits' months by (a row comparison it
-        // does not): the months after the cursor are not scanned.
-        after ? lte(visits.occurredAt, after.at) : undefined,
-      ),
-    )
-    // Each month's primary key (domain_id, occurred_at, event_key) read backward, the months merged in order, no
-    // sort (plain "desc": the index is ascending, nulls last; the key's collation is the column's, "C").
-    .orderBy(desc(visits.occurredAt), desc(visits.eventKey))
-    .limit(q.limit + 1);
+  // One more than the page: whether there is a next page.
+  const rows = await rawVisits.botVisits(db, {
+    domainId: domain.id,
+    from: q.from,
+    to: q.to,
+    bot: q.bot,
+    aiOnly: q.aiOnly,
+    after: after ?? undefined,
+    limit: q.limit + 1,
+  });
   const page = rows.slice(0, q.limit);
   const last = page[page.length - 1];
   return {
