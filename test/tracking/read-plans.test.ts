@@ -161,7 +161,7 @@ test("a page after the first continues exactly where the cursor points, ties on 
   expect(seen).toEqual(stored);
 });
 
-test("a cursor holding a time Postgres cannot store is refused as a bad cursor, before any query", async () => {
+test("a cursor holding a time Postgres cannot store, or a key no visit can have, is refused as a bad cursor, before any query", async () => {
   const acct = await createTestAccount(plans.db, { domains: ["cursors.example"] });
   for (const at of [
     "-271821-04-20T00:00:00.000Z",
@@ -173,4 +173,16 @@ test("a cursor holding a time Postgres cannot store is refused as a bad cursor, 
       listBotVisits(plans.db, acct.accountId, { domain: "cursors.example", limit: 5, cursor }),
     ).rejects.toMatchObject({ code: "VALIDATION_ERROR" });
   }
+  // A good time with a key no visit has: an id (the cursors' earlier form), a NUL, a key past any event's length.
+  for (const key of ["5", "id:a\0b", `id:${"x".repeat(300)}`]) {
+    const cursor = Buffer.from(`2026-11-20T12:00:00.000Z|${key}`).toString("base64url");
+    await expect(
+      listBotVisits(plans.db, acct.accountId, { domain: "cursors.example", limit: 5, cursor }),
+    ).rejects.toMatchObject({ code: "VALIDATION_ERROR" });
+  }
+  // A key that is one: a page.
+  const cursor = Buffer.from("2026-11-20T12:00:00.000Z|id:some-event").toString("base64url");
+  await expect(
+    listBotVisits(plans.db, acct.accountId, { domain: "cursors.example", limit: 5, cursor }),
+  ).resolves.toMatchObject({ visits: [], nextCursor: null });
 });

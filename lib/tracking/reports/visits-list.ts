@@ -25,8 +25,9 @@ function decodeCursor(cursor: string): { at: Date; key: string } {
   const date = new Date(bar < 0 ? "" : text.slice(0, bar));
   const key = text.slice(bar + 1);
   // A time outside years 1-9999 is none this endpoint wrote (and Postgres refuses some of them: a 500, not a 400);
-  // an event key is computed ("t:") or a client's id ("id:").
-  if (bar < 0 || !inPostgresYears(date) || !/^(t|id):/.test(key)) {
+  // an event key is computed ("t:") or a client's id ("id:", at most 128 characters), never holds a NUL (which
+  // Postgres refuses in text).
+  if (bar < 0 || !inPostgresYears(date) || !/^(t|id):/.test(key) || key.length > 200 || key.includes("\0")) {
     throw validationError("The cursor is not one this endpoint returned.", [
       { field: "cursor", message: "Not a cursor from a previous page." },
     ]);
