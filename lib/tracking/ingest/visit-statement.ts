@@ -65,8 +65,8 @@ export async function insertVisits(
         select domain_id, occurred_at, path, user_agent, ip, referrer, status, bot_name, bot_purpose, is_ai_bot,
                verification, verification_method, citation_engine, citation_reason, event_key, is_demo
         from input
-        -- Unique-key inserts lock in insertion order: every batch inserts in the same total order (domain, then
-        -- event key: encodeVisitBatch sends them sorted), so two batches sharing events wait for each other
+        -- Unique-key inserts lock in insertion order: every batch inserts in the same total order (domain, event
+        -- key, then time: encodeVisitBatch sends them sorted), so two batches sharing events wait for each other
         -- instead of deadlocking.
         order by ord
         ${tail}
