@@ -106,12 +106,20 @@ FROM (
                          date_trunc('month', now() AT TIME ZONE 'UTC') + interval '2 months', interval '1 month')
 ) months
 ORDER BY m;--> statement-breakpoint
+-- A computed event key was "t:<time in hexadecimal>:<22 characters of the hash>[#n]"; the time is in the key now,
+-- so it becomes "t:<the hash's first 11 characters>[#n]", what ingest computes for the same event from here on (an
+-- event sent again is still recognised). 13 to 24 bytes fewer per visit in the row and again in the key.
+CREATE FUNCTION "visits_short_event_key"("key" text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+  SELECT CASE WHEN "key" LIKE 't:%:%'
+    THEN 't:' || substr(split_part("key", ':', 3), 1, 11) || coalesce(substring("key" FROM '#[0-9]+$'), '')
+    ELSE "key" END
+$$;--> statement-breakpoint
 INSERT INTO "visits" ("id", "domain_id", "occurred_at", "path", "user_agent", "ip", "referrer", "status", "bot_name",
                       "bot_purpose", "is_ai_bot", "verification", "verification_method", "citation_engine",
                       "citation_reason", "event_key", "is_demo", "received_at")
 SELECT "id", "domain_id", "occurred_at", "path", "user_agent", "ip", "referrer", "status", "bot_name", "bot_purpose",
-       "is_ai_bot", "verification", "verification_method", "citation_engine", "citation_reason", "event_key",
-       "is_demo", "received_at"
+       "is_ai_bot", "verification", "verification_method", "citation_engine", "citation_reason",
+       "visits_short_event_key"("event_key"), "is_demo", "received_at"
 FROM "visits_unpartitioned"
 ORDER BY "domain_id", "occurred_at", "event_key";--> statement-breakpoint
 DROP TABLE "visits_unpartitioned";--> statement-breakpoint

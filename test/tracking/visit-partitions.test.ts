@@ -13,6 +13,7 @@ import { rowsOf } from "@/lib/db/rows";
 import type { NewVisit } from "@/lib/db/schema";
 import { JobRunner } from "@/lib/jobs/runner";
 import { runnerOptionsFromEnv } from "@/lib/jobs/runner-options";
+import { eventKey, type TrackingEvent } from "@/lib/tracking/ingest/event-schema";
 import { prepareVisit, recordVisits } from "@/lib/tracking/ingest/record-visits";
 import {
   dropExpiredVisitPartitions,
@@ -320,23 +321,63 @@ describe("migrating a database with visits", () => {
           )!,
         );
       }
-      expect(await recordVisits(db, rows)).toBe(rows.length);
+      // Events without an id, stored with their keys' earlier form ("t:<time in hexadecimal>:<22 characters>", and
+      // "#2" for a log's second identical line): the migration shortens them to what ingest computes now.
+      const computed = [now - 5_000, now - 50 * 86_400_000, Date.parse("1969-07-20T20:17:40.5Z")].map(
+        (ms, i) => ({
+          domain: "moved.example",
+          path: `/computed-${i}`,
+          userAgent: UA.gptbot,
+          ip: "66.249.66.1",
+          referrer: undefined,
+          status: 200,
+          timestamp: new Date(ms),
+        }),
+      );
+      const hexTime = (ms: number) => `${ms < 0 ? "-" : ""}${Math.abs(ms).toString(16).padStart(12, "0")}`;
+      const earlierKey = (e: TrackingEvent) =>
+        `t:${hexTime(e.timestamp.getTime())}:${eventKey(e).slice("t:".length)}AbCdEfGhIj-`;
+      const computedRows = (key: (e: TrackingEvent) => string) =>
+        computed.flatMap((e, i) => {
+          const row = (k: string) => prepareVisit(domain!.id, { ...e, occurredAt: e.timestamp }, k)!;
+          return i === 0 ? [row(key(e)), row(`${key(e)}#2`)] : [row(key(e))];
+        });
+      const earlierRows = computedRows(earlierKey);
+      expect(await recordVisits(db, [...rows, ...earlierRows])).toBe(rows.length + earlierRows.length);
+      const keys = async () =>
+        rowsOf<{ path: string; event_key: string }>(
+          await db.execute(
+            sql`select path, event_key from visits where path like '/computed-%' order by event_key`,
+          ),
+        ).map((r) => `${r.path} ${r.event_key}`);
+      const keysBefore = await keys();
+      expect(keysBefore).toHaveLength(4);
       const snapshot = async () =>
         rowsOf<{ n: number; digest: string; max_id: string }>(
           await db.execute(sql`
             select count(*)::int as n, max(id)::text as max_id,
                    md5(string_agg(concat_ws('|', id, domain_id, occurred_at, path, user_agent, ip, referrer, status,
                                             bot_name, bot_purpose, is_ai_bot, verification, verification_method,
-                                            citation_engine, citation_reason, event_key, is_demo, received_at),
+                                            citation_engine, citation_reason,
+                                            case when event_key like 't:%' then '' else event_key end,
+                                            is_demo, received_at),
                                   ',' order by id)) as digest
             from visits`),
         )[0]!;
       const before = await snapshot();
-      expect(before.n).toBe(rows.length);
+      expect(before.n).toBe(rows.length + earlierRows.length);
 
       await fresh.migrate(path.join(process.cwd(), "drizzle"));
       const after = await snapshot();
       expect(after).toEqual(before);
+      // The keys kept their hash's first 11 characters and their "#2".
+      expect(await keys()).toEqual(
+        keysBefore
+          .map((k) => k.replace(/ t:-?[0-9a-f]{12}:([A-Za-z0-9_-]{11})[A-Za-z0-9_-]{11}/, " t:$1"))
+          .sort((a, b) => (a.split(" ")[1]! < b.split(" ")[1]! ? -1 : 1)),
+      );
+      // Sent again as ingest computes their keys now: duplicates.
+      expect(await recordVisits(db, computedRows(eventKey))).toBe(0);
       const placed = await placement(db, domain!.id);
       const monthOf = (ms: number) => partitionName(new Date(ms));
       expect(placed["/now-bot"]).toBe(monthOf(now - 60_000));
