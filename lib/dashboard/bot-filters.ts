@@ -189,15 +189,15 @@ async function breakdown(
   const byBot = "bot" in filter;
   const match = byBot ? sql`bot_name = ${filter.bot}` : sql`split_part(path, '?', 1) = ${filter.page}`;
   const key = byBot ? sql`split_part(path, '?', 1)` : sql`bot_name`;
-  // The newest bot visits of the period, read backward through visits_domain_time_idx and stopped at the cap;
-  // then grouped. Citations (a person's visit) are not bot visits.
+  // The newest bot visits of the period, read backward through each month's primary key (domain_id, occurred_at,
+  // event_key) and stopped at the cap; then grouped. Citations (a person's visit) are not bot visits.
   const result = await db.execute(sql`
     with recent as (
       select path, bot_name, is_ai_bot, occurred_at
       from visits
       where domain_id = ${domainId} and occurred_at >= ${start.toISOString()}::timestamptz
         and bot_name is not null
-      order by occurred_at desc, id desc
+      order by occurred_at desc, event_key desc
       limit ${cap}
     ),
     summary as (select count(*)::int as scanned, min(occurred_at) as oldest from recent),

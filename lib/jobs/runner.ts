@@ -8,6 +8,8 @@ import { guardedFetch } from "@/lib/fetch";
 import { SchedulerHost } from "@/lib/scheduler/host";
 import type { ScheduleKind } from "@/lib/scheduler/kinds";
 import type { Env } from "@/lib/tools/types";
+import { rawRetentionMonths } from "@/lib/tracking/raw-visits/partitions";
+import { rawVisits } from "@/lib/tracking/raw-visits/store";
 import { type DeliveryPassReport, deliverDueWebhooks, purgeWebhookHistory } from "@/lib/webhooks/deliver";
 import { JOBS_CHANNEL, jobEvents } from "./events";
 import { type Execution, executeJob } from "./execute-job";
@@ -17,6 +19,9 @@ import { SCHEDULE_KINDS } from "./scheduled";
 import { type ToolWorkerPool, toolPoolFor } from "./tool-pool";
 import { catalogToolSource, type ToolSource } from "./tool-source";
 import { failJob } from "./transitions";
+
+/** How often a runner checks the raw visits' months (created ahead, dropped past the retention). */
+const PARTITION_PASS_MS = 60 * 60 * 1000;
 
 export {
   claimPendingJobs,
@@ -47,6 +52,8 @@ export class JobRunner {
   private again = false;
   private readonly onCreated = () => void this.tick({ claimOnly: true });
   private lastMaintenance = 0;
+  private lastPartitionPass = 0;
+  private readonly rawRetentionMonths: number;
   private unlisten: (() => Promise<void>) | null = null;
   /** Scheduled work (monitors, …): due schedules claimed on each pass, their work done beside the jobs. */
   readonly schedules: SchedulerHost;
@@ -58,6 +65,7 @@ export class JobRunner {
     private readonly env: Env = process.env,
     scheduleKinds: readonly ScheduleKind[] = SCHEDULE_KINDS,
   ) {
+    this.rawRetentionMonths = rawRetentionMonths(env as Record<string, string | undefined>);
     this.schedules = new SchedulerHost(db, scheduleKinds, {
       owner: this.id,
       env: env as Record<string, string | undefined>,
@@ -198,6 +206,7 @@ export class JobRunner {
       await purgeRateLimitWindows(this.db);
       await purgeObservations(this.db);
       await purgeWebhookHistory(this.db);
+      await this.maintainVisitPartitions();
     }
     const free = this.options.concurrency - this.running.size;
     const claimed =
@@ -233,6 +242,21 @@ export class JobRunner {
     const deliveries = this.deliverWebhooks();
     const webhooks = this.started ? undefined : await deliveries;
     return { interrupted, queueTimedOut, purged, claimed: claimed.length, ...(webhooks ? { webhooks } : {}) };
+  }
+
+  /**
+   * The raw visits' months (lib/tracking/raw-visits): created ahead, dropped past TRACKING_RAW_RETENTION_MONTHS. At
+   * most once an hour per runner (a month's partition exists months before its first visit); a failure (a lock
+   * not granted in time) is logged and tried again on the next pass, without holding up the jobs.
+   */
+  private async maintainVisitPartitions(): Promise<void> {
+    if (Date.now() - this.lastPartitionPass < PARTITION_PASS_MS) return;
+    try {
+      await rawVisits.maintain(this.db, new Date(), this.rawRetentionMonths);
+      this.lastPartitionPass = Date.now();
+    } catch (err) {
+      console.error(`[runner ${this.id}] visit partitions not maintained`, redactDbError(err));
+    }
   }
 
   private deliverWebhooks(): Promise<DeliveryPassReport | undefined> {

@@ -55,17 +55,42 @@ test("the visits list and the citations list walk their time index backward, wit
     { domain: "plans.example", limit: 5, cursor: first.nextCursor! },
   ]) {
     const plan = await visitsPlan((db) => listBotVisits(db, acct.accountId, q));
-    expect(plan).toMatch(/Index Scan Backward using visits_domain_time_idx/);
-    expect(plan).not.toMatch(/Sort/);
-    if (q.cursor) expect(plan).toMatch(/Index Cond: .*occurred_at, id\) < /);
+    // The visits' primary key (domain_id, occurred_at, event_key) is their time index.
+    expectMonthsWalkedBackward(plan, "pkey");
+    if (q.cursor)
+      expect(plan).toMatch(
+        /Index Cond: .*occurred_at, visits_\w+\.event_key\) < |Index Cond: .*occurred_at, event_key\) < /,
+      );
   }
 
   const citations = await visitsPlan((db) =>
     getCitations(db, acct.accountId, { domain: "plans.example", days: 30, limit: 50 }),
   );
-  expect(citations).toMatch(/Index Scan Backward using visits_citations_idx/);
-  expect(citations).not.toMatch(/Sort/);
+  expectMonthsWalkedBackward(citations, "citations_idx");
+  // The period's bound leaves the months before it out of the plan.
+  expect(citations).not.toMatch(new RegExp(`on ${monthPartition(-3)} `));
 });
+
+/** The visits partition of the UTC month `offset` months from this one: visits_2026_11. */
+function monthPartition(offset: number): string {
+  const d = new Date();
+  const m = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + offset, 1));
+  return `visits_${m.getUTCFullYear()}_${String(m.getUTCMonth() + 1).padStart(2, "0")}`;
+}
+
+/**
+ * The visits are partitioned by month: a read in time order walks each month's index backward and merges the
+ * months in order (a Merge Append, whose "Sort Key" is the order it keeps, not a sort); no month is sorted or
+ * scanned whole.
+ */
+function expectMonthsWalkedBackward(plan: string, index: string): void {
+  const scans = plan.split("\n").filter((line) => / Scan /.test(line));
+  expect(scans.length).toBeGreaterThan(0);
+  for (const scan of scans)
+    expect(scan).toMatch(new RegExp(`Index Scan Backward using visits_\\w+_${index} on `));
+  expect(plan).toMatch(new RegExp(`using ${monthPartition(0)}_${index} on ${monthPartition(0)} `));
+  expect(plan).not.toMatch(/(^|->\s+)(Incremental )?Sort\b/m);
+}
 
 test("the stats read takes a domain's top pages off the top of the page counts' index, without sorting them all", async () => {
   const acct = await createTestAccount(plans.db, { domains: ["pages.example"] });
@@ -102,7 +127,7 @@ test("the stats read takes a domain's top pages off the top of the page counts' 
   );
 });
 
-test("a page after the first continues exactly where the cursor points, ties on the time broken by id", async () => {
+test("a page after the first continues exactly where the cursor points, ties on the time broken by event key", async () => {
   const acct = await createTestAccount(plans.db, { domains: ["ties.example"] });
   const domain = { id: await domainId("ties.example") };
   // Twelve visits at three instants (four each): pages of five cross the ties.
@@ -129,14 +154,14 @@ test("a page after the first continues exactly where the cursor points, ties on 
   }
   const stored = rowsOf<{ path: string }>(
     await plans.db.execute(
-      sql`select path from visits where domain_id = ${domain.id} order by occurred_at desc, id desc`,
+      sql`select path from visits where domain_id = ${domain.id} order by occurred_at desc, event_key desc`,
     ),
   ).map((r) => r.path);
   expect(stored).toHaveLength(12);
   expect(seen).toEqual(stored);
 });
 
-test("a cursor holding a time Postgres cannot store is refused as a bad cursor, before any query", async () => {
+test("a cursor holding a time Postgres cannot store, or a key no visit can have, is refused as a bad cursor, before any query", async () => {
   const acct = await createTestAccount(plans.db, { domains: ["cursors.example"] });
   for (const at of [
     "-271821-04-20T00:00:00.000Z",
@@ -148,4 +173,16 @@ test("a cursor holding a time Postgres cannot store is refused as a bad cursor, 
       listBotVisits(plans.db, acct.accountId, { domain: "cursors.example", limit: 5, cursor }),
     ).rejects.toMatchObject({ code: "VALIDATION_ERROR" });
   }
+  // A good time with a key no visit has: an id (the cursors' earlier form), a NUL, a key past any event's length.
+  for (const key of ["5", "id:a\0b", `id:${"x".repeat(300)}`]) {
+    const cursor = Buffer.from(`2026-11-20T12:00:00.000Z|${key}`).toString("base64url");
+    await expect(
+      listBotVisits(plans.db, acct.accountId, { domain: "cursors.example", limit: 5, cursor }),
+    ).rejects.toMatchObject({ code: "VALIDATION_ERROR" });
+  }
+  // A key that is one: a page.
+  const cursor = Buffer.from("2026-11-20T12:00:00.000Z|id:some-event").toString("base64url");
+  await expect(
+    listBotVisits(plans.db, acct.accountId, { domain: "cursors.example", limit: 5, cursor }),
+  ).resolves.toMatchObject({ visits: [], nextCursor: null });
 });

@@ -220,13 +220,16 @@ describe("POST /tracking/events", () => {
     // The first attempt of a batch inserts without skipping duplicates; a stored event aborts it and the batch is
     // stored again skipping them. Nothing of the aborted attempt may remain, in the visits or in the rollups.
     const acct = await createTestAccount(handle.db, { domains: ["mixed.example"] });
+    // An event is its id and its time (the visits' key holds the time they are partitioned by): an event sent
+    // again carries the same timestamp.
+    const at = minutesAgo(4);
     const event = (id: string, path: string, status = 200) => ({
       id,
       domain: "mixed.example",
       path,
       userAgent: UA.gptbot,
       status,
-      timestamp: minutesAgo(4),
+      timestamp: at,
     });
     const first = await post("/api/v1/tracking/events", acct, {
       events: [event("a", "/a"), event("b", "/b")],

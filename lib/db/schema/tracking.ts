@@ -37,13 +37,21 @@ const keyText = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"
 /**
  * One recorded visit: a bot's request, or a person's visit that an AI engine referred (a citation). Other human
  * visits are not stored. `eventKey` makes ingest idempotent: a retried batch inserts nothing twice.
+ *
+ * The table is partitioned by UTC month on `occurredAt` (visits_YYYY_MM, and visits_default for a month with no
+ * partition yet), which Drizzle cannot declare: migration 0034 creates the partitioned table and the SQL function
+ * visits_ensure_partition that adds a month, and lib/tracking/raw-visits keeps the months (created ahead, dropped
+ * past the raw-visit retention). This definition is the parent's columns, keys and indexes, for queries; each
+ * partition carries the same indexes under its own name (visits_2026_11_domain_time_idx). Every unique key of a
+ * partitioned table holds the partition key, hence `occurredAt` in the primary key.
  */
 export const visits = pgTable(
   "visits",
   {
     /**
-     * Unique by its sequence, and not indexed: nothing reads a visit by id alone; it orders visits of the same
-     * instant in the time indexes (keyset pages). An index of its own would cost every insert a B-tree descent.
+     * Unique by its sequence, and not indexed: nothing reads a visit by id alone; the API shows it, and it orders
+     * the citations of the same instant in the citations index. An index of its own would cost every insert a
+     * B-tree descent.
      */
     id: bigserial("id", { mode: "number" }).notNull(),
     /**
@@ -72,13 +80,14 @@ export const visits = pgTable(
     receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    // A visit's identity: a retried or replayed event is the same key (ON CONFLICT DO NOTHING).
-    primaryKey({ name: "visits_pkey", columns: [t.domainId, t.eventKey] }),
-    // GET /api/tracking/visits: a domain's visits, newest first (keyset pages on occurred_at, id), read by scanning
-    // this index backward. Ascending on purpose: visits arrive in time order, and Postgres packs a leaf page that
-    // receives its group's newest entries when it splits (about 90% full); in descending order every new entry
-    // lands at the front of its group and each split leaves two half-full pages, so the index grows faster.
-    index("visits_domain_time_idx").on(t.domainId, t.occurredAt, t.id),
+    // A visit's identity: a retried or replayed event is the same key (ON CONFLICT DO NOTHING); it carries its time,
+    // so the time is part of its identity at no loss. Time before the key: each domain's visits insert in time
+    // order whatever their keys (a client's ids are in no order), and the key is the domain's time index:
+    // GET /api/tracking/visits (newest first, keyset pages on occurred_at, event_key) and the dashboard's
+    // breakdowns read it backward, with no index of their own. Ascending on purpose: visits arrive in time order,
+    // and Postgres packs a leaf page that receives its group's newest entries when it splits (about 90% full); in
+    // descending order every new entry lands at the front of its group and each split leaves two half-full pages.
+    primaryKey({ name: "visits_pkey", columns: [t.domainId, t.occurredAt, t.eventKey] }),
     // GET /citations: the newest citations of a domain (scanned backward as well).
     index("visits_citations_idx")
       .on(t.domainId, t.occurredAt, t.id)

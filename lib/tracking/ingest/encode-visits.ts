@@ -29,8 +29,8 @@ function sameProfile(a: NewVisit, b: NewVisit): boolean {
 }
 
 /**
- * The order a batch's visits are sent and inserted in: by domain, then event key, comparing UTF-16 code units.
- * Unique-key inserts lock in insertion order, so two batches sharing events wait for each other instead of
+ * The order a batch's visits are sent and inserted in: by domain, then event key, comparing UTF-16 code units, then
+ * time. Unique-key inserts lock in insertion order, so two batches sharing events wait for each other instead of
  * deadlocking as long as every batch uses the same total order; sorting here (not in SQL) spares Postgres a
  * collation-aware sort of text per batch: it inserts in the order the array gives (by ordinality).
  */
@@ -38,7 +38,8 @@ function insertOrder(a: NewVisit, b: NewVisit): number {
   if (a.domainId !== b.domainId) return a.domainId < b.domainId ? -1 : 1;
   const ka = a.eventKey as string;
   const kb = b.eventKey as string;
-  return ka === kb ? 0 : ka < kb ? -1 : 1;
+  if (ka !== kb) return ka < kb ? -1 : 1;
+  return (a.occurredAt as Date).getTime() - (b.occurredAt as Date).getTime();
 }
 
 /** The fields of each visit of its own. */
@@ -200,14 +201,21 @@ export function encodeVisitBatch(rows: readonly NewVisit[]): {
   const visits = ROW_FIELDS.map(() => new Array<Cell>(rows.length));
   const rollups = new RollupCounter();
   const sorted = [...rows].sort(insertOrder);
-  // An event sent twice in one batch is stored once, as its first occurrence (the sort is stable): sorted by
-  // key, repeats are neighbours. Dropping them here keeps the batch's plain insert from failing on itself.
+  // An event sent twice in one batch (the same key and time: the visits' primary key) is stored once, as its first
+  // occurrence (the sort is stable): sorted by key and time, repeats are neighbours. Dropping them here keeps the
+  // batch's plain insert from failing on itself.
   let i = 0;
   let domains = "";
   for (let s = 0; s < sorted.length; s++) {
     const r = sorted[s]!;
     const prev = s > 0 ? sorted[s - 1]! : undefined;
-    if (prev !== undefined && prev.eventKey === r.eventKey && prev.domainId === r.domainId) continue;
+    if (
+      prev !== undefined &&
+      prev.eventKey === r.eventKey &&
+      prev.domainId === r.domainId &&
+      (prev.occurredAt as Date).getTime() === (r.occurredAt as Date).getTime()
+    )
+      continue;
     const newDomain = prev === undefined || prev.domainId !== r.domainId;
     if (newDomain) domains += prev === undefined ? r.domainId : `,${r.domainId}`;
     let same = byAgent.get(r.userAgent);

@@ -2,7 +2,7 @@ import { hash as hashOf } from "node:crypto";
 import { z } from "zod";
 import { normalizeHostname } from "@/lib/hostname";
 import { normaliseIp, pathFromUrlOrPath } from "./event-fields";
-import { DateFromValue, hex12, isoDateTimeMs, isoText } from "./time-text";
+import { DateFromValue, isoDateTimeMs, isoText } from "./time-text";
 
 export const MAX_EVENTS_PER_BATCH = 1000;
 const MAX_FUTURE_MS = 5 * 60 * 1000;
@@ -259,13 +259,13 @@ function acceptPlainEvent(raw: unknown, t: number, hosts: Map<string, string | n
 
 /**
  * The idempotency key of an event, so a retried batch never counts twice: the client's id when it sent one,
- * otherwise "t:<time>:<hash>", the event's time in milliseconds as hexadecimal, then the first 22 characters (132
- * bits) of the base64url SHA-256 over its normalised fields. The same event always gets the same key, and keys sort
- * by time, so a batch of live events inserts into the newest pages of the visits' primary key instead of random
- * pages all over it (with random keys and 10 million visits stored, each batch of 1000 wrote some 700 whole pages to
- * the write-ahead log, the first change of each page after a checkpoint). The two kinds are prefixed so they can
- * never collide. Store it unique per domain: client ids are only unique within one client. Migration 0019 rewrote
- * the keys stored before ("sha256:" and the whole hash in hexadecimal) into this form.
+ * otherwise "t:<hash>", the first 11 characters (66 bits) of the base64url SHA-256 over its normalised fields, its
+ * time included. The same event always gets the same key. A visit is stored unique by domain, time and key (the
+ * visits' primary key, which is ordered by time, so live batches insert into its newest pages whatever their
+ * keys): a computed key only tells apart the events of one domain in one millisecond, for which 66 bits are
+ * plenty, and every byte of it is stored twice per visit (the row and the key). The two kinds are prefixed so they
+ * can never collide. Migration 0034 shortened the keys stored before ("t:<time in hexadecimal>:<22 characters>")
+ * into this form.
  */
 export function eventKey(event: TrackingEvent): string {
   if (event.id !== undefined) return `id:${event.id}`;
@@ -280,10 +280,5 @@ export function eventKey(event: TrackingEvent): string {
   ];
   // The one-shot hash and a slice of its text: a sixth of the CPU of createHash and a Buffer's ranged base64.
   const digest = hashOf("sha256", JSON.stringify(fields), "base64url");
-  return `t:${timePrefix(event.timestamp.getTime())}:${digest.slice(0, 22)}`;
-}
-
-/** Milliseconds since the epoch as hexadecimal, at least 12 digits (so keys of the same sign sort by time). */
-function timePrefix(ms: number): string {
-  return ms < 0 ? `-${hex12(ms)}` : hex12(ms);
+  return `t:${digest.slice(0, 11)}`;
 }

@@ -3,8 +3,9 @@ import type { DbOrTx, Tx } from "@/lib/db/client";
 import { isDeadlock, isUniqueViolation } from "@/lib/db/errors";
 import { domains, type NewVisit } from "@/lib/db/schema";
 import { accountsListening, emitWebhookEvent } from "@/lib/webhooks/outbox";
+import { rawVisits } from "../raw-visits/store";
 import { encodeVisitBatch } from "./encode-visits";
-import { type FirstCitation, insertVisits } from "./visit-statement";
+import type { FirstCitation } from "./visit-statement";
 
 export { pageOf, pgArrayLiteral, prepareVisit, type VisitFields } from "./prepare-visit";
 export { encodeVisitBatch };
@@ -66,7 +67,7 @@ export async function storeVisitBatch(
     try {
       // The visits and the citation.detected events they cause commit together (the webhook outbox).
       const inserted = await db.transaction(async (tx) => {
-        const { inserted, firstCitations } = await insertVisits(tx, batch, skipDuplicates);
+        const { inserted, firstCitations } = await rawVisits.insertBatch(tx, batch, skipDuplicates);
         if (firstCitations.length > 0) await emitCitationEvents(tx, firstCitations);
         return inserted;
       });

@@ -2,7 +2,8 @@ import { promises as dns } from "node:dns";
 import type { DbOrTx } from "@/lib/db/client";
 import type { NewVisit } from "@/lib/db/schema";
 import { createReverseDnsVerifier, type ReverseDnsVerifier } from "../catalog/reverse-dns";
-import { awaitingSignature, storeVerdicts } from "./signature-step";
+import { rawVisits, type SettledVisit } from "../raw-visits/store";
+import { awaitingSignature } from "./signature-step";
 
 let shared: ReverseDnsVerifier | null = null;
 let override: ReverseDnsVerifier | null | undefined;
@@ -118,7 +119,7 @@ async function verifyAndStore(db: DbOrTx, rows: NewVisit[], verifier: ReverseDns
     byLookup.set(key, [...(byLookup.get(key) ?? []), row]);
   }
   const groups = [...byLookup.values()];
-  const settled: [string, string, "verified" | "unverified"][] = [];
+  const settled: SettledVisit[] = [];
   let next = 0;
   const worker = async () => {
     while (next < groups.length) {
@@ -126,9 +127,11 @@ async function verifyAndStore(db: DbOrTx, rows: NewVisit[], verifier: ReverseDns
       const first = group[0] as NewVisit;
       const verdict = await verifier.verify(first.botName as string, first.ip as string);
       if (verdict === "unknown") continue;
-      for (const row of group) settled.push([row.domainId, row.eventKey as string, verdict]);
+      for (const row of group) {
+        settled.push([row.domainId, row.occurredAt.toISOString(), row.eventKey as string, verdict]);
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(LOOKUP_CONCURRENCY, groups.length) }, worker));
-  await storeVerdicts(db, settled, "rdns");
+  await rawVisits.settleVerdicts(db, settled, "rdns");
 }

@@ -1,8 +1,8 @@
-import { sql } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import type { NewVisit, VerificationMethod } from "@/lib/db/schema";
 import type { KeyDirectory } from "@/lib/providers/agent-keys/directory";
 import { botSignsAs } from "../catalog/signature-agents";
+import { rawVisits, type SettledVisit } from "../raw-visits/store";
 import {
   prepareSignatureCheck,
   type SignatureCheck,
@@ -144,16 +144,17 @@ async function attempt(url: string, w: Waiting): Promise<void> {
   }
   waiting.delete(url);
   pendingCount -= w.items.length;
-  const settled: [string, string, "verified" | "unverified"][] = [];
+  const settled: SettledVisit[] = [];
   for (const item of w.items) {
     awaitingSignature.delete(item.row);
     settled.push([
       item.row.domainId,
+      item.row.occurredAt.toISOString(),
       item.row.eventKey as string,
       verdictWith(directory, item.check, item.at) ?? "unverified",
     ]);
   }
-  await storeVerdicts(w.db, settled, "signature");
+  await rawVisits.settleVerdicts(w.db, settled, "signature");
 }
 
 function retryNow(url: string): void {
@@ -179,50 +180,6 @@ export function signaturesWaiting(): number {
   let n = 0;
   for (const w of waiting.values()) n += w.items.length;
   return n;
-}
-
-/**
- * Moves visits still undecided ("unknown") to a verdict reached after they were stored, with the method that
- * reached it, and adds them to the daily bot rollup's verified or spoofed counts (and the method's count).
- */
-export async function storeVerdicts(
-  db: DbOrTx,
-  settled: [domainId: string, eventKey: string, verdict: "verified" | "unverified"][],
-  method: "signature" | "rdns",
-): Promise<void> {
-  if (settled.length === 0) return;
-  const methodColumn = sql.raw(method === "signature" ? "signature_verified_visits" : "rdns_verified_visits");
-  await db.execute(sql`
-    with input as (
-      select x->>0 as domain_id, x->>1 as event_key, x->>2 as verification
-      from jsonb_array_elements(${JSON.stringify(settled)}::jsonb) as x
-    ),
-    upd as (
-      update visits v set verification = i.verification, verification_method = ${method}
-      from input i
-      where v.domain_id = i.domain_id::uuid and v.event_key = i.event_key and v.verification = 'unknown'
-      returning v.domain_id, (v.occurred_at at time zone 'UTC')::date as day, v.bot_name, v.verification,
-                split_part(v.path, '?', 1) as page, v.is_ai_bot and v.citation_engine is null as ai_crawl
-    ),
-    -- The page funnel's verified AI crawls (tracking_daily_pages), settled with the bots' rollup.
-    page_days as (
-      update tracking_daily_pages t set verified_ai_crawls = t.verified_ai_crawls + u.verified
-      from (
-        select domain_id, day, page, count(*) as verified from upd
-        where ai_crawl and verification = 'verified' group by 1, 2, 3
-      ) u
-      where t.domain_id = u.domain_id and t.day = u.day and t.page = u.page
-    )
-    update tracking_daily_bots t
-    set verified_visits = t.verified_visits + u.verified, spoofed_visits = t.spoofed_visits + u.spoofed,
-        ${methodColumn} = t.${methodColumn} + u.verified
-    from (
-      select domain_id, day, bot_name,
-             count(*) filter (where verification = 'verified') as verified,
-             count(*) filter (where verification = 'unverified') as spoofed
-      from upd where bot_name is not null group by 1, 2, 3
-    ) u
-    where t.domain_id = u.domain_id and t.day = u.day and t.bot_name = u.bot_name`);
 }
 
 /** Forgets the cached directories and the waiting visits (tests). */

@@ -65,8 +65,8 @@ export async function insertVisits(
         select domain_id, occurred_at, path, user_agent, ip, referrer, status, bot_name, bot_purpose, is_ai_bot,
                verification, verification_method, citation_engine, citation_reason, event_key, is_demo
         from input
-        -- Unique-key inserts lock in insertion order: every batch inserts in the same total order (domain, then
-        -- event key: encodeVisitBatch sends them sorted), so two batches sharing events wait for each other
+        -- Unique-key inserts lock in insertion order: every batch inserts in the same total order (domain, event
+        -- key, then time: encodeVisitBatch sends them sorted), so two batches sharing events wait for each other
         -- instead of deadlocking.
         order by ord
         ${tail}
@@ -75,7 +75,7 @@ export async function insertVisits(
   // counts (encodeVisitBatch) when it stores every visit or fails. Both give each source the same columns, types
   // and collations, so the upserts below group, order and lock alike in either form.
   const sources = skipDuplicates
-    ? sql`${insert(sql`on conflict (domain_id, event_key) do nothing
+    ? sql`${insert(sql`on conflict (domain_id, occurred_at, event_key) do nothing
         returning domain_id, (occurred_at at time zone 'UTC')::date as day, path, bot_name, bot_purpose, is_ai_bot,
                   citation_engine, verification, verification_method, occurred_at`)}
       bot_days as (

@@ -1,9 +1,9 @@
-import { and, desc, eq, gte, isNotNull, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { requireRegisteredDomain } from "@/lib/accounts/domains";
 import type { Db } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
-import { visits } from "@/lib/db/schema";
 import type { CitationsReport } from "../api-schemas";
+import { rawVisits } from "../raw-visits/store";
 import { trackingReadCache, utcDay } from "./read-cache";
 import { apiVerification } from "./visits-list";
 
@@ -35,32 +35,14 @@ async function readCitations(db: Db, domainId: string, hostname: string, q: Cita
       where domain_id = ${domainId} and day >= ${firstDay}::date
       group by engine order by sum(citations) desc, engine collate "C" asc`),
   ).map((r) => ({ bot: r.bot, count: Number(r.count) }));
-  const recent = await db
-    .select({
-      bot: visits.citationEngine,
-      path: visits.path,
-      at: visits.occurredAt,
-      verification: visits.verification,
-      method: visits.verificationMethod,
-    })
-    .from(visits)
-    .where(
-      and(
-        eq(visits.domainId, domainId),
-        isNotNull(visits.citationEngine),
-        gte(visits.occurredAt, new Date(`${firstDay}T00:00:00Z`)),
-      ),
-    )
-    // Plain "desc" (nulls first, and the columns are not null): visits_citations_idx read backward, no sort.
-    .orderBy(desc(visits.occurredAt), desc(visits.id))
-    .limit(q.limit);
+  const recent = await rawVisits.recentCitations(db, domainId, new Date(`${firstDay}T00:00:00Z`), q.limit);
   return {
     domain: hostname,
     periodDays: q.days,
     total: byBot.reduce((sum, b) => sum + b.count, 0),
     byBot,
     citations: recent.map((c) => ({
-      bot: c.bot ?? "",
+      bot: c.engine ?? "",
       path: c.path,
       timestamp: c.at.toISOString(),
       verification: apiVerification(c.verification),

@@ -1,9 +1,9 @@
-import { and, desc, eq, gte, isNotNull, lt, sql } from "drizzle-orm";
 import { requireRegisteredDomain } from "@/lib/accounts/domains";
 import { inPostgresYears } from "@/lib/calendar";
 import type { Db } from "@/lib/db/client";
-import { type Visit, visits } from "@/lib/db/schema";
+import type { Visit } from "@/lib/db/schema";
 import { validationError } from "@/lib/errors";
+import { rawVisits } from "../raw-visits/store";
 
 export interface VisitsQuery {
   domain: string;
@@ -15,19 +15,24 @@ export interface VisitsQuery {
   limit: number;
 }
 
-const encodeCursor = (at: Date, id: number) => Buffer.from(`${at.toISOString()}|${id}`).toString("base64url");
+/** A page's end: the last visit's time and event key (a visit's key within its domain and instant). */
+const encodeCursor = (at: Date, key: string) =>
+  Buffer.from(`${at.toISOString()}|${key}`).toString("base64url");
 
-function decodeCursor(cursor: string): { at: Date; id: number } {
-  const [at, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
-  const date = new Date(at ?? "");
-  const n = Number(id);
-  // A time outside years 1-9999 is none this endpoint wrote (and Postgres refuses some of them: a 500, not a 400).
-  if (!inPostgresYears(date) || !Number.isSafeInteger(n) || n <= 0) {
+function decodeCursor(cursor: string): { at: Date; key: string } {
+  const text = Buffer.from(cursor, "base64url").toString("utf8");
+  const bar = text.indexOf("|");
+  const date = new Date(bar < 0 ? "" : text.slice(0, bar));
+  const key = text.slice(bar + 1);
+  // A time outside years 1-9999 is none this endpoint wrote (and Postgres refuses some of them: a 500, not a 400);
+  // an event key is computed ("t:") or a client's id ("id:", at most 128 characters), never holds a NUL (which
+  // Postgres refuses in text).
+  if (bar < 0 || !inPostgresYears(date) || !/^(t|id):/.test(key) || key.length > 200 || key.includes("\0")) {
     throw validationError("The cursor is not one this endpoint returned.", [
       { field: "cursor", message: "Not a cursor from a previous page." },
     ]);
   }
-  return { at: date, id: n };
+  return { at: date, key };
 }
 
 /** A stored verification in the API's words: a disproved claim is "spoofed", an undecided one "unverified". */
@@ -37,41 +42,21 @@ export function apiVerification(stored: Visit["verification"]): "verified" | "sp
 
 /**
  * GET /api/tracking/visits: bot visits (AI and search) of a registered domain (403 otherwise), newest first,
- * keyset-paginated on (occurred_at, id) so pages stay stable while visits arrive.
+ * keyset-paginated on (occurred_at, event_key) so pages stay stable while visits arrive.
  */
 export async function listBotVisits(db: Db, accountId: string, q: VisitsQuery) {
   const domain = await requireRegisteredDomain(db, accountId, q.domain);
   const after = q.cursor ? decodeCursor(q.cursor) : null;
-  const rows = await db
-    .select({
-      id: visits.id,
-      at: visits.occurredAt,
-      path: visits.path,
-      bot: visits.botName,
-      purpose: visits.botPurpose,
-      isAiBot: visits.isAiBot,
-      verification: visits.verification,
-      verificationMethod: visits.verificationMethod,
-      status: visits.status,
-    })
-    .from(visits)
-    .where(
-      and(
-        eq(visits.domainId, domain.id),
-        isNotNull(visits.botName),
-        q.from ? gte(visits.occurredAt, q.from) : undefined,
-        q.to ? lt(visits.occurredAt, q.to) : undefined,
-        q.bot ? sql`lower(${visits.botName}) = ${q.bot.toLowerCase()}` : undefined,
-        q.aiOnly ? eq(visits.isAiBot, true) : undefined,
-        // A row comparison: the index's bound, where "earlier, or as early with a smaller id" was a filter.
-        after
-          ? sql`(${visits.occurredAt}, ${visits.id}) < (${after.at.toISOString()}::timestamptz, ${after.id}::bigint)`
-          : undefined,
-      ),
-    )
-    // visits_domain_time_idx read backward, no sort (plain "desc": the index is ascending, nulls last).
-    .orderBy(desc(visits.occurredAt), desc(visits.id))
-    .limit(q.limit + 1);
+  // One more than the page: whether there is a next page.
+  const rows = await rawVisits.botVisits(db, {
+    domainId: domain.id,
+    from: q.from,
+    to: q.to,
+    bot: q.bot,
+    aiOnly: q.aiOnly,
+    after: after ?? undefined,
+    limit: q.limit + 1,
+  });
   const page = rows.slice(0, q.limit);
   const last = page[page.length - 1];
   return {
@@ -87,6 +72,6 @@ export async function listBotVisits(db: Db, accountId: string, q: VisitsQuery) {
       verificationMethod: r.verification === "unknown" ? null : (r.verificationMethod ?? null),
       status: r.status,
     })),
-    nextCursor: rows.length > q.limit && last ? encodeCursor(last.at, last.id) : null,
+    nextCursor: rows.length > q.limit && last ? encodeCursor(last.at, last.key) : null,
   };
 }

@@ -1,0 +1,57 @@
+import { sql } from "drizzle-orm";
+import type { DbOrTx } from "@/lib/db/client";
+
+/** A stored visit by its key (domain, time, event key) and the verdict reached for it. */
+export type SettledVisit = [
+  domainId: string,
+  occurredAt: string,
+  eventKey: string,
+  verdict: "verified" | "unverified",
+];
+
+/**
+ * Moves visits still undecided ("unknown") to a verdict reached after they were stored, with the method that
+ * reached it, and adds them to the daily bot rollup's verified or spoofed counts (and the method's count).
+ */
+export async function storeVerdicts(
+  db: DbOrTx,
+  settled: SettledVisit[],
+  method: "signature" | "rdns",
+): Promise<void> {
+  if (settled.length === 0) return;
+  const methodColumn = sql.raw(method === "signature" ? "signature_verified_visits" : "rdns_verified_visits");
+  await db.execute(sql`
+    with input as (
+      select (x->>0)::uuid as domain_id, (x->>1)::timestamptz as occurred_at, x->>2 as event_key,
+             x->>3 as verification
+      from jsonb_array_elements(${JSON.stringify(settled)}::jsonb) as x
+    ),
+    upd as (
+      update visits v set verification = i.verification, verification_method = ${method}
+      from input i
+      -- The whole primary key: each visit found by one descent of its month's key, not among all of the domain's.
+      where v.domain_id = i.domain_id and v.occurred_at = i.occurred_at and v.event_key = i.event_key
+        and v.verification = 'unknown'
+      returning v.domain_id, (v.occurred_at at time zone 'UTC')::date as day, v.bot_name, v.verification,
+                split_part(v.path, '?', 1) as page, v.is_ai_bot and v.citation_engine is null as ai_crawl
+    ),
+    -- The page funnel's verified AI crawls (tracking_daily_pages), settled with the bots' rollup.
+    page_days as (
+      update tracking_daily_pages t set verified_ai_crawls = t.verified_ai_crawls + u.verified
+      from (
+        select domain_id, day, page, count(*) as verified from upd
+        where ai_crawl and verification = 'verified' group by 1, 2, 3
+      ) u
+      where t.domain_id = u.domain_id and t.day = u.day and t.page = u.page
+    )
+    update tracking_daily_bots t
+    set verified_visits = t.verified_visits + u.verified, spoofed_visits = t.spoofed_visits + u.spoofed,
+        ${methodColumn} = t.${methodColumn} + u.verified
+    from (
+      select domain_id, day, bot_name,
+             count(*) filter (where verification = 'verified') as verified,
+             count(*) filter (where verification = 'unverified') as spoofed
+      from upd where bot_name is not null group by 1, 2, 3
+    ) u
+    where t.domain_id = u.domain_id and t.day = u.day and t.bot_name = u.bot_name`);
+}
