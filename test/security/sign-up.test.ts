@@ -25,7 +25,7 @@ import { createTestDb } from "../db";
 import { type FakeSmtp, startFakeSmtp } from "../fakes/smtp";
 
 // A mail server slow enough that an answer which waited for it could not pass for one that did not.
-const SMTP_DELAY_MS = 1500;
+const SMTP_DELAY_MS = 5000;
 const PASSWORD = "correct horse battery";
 const BASE = "https://findable.test";
 let handle: DbHandle;
