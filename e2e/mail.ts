@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { expect, type Page } from "@playwright/test";
 
 const port = process.env.E2E_PORT ?? "3210";
-export const MAIL_LOG = `reports/e2e-mail-${port}.jsonl`;
+const MAIL_LOG = `reports/e2e-mail-${port}.jsonl`;
 
 export interface SentMail {
   to: string[];

@@ -57,7 +57,7 @@ export function collectEntities(
 
 /** The words `mask: "distinct"` puts in place of the brand under judgement and of any other brand. */
 export const BRAND_MARKER = "thebrand";
-export const OTHER_BRAND_MARKER = "otherbrand";
+const OTHER_BRAND_MARKER = "otherbrand";
 
 export interface MentionAnalysis {
   /** Every entity named, in order of first mention. */

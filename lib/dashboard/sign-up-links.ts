@@ -20,7 +20,7 @@ import { EMAILS_PER_HOUR, type MailContext } from "./email-tokens";
 import { FormError } from "./errors";
 
 /** How long a sign-up link works. */
-export const SIGN_UP_LINK_TTL_MS = 24 * 60 * 60 * 1000;
+const SIGN_UP_LINK_TTL_MS = 24 * 60 * 60 * 1000;
 /** Sign-ups one client address may send per hour (each grants credits once confirmed, so they are worth farming). */
 export const SIGN_UPS_PER_HOUR = 5;
 /** Requests kept after they expire, so that an old link still gets its own page ("expired", "send a new one"). */

@@ -14,11 +14,8 @@ import { type MailContext, sendVerificationEmail } from "./email-tokens";
 import { FormError } from "./errors";
 
 export {
-  BCRYPT_COST,
   credentialsSchema,
-  findUserByEmail,
   hashPassword,
-  signUpSchema,
 } from "./credentials";
 
 import { BCRYPT_COST, credentialsSchema, findUserByEmail, hashPassword, signUpSchema } from "./credentials";
@@ -77,7 +74,7 @@ export async function signUp(
 }
 
 /** The address already has a user. */
-export class AddressTaken extends FormError {
+class AddressTaken extends FormError {
   constructor() {
     super("An account with this email already exists. Sign in instead.", "email");
     this.name = "AddressTaken";

@@ -3,7 +3,7 @@ import type { AiEngine } from "../catalog/bots";
 import { classifyUserAgent, type UserAgentClass } from "../catalog/classify";
 import type { IpVerification } from "../catalog/ip-ranges/verify";
 
-export type CitationReason = "user_fetch" | "referral" | "utm";
+type CitationReason = "user_fetch" | "referral" | "utm";
 
 export interface Citation {
   engine: AiEngine;

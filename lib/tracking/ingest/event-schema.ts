@@ -130,23 +130,22 @@ type EventOutput = z.output<typeof trackingEventSchema>;
 type SignedKey = keyof typeof signedRequestFields;
 /** An event as validated; the signed request's fields are absent from most. */
 export type TrackingEvent = Omit<EventOutput, SignedKey> & Partial<Pick<EventOutput, SignedKey>>;
-export type TrackingEventInput = z.input<typeof trackingEventSchema>;
 
 const batchOf = <T extends z.ZodType>(event: T) =>
   z.object({ events: z.array(event).min(1).max(MAX_EVENTS_PER_BATCH) });
 
 /** The batch envelope; events are validated one by one afterwards, so one bad event rejects only itself. */
-export const trackingEventBatchSchema = batchOf(z.unknown());
+const trackingEventBatchSchema = batchOf(z.unknown());
 
 /** The same batch with each event's schema: what POST /tracking/events documents (and applies per event). */
 export const trackingEventBatch = batchOf(trackingEventSchema);
 
-export interface FieldError {
+interface FieldError {
   field: string;
   message: string;
 }
 
-export interface AcceptedEvent {
+interface AcceptedEvent {
   index: number;
   event: TrackingEvent;
   key: string;

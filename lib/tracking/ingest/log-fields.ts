@@ -74,7 +74,7 @@ export function requestLine(request: string): Pick<LogEntry, "method" | "path" |
   return { method: parts[0] as string, path: pathOf(target), protocol: hasProtocol ? last : null };
 }
 
-export const NO_REQUEST = 'no request line ("-"): the client sent no request, nothing to record';
+const NO_REQUEST = 'no request line ("-"): the client sent no request, nothing to record';
 
 /** A line that was read but holds no request (a 400 or 408 before any request line): skipped, not rejected. */
 export const noRequest = (line: number): LogLineResult => ({

@@ -4,7 +4,7 @@ import { noRequest, registerLocalTimeParser } from "./log-fields";
 import { detectLineFormat, type LogFormat, parseJsonLine } from "./log-formats";
 import { CLOUDFRONT_FIELDS, parseAlbLine, parseCloudFrontLine } from "./log-formats-aws";
 
-export type { LogEntry, LogLineError, LogLineResult } from "./log-types";
+export type { LogLineResult } from "./log-types";
 
 import { LineError, LineReader } from "./line-reader";
 import type { LogLineResult } from "./log-types";

@@ -7,7 +7,7 @@ import { rawVisits } from "../raw-visits/store";
 import { encodeVisitBatch } from "./encode-visits";
 import type { FirstCitation } from "./visit-statement";
 
-export { pageOf, pgArrayLiteral, prepareVisit, type VisitFields } from "./prepare-visit";
+export { pageOf, pgArrayLiteral, prepareVisit } from "./prepare-visit";
 export { encodeVisitBatch };
 
 /**

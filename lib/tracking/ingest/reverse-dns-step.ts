@@ -75,7 +75,7 @@ export function settleFromCache(rows: NewVisit[], verifier: ReverseDnsVerifier |
 }
 
 /** At most this many visits wait for a lookup at once; beyond it visits stay "unknown" (the cache still fills). */
-export const MAX_PENDING_VISITS = 20_000;
+const MAX_PENDING_VISITS = 20_000;
 const LOOKUP_CONCURRENCY = 16;
 
 let pendingVisits = 0;

@@ -74,9 +74,9 @@ export function judgeSignature(
 }
 
 /** At most this many visits wait for their agent's keys at once; beyond it they stay undecided. */
-export const MAX_PENDING_SIGNATURES = 20_000;
+const MAX_PENDING_SIGNATURES = 20_000;
 /** When a directory that could not be fetched is tried again for the visits waiting on it. */
-export const RETRY_DELAYS_MS = [30_000, 2 * 60_000, 10 * 60_000, 30 * 60_000, 2 * 60 * 60_000];
+const RETRY_DELAYS_MS = [30_000, 2 * 60_000, 10 * 60_000, 30 * 60_000, 2 * 60 * 60_000];
 
 interface Waiting {
   db: DbOrTx;

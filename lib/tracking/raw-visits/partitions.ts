@@ -11,9 +11,9 @@ import { rowsOf } from "@/lib/db/rows";
 /** How old an event may be when it is sent (event-schema): the months it can fall in have a partition. */
 const ACCEPTED_AGE_DAYS = 90;
 /** Months created after the current one, so a month's partition exists well before its first visit. */
-export const MONTHS_AHEAD = 2;
+const MONTHS_AHEAD = 2;
 /** TRACKING_RAW_RETENTION_MONTHS when unset. */
-export const DEFAULT_RAW_RETENTION_MONTHS = 13;
+const DEFAULT_RAW_RETENTION_MONTHS = 13;
 /**
  * A partition's creation and a month's drop lock the table's parent briefly (the drop against every read and write
  * for a moment); when a long read holds it, they give up after this long rather than hold the queue of ingest and
@@ -51,7 +51,7 @@ export function partitionName(month: Date): string {
  * The start of the oldest month kept: a month whose whole range is older than `retentionMonths` months before now
  * goes (with 13 months, on any day of November, October of the year before is the oldest month kept).
  */
-export function oldestKeptMonth(now: Date, retentionMonths: number): Date {
+function oldestKeptMonth(now: Date, retentionMonths: number): Date {
   const cutoff = new Date(now);
   cutoff.setUTCMonth(cutoff.getUTCMonth() - retentionMonths);
   return monthStart(cutoff);

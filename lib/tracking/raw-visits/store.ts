@@ -8,7 +8,10 @@ import { maintainVisitPartitions, type PartitionReport } from "./partitions";
 
 export type { SettledVisit };
 
-/** A page of a domain's bot visits, newest first (GET /api/tracking/visits). */
+/**
+ * A page of a domain's bot visits, newest first (GET /api/tracking/visits).
+ * @public (what another raw-visit store implements)
+ */
 export interface BotVisitsQuery {
   domainId: string;
   from?: Date;
@@ -21,6 +24,7 @@ export interface BotVisitsQuery {
   limit: number;
 }
 
+/** @public (what another raw-visit store implements) */
 export interface RawBotVisit {
   id: number;
   key: string;
@@ -34,6 +38,7 @@ export interface RawBotVisit {
   status: number | null;
 }
 
+/** @public (what another raw-visit store implements) */
 export interface RawCitation {
   engine: string | null;
   path: string;
@@ -73,7 +78,7 @@ export interface RawVisitStore {
  * The raw visits in Postgres: the visits table partitioned by month (lib/tracking/raw-visits/partitions), written
  * in the same statement as the rollups.
  */
-export const postgresRawVisits: RawVisitStore = {
+const postgresRawVisits: RawVisitStore = {
   insertBatch: insertVisits,
   settleVerdicts: storeVerdicts,
   botVisits: (db, q) =>
