@@ -1,11 +1,21 @@
 import http from "node:http";
-import { beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect } from "vitest";
+import type { DbHandle } from "@/lib/db/client";
 import { jobs } from "@/lib/db/schema";
 import { rotateKeyPair } from "@/lib/keys/keys";
+import type { TestApi } from "@/test/api-server";
+import { apiTest } from "@/test/support/fixtures";
 import { createTestAccount, setKeyRateLimit, type TestAccount } from "../accounts";
-import { setUpTestApi } from "../support/test-api";
 
-const { handle, api, acct: alice } = setUpTestApi();
+const test = apiTest;
+let handle: DbHandle;
+let api: TestApi;
+let alice: TestAccount;
+test.beforeAll(({ handle: _handle, api: _api, acct: _alice }) => {
+  handle = _handle;
+  api = _api;
+  alice = _alice;
+});
 let bob: TestAccount;
 
 beforeAll(async () => {
