@@ -1,17 +1,18 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect } from "vitest";
 import { findLedgerMismatches } from "@/lib/credits/credits";
 import type { DbHandle } from "@/lib/db/client";
 import { JobRunner } from "@/lib/jobs/runner";
 import type { FixtureServer } from "@/test/fixture-server";
 import { startSiteFixture } from "@/test/fixtures/site/server";
 import { stubDataForSeoEnv } from "@/test/support/dataforseo-env";
+import { apiTest } from "@/test/support/fixtures";
 import { balanceOf, createTestAccount, type TestAccount } from "../accounts";
-import { startTestApi, type TestApi } from "../api-server";
-import { createTestDb } from "../db";
+import type { TestApi } from "../api-server";
 
+const test = apiTest.withAccount({ credits: 1000, domains: ["mcp.example.com"] });
 let handle: DbHandle;
 let api: TestApi;
 let site: FixtureServer;
@@ -23,16 +24,16 @@ beforeAll(async () => {
   // The keyword and backlink tools need a data source to be created at all.
   stubDataForSeoEnv();
   process.env.ALLOW_PRIVATE_TARGETS = "loopback";
-  handle = await createTestDb();
-  api = await startTestApi(handle);
+});
+test.beforeAll(async ({ handle: _handle, api: _api, acct: _acct }) => {
+  handle = _handle;
+  api = _api;
   site = await startSiteFixture();
-  acct = await createTestAccount(handle.db, { credits: 1000, domains: ["mcp.example.com"] });
+  acct = _acct;
 });
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.close().catch(() => {})));
   await site?.close();
-  await api?.close();
-  await handle?.close();
   if (previousPrivate === undefined) delete process.env.ALLOW_PRIVATE_TARGETS;
   else process.env.ALLOW_PRIVATE_TARGETS = previousPrivate;
 });

@@ -69,11 +69,12 @@ const apiFixtures = dbTest
     onCleanup(() => api.close());
     return api;
   })
-  // The file's first account: a key pair and its credits (100 unless `withAccount` says otherwise).
+  // The file's first account: a key pair and its credits (100 unless `withAccount` says otherwise), made when
+  // a test or hook first names it.
   .extend(
     "acct",
-    { scope: "file", auto: true },
-    async ({ db, accountOptions, api: _api }): Promise<TestAccount> => createTestAccount(db, accountOptions),
+    { scope: "file" },
+    async ({ db, accountOptions }): Promise<TestAccount> => createTestAccount(db, accountOptions),
   )
   .extend("client", { scope: "file" }, async ({ api, acct }): Promise<ApiClient> => apiClient(api.url, acct))
   /** Another account on the file's database. */
