@@ -3,7 +3,7 @@ import { createGuardedFetch } from "@/lib/fetch/guarded-fetch";
 import { type FixtureServer, startFixtureServer } from "@/test/fixture-server";
 import { buildFixtureSite } from "@/test/fixtures/generated-site";
 import { siteRoutes, startSiteFixture } from "@/test/fixtures/site/server";
-import { type FakeDataForSeo, startFakeDataForSeo } from "@/test/support/fake-dataforseo";
+import { type FakeDataForSeo, startFakeDataForSeo } from "@/test/fakes/dataforseo";
 import {
   keywordResearchAvailability,
   keywordResearchInput,

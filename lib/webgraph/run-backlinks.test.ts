@@ -1,7 +1,7 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import type { DbHandle } from "@/lib/db/client";
-import { type FakeDataForSeo, startFakeDataForSeo } from "@/test/support/fake-dataforseo";
+import { type FakeDataForSeo, startFakeDataForSeo } from "@/test/fakes/dataforseo";
 import { dbTest } from "@/test/support/fixtures";
 import { backlinksOverviewResult, domainAuthorityInput, domainAuthorityResult } from "./backlinks-schema";
 import { importWebgraph } from "./import-webgraph";

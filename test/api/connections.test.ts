@@ -13,8 +13,8 @@ import {
   type FakeGoogle,
   type FakeSearchRow,
   startFakeGoogle,
-} from "@/test/support/fake-google";
-import { type FakePlausible, startFakePlausible } from "@/test/support/fake-plausible";
+} from "@/test/fakes/google";
+import { type FakePlausible, startFakePlausible } from "@/test/fakes/plausible";
 import { apiTest } from "@/test/support/fixtures";
 import type { TestAccount } from "../accounts";
 import type { TestApi } from "../api-server";

@@ -8,7 +8,7 @@ import type { TestAccount } from "@/test/accounts";
 import type { TestApi } from "@/test/api-server";
 import type { FixtureServer } from "@/test/fixture-server";
 import { startSiteFixture } from "@/test/fixtures/site/server";
-import { type FakeDataForSeo, startFakeDataForSeo } from "@/test/support/fake-dataforseo";
+import { type FakeDataForSeo, startFakeDataForSeo } from "@/test/fakes/dataforseo";
 import { apiTest } from "@/test/support/fixtures";
 import { balanceOf } from "../accounts";
 import { ledgerFor } from "../jobs-helpers";

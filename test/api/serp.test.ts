@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, vi } from "vitest";
 import { findLedgerMismatches } from "@/lib/credits/credits";
 import type { DbHandle } from "@/lib/db/client";
 import { JobRunner } from "@/lib/jobs/runner";
-import { type FakeDataForSeo, startFakeDataForSeo } from "@/test/support/fake-dataforseo";
+import { type FakeDataForSeo, startFakeDataForSeo } from "@/test/fakes/dataforseo";
 import { apiTest } from "@/test/support/fixtures";
 import { balanceOf, type TestAccount } from "../accounts";
 import type { TestApi } from "../api-server";

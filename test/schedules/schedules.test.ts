@@ -31,9 +31,9 @@ import { deliverDueWebhooks } from "@/lib/webhooks";
 import { createEndpoint } from "@/lib/webhooks/endpoints";
 import { createRoutedFetch } from "@/test/fakes/ai/engines";
 import { type FakeSmtp, startFakeSmtp } from "@/test/fakes/smtp";
+import { type Receiver, startReceiver } from "@/test/fakes/webhook-receiver";
 import { type FixtureServer, startFixtureServer } from "@/test/fixture-server";
 import { dbTest } from "@/test/support/fixtures";
-import { type Receiver, startReceiver } from "@/test/support/webhook-receiver";
 import { balanceOf, createTestAccount } from "../accounts";
 
 const test = dbTest;

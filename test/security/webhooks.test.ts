@@ -10,7 +10,7 @@ import { TEST_SENDS_PER_URL_PER_MINUTE } from "@/lib/webhooks/endpoints";
 import { apiTest } from "@/test/support/fixtures";
 import { createTestAccount, type TestAccount } from "../accounts";
 import type { TestApi } from "../api-server";
-import { type Receiver, startReceiver } from "../support/webhook-receiver";
+import { type Receiver, startReceiver } from "@/test/fakes/webhook-receiver";
 import { callApi } from "../tracking/helpers";
 
 const test = apiTest;

@@ -10,7 +10,7 @@ import { apiTest } from "@/test/support/fixtures";
 import { createTestAccount, type TestAccount } from "../accounts";
 import type { TestApi } from "../api-server";
 import { sleepTool, testTools } from "../jobs-helpers";
-import { type Receiver, startReceiver } from "../support/webhook-receiver";
+import { type Receiver, startReceiver } from "@/test/fakes/webhook-receiver";
 import { callApi, UA } from "../tracking/helpers";
 
 const test = apiTest.withAccount({ credits: 10_000, domains: ["hooks.example"] });
