@@ -8,12 +8,7 @@ import { getDomainTimeline } from "@/lib/dashboard/domain-timeline";
 import type { DbHandle } from "@/lib/db/client";
 import { connections, domains, memberships } from "@/lib/db/schema";
 import type { GoogleTokens } from "@/lib/providers/google";
-import {
-  type FakeGa4Row,
-  type FakeGoogle,
-  type FakeSearchRow,
-  startFakeGoogle,
-} from "@/test/fakes/google";
+import { type FakeGa4Row, type FakeGoogle, type FakeSearchRow, startFakeGoogle } from "@/test/fakes/google";
 import { type FakePlausible, startFakePlausible } from "@/test/fakes/plausible";
 import { apiTest } from "@/test/support/fixtures";
 import type { TestAccount } from "../accounts";

@@ -7,10 +7,10 @@ import type { DbHandle } from "@/lib/db/client";
 import { webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import { deliverDueWebhooks, sendTestEvent } from "@/lib/webhooks";
 import { TEST_SENDS_PER_URL_PER_MINUTE } from "@/lib/webhooks/endpoints";
+import { type Receiver, startReceiver } from "@/test/fakes/webhook-receiver";
 import { apiTest } from "@/test/support/fixtures";
 import { createTestAccount, type TestAccount } from "../accounts";
 import type { TestApi } from "../api-server";
-import { type Receiver, startReceiver } from "@/test/fakes/webhook-receiver";
 import { callApi } from "../tracking/helpers";
 
 const test = apiTest;

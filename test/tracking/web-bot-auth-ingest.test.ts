@@ -21,8 +21,8 @@ import {
 } from "@/lib/tracking/ingest/signature-step";
 import { getBotStats } from "@/lib/tracking/reports/stats";
 import { listBotVisits } from "@/lib/tracking/reports/visits-list";
-import { createTestDb } from "../db";
 import { type AgentKeyPair, agentKeyPair, signRequest } from "@/test/fakes/web-bot-auth";
+import { createTestDb } from "../db";
 
 const CHATGPT_USER =
   "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot";

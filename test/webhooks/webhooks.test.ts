@@ -6,11 +6,11 @@ import { accountNotices, webhookDeliveries, webhookEndpoints, webhookEvents } fr
 import { createJob } from "@/lib/jobs/create";
 import { JobRunner, type RunnerOptions, recoverInterruptedJobs } from "@/lib/jobs/runner";
 import { deliverDueWebhooks } from "@/lib/webhooks";
+import { type Receiver, startReceiver } from "@/test/fakes/webhook-receiver";
 import { apiTest } from "@/test/support/fixtures";
 import { createTestAccount, type TestAccount } from "../accounts";
 import type { TestApi } from "../api-server";
 import { sleepTool, testTools } from "../jobs-helpers";
-import { type Receiver, startReceiver } from "@/test/fakes/webhook-receiver";
 import { callApi, UA } from "../tracking/helpers";
 
 const test = apiTest.withAccount({ credits: 10_000, domains: ["hooks.example"] });

@@ -3,10 +3,9 @@ import { afterEach, describe, expect } from "vitest";
 import type { AiAccess } from "@/lib/analysis/ai-access/schema";
 import type { Db, DbHandle } from "@/lib/db/client";
 import { domains, trackingDailyBots } from "@/lib/db/schema";
-import { createGuardedFetch } from "@/lib/fetch";
 import { createTestAccount } from "@/test/accounts";
 import { type FixtureServer, startFixtureServer } from "@/test/fixture-server";
-import { dbTest } from "@/test/support/fixtures";
+import { dbTest, toolContext } from "@/test/support/fixtures";
 import type { ToolContext } from "../types";
 import { aiAccess } from "./definition";
 import { runner } from "./run";
@@ -82,14 +81,7 @@ test.beforeAll(async ({ handle: _handle }) => {
 });
 
 function context(accountId = "00000000-0000-4000-8000-000000000000", withDb = false): ToolContext {
-  return {
-    env: {},
-    jobId: "job-ai-access",
-    accountId,
-    signal: new AbortController().signal,
-    fetch: createGuardedFetch({ allowPrivateTargets: true }),
-    ...(withDb ? { db } : {}),
-  };
+  return toolContext({ accountId, ...(withDb ? { db } : {}) });
 }
 
 async function run(server: FixtureServer, ctx = context()): Promise<AiAccess> {
