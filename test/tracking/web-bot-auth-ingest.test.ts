@@ -5,7 +5,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { and, eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "vitest";
+import { afterAll, afterEach, beforeEach, expect } from "vitest";
 import { registerDomain } from "@/lib/accounts/domains";
 import { signUp } from "@/lib/dashboard/signup";
 import type { Db, DbHandle } from "@/lib/db/client";
@@ -22,13 +22,14 @@ import {
 import { getBotStats } from "@/lib/tracking/reports/stats";
 import { listBotVisits } from "@/lib/tracking/reports/visits-list";
 import { type AgentKeyPair, agentKeyPair, signRequest } from "@/test/fakes/web-bot-auth";
-import { createTestDb } from "../db";
+import { dbTest } from "@/test/support/fixtures";
 
 const CHATGPT_USER =
   "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot";
 const HOST = "signed.example.com";
 const IP = "85.181.35.98"; // a public address in none of OpenAI's ranges: only a signature can verify these visits
 
+const test = dbTest;
 let handle: DbHandle;
 let db: Db;
 let accountId: string;
@@ -39,8 +40,8 @@ let key: AgentKeyPair;
 const directory = { up: true, requests: 0, keys: [] as object[] };
 const saved: Record<string, string | undefined> = {};
 
-beforeAll(async () => {
-  handle = await createTestDb();
+test.beforeAll(async ({ handle: _handle }) => {
+  handle = _handle;
   db = handle.db;
   const { user } = await signUp(db, {
     email: `wba-${process.pid}@example.com`,
@@ -86,7 +87,6 @@ afterAll(async () => {
   }
   resetSignatureState();
   await new Promise((resolve) => server.close(resolve));
-  await handle.close();
 });
 
 const now = () => Math.floor(Date.now() / 1000);
