@@ -10,7 +10,7 @@ import type { AnyTool } from "@/lib/tools/types";
 import type { TestAccount } from "@/test/accounts";
 import type { TestApi } from "@/test/api-server";
 import { startSiteFixture } from "@/test/fixtures/site/server";
-import { apiTest } from "@/test/support/fixtures";
+import { apiTest, toolContext } from "@/test/support/fixtures";
 import { balanceOf } from "../accounts";
 import type { FixtureServer } from "../fixture-server";
 import {
@@ -205,13 +205,15 @@ describe("where a tool runs", () => {
     const row = (await jobRow(handle.db, job.id))!;
     expect(row.error).toBeNull();
     expect(row.status).toBe("completed");
-    const here = await production.run(input, {
-      jobId: job.id,
-      accountId: acct.accountId,
-      signal: new AbortController().signal,
-      fetch: (await import("@/lib/fetch")).guardedFetch,
-      env: process.env,
-    });
+    const here = await production.run(
+      input,
+      toolContext({
+        jobId: job.id,
+        accountId: acct.accountId,
+        fetch: (await import("@/lib/fetch")).guardedFetch,
+        env: process.env,
+      }),
+    );
     expect(row.result).toEqual(here);
     expect((row.result as { count: number }).count).toBeGreaterThanOrEqual(8);
   });

@@ -44,6 +44,9 @@ export function apiClient(baseUrl: string, acct: TestAccount): ApiClient {
   };
 }
 
+/** A test database: its `url` is set on Postgres (a database of its own on the server). */
+export type TestDbHandle = DbHandle & { url?: string };
+
 /** Makes another account on the file's database. */
 export type NewAccount = (opts?: AccountOptions) => Promise<TestAccount>;
 /** A client for another account. */
@@ -52,7 +55,7 @@ export type ClientFor = (other: TestAccount) => ApiClient;
 /** A file's own database: a clone of the migrated template (see test/db.ts), closed after the file. */
 export const dbTest = base
   // biome-ignore lint/correctness/noEmptyPattern: Vitest reads a fixture's dependencies from this pattern
-  .extend("handle", { scope: "file" }, async ({}, { onCleanup }): Promise<DbHandle> => {
+  .extend("handle", { scope: "file" }, async ({}, { onCleanup }): Promise<TestDbHandle> => {
     const handle = await createTestDb();
     onCleanup(() => handle.close());
     return handle;
