@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { afterAll, expect } from "vitest";
 import { ERROR_CODES } from "@/lib/errors";
 import { ROUTE_METHODS } from "@/lib/server/api-edge";
-import { apiTest } from "@/test/support/fixtures";
+import { apiTest, type TestDbHandle } from "@/test/support/fixtures";
 import { createTestAccount, type TestAccount } from "../accounts";
 import type { TestApi } from "../api-server";
 import { type EdgeServer, startEdgeServer } from "../support/edge-server";
@@ -20,7 +20,7 @@ const SCALE = Number(process.env.FUZZ_SCALE ?? 1);
 const TOTAL = Math.round(1_200 * SCALE);
 const CONCURRENCY = 8;
 
-let handle: Awaited<ReturnType<typeof createTestDb>>;
+let handle: TestDbHandle;
 let api: TestApi;
 let prod: EdgeServer;
 let acct: TestAccount;

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect } from "vitest";
+import { createGuardedFetch } from "@/lib/fetch";
 import type { FixtureServer } from "@/test/fixture-server";
 import { startFixtureServer } from "@/test/fixture-server";
 import { toolFailure, toolTest } from "@/test/support/fixtures";
