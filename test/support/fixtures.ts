@@ -18,7 +18,7 @@ import { createTestDb } from "../db";
 import { type FixtureHandler, type FixtureServer, startFixtureServer } from "../fixture-server";
 import { startSiteFixture } from "../fixtures/site/server";
 
-export type AccountOptions = NonNullable<Parameters<typeof createTestAccount>[1]>;
+type AccountOptions = NonNullable<Parameters<typeof createTestAccount>[1]>;
 
 /** fetch bound to the app's address and an account's credentials. */
 export interface ApiClient {
@@ -28,7 +28,7 @@ export interface ApiClient {
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
 }
 
-export function apiClient(baseUrl: string, acct: TestAccount): ApiClient {
+function apiClient(baseUrl: string, acct: TestAccount): ApiClient {
   return {
     fetch: (path, init = {}) =>
       fetch(`${baseUrl}${path}`, {
