@@ -1,18 +1,19 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { findLedgerMismatches } from "@/lib/credits/credits";
 import type { DbHandle } from "@/lib/db/client";
 import { JobRunner } from "@/lib/jobs/runner";
 import type { FixtureServer } from "@/test/fixture-server";
 import { startSiteFixture } from "@/test/fixtures/site/server";
 import { stubDataForSeoEnv } from "@/test/support/dataforseo-env";
-import { apiTest } from "@/test/support/fixtures";
 import { balanceOf, createTestAccount, type TestAccount } from "../accounts";
-import type { TestApi } from "../api-server";
+import { startTestApi, type TestApi } from "../api-server";
+import { createTestDb } from "../db";
 
-const test = apiTest.withAccount({ credits: 1000, domains: ["mcp.example.com"] });
+// lean-mount.test.ts runs this file again inside a describe block, where Vitest cannot define file-scoped
+// fixtures: the set-up is made in this file's own hooks instead.
 let handle: DbHandle;
 let api: TestApi;
 let site: FixtureServer;
@@ -24,16 +25,16 @@ beforeAll(async () => {
   // The keyword and backlink tools need a data source to be created at all.
   stubDataForSeoEnv();
   process.env.ALLOW_PRIVATE_TARGETS = "loopback";
-});
-test.beforeAll(async ({ handle: _handle, api: _api, acct: _acct }) => {
-  handle = _handle;
-  api = _api;
+  handle = await createTestDb();
+  api = await startTestApi(handle);
   site = await startSiteFixture();
-  acct = _acct;
+  acct = await createTestAccount(handle.db, { credits: 1000, domains: ["mcp.example.com"] });
 });
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.close().catch(() => {})));
   await site?.close();
+  await api?.close();
+  await handle?.close();
   if (previousPrivate === undefined) delete process.env.ALLOW_PRIVATE_TARGETS;
   else process.env.ALLOW_PRIVATE_TARGETS = previousPrivate;
 });

@@ -1,28 +1,29 @@
 import { gzipSync } from "node:zlib";
 import { eq } from "drizzle-orm";
-import { afterAll, describe, expect } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { DbHandle } from "@/lib/db/client";
 import { domains, visits } from "@/lib/db/schema";
 import { trackingReadCache } from "@/lib/tracking/reports/read-cache";
-import { apiTest } from "@/test/support/fixtures";
 import { createTestAccount, type TestAccount } from "../accounts";
-import type { TestApi } from "../api-server";
+import { startTestApi, type TestApi } from "../api-server";
+import { createTestDb } from "../db";
 import { callApi, minutesAgo, UA } from "./helpers";
 
-const test = apiTest.withAccount({ domains: ["alice.example", "shop.alice.example"] });
 let handle: DbHandle;
 let api: TestApi;
 let alice: TestAccount;
 let bob: TestAccount;
 
-test.beforeAll(async ({ handle: _handle, api: _api, acct: _alice }) => {
-  handle = _handle;
-  api = _api;
-  alice = _alice;
+beforeAll(async () => {
+  handle = await createTestDb();
+  api = await startTestApi(handle);
+  alice = await createTestAccount(handle.db, { domains: ["alice.example", "shop.alice.example"] });
   bob = await createTestAccount(handle.db, { domains: ["bob.example"] });
 });
 afterAll(async () => {
   trackingReadCache.setClock(Date.now);
+  await api?.close();
+  await handle?.close();
 });
 
 const post = (path: string, who: TestAccount, json: unknown) =>
