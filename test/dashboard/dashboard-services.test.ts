@@ -58,7 +58,6 @@ test.beforeAll(async ({ handle: _handle }) => {
 });
 afterAll(() => {
   vi.unstubAllEnvs();
-  return handle.close();
 });
 
 /** A signed-up owner whose address is verified (so the account holds its 100 credits). */
