@@ -12,7 +12,10 @@ export default defineConfig({
     globalSetup: ["test/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Each test file in a process of its own with a fresh module graph: the file-scoped fixtures of
+    // test/support/fixtures.ts (a database, a server) are made per file and never shared between files.
     pool: "forks",
+    isolate: true,
     projects: [
       { extends: true, test: { name: "unit", include: ["**/*.test.ts"], exclude: BROWSER_TESTS } },
       {

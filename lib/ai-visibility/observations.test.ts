@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import type { DbHandle } from "@/lib/db/client";
 import { jobs, visibilityObservations } from "@/lib/db/schema";
 import { createTestAccount } from "@/test/accounts";
-import { createTestDb } from "@/test/db";
+import { dbTest } from "@/test/support/fixtures";
 import {
   purgeObservations,
   readLatestObservations,
@@ -12,11 +12,11 @@ import {
 } from "./observations";
 import type { EngineResult } from "./schemas";
 
+const test = dbTest;
 let handle: DbHandle;
-beforeAll(async () => {
-  handle = await createTestDb();
+test.beforeAll(async ({ handle: _handle }) => {
+  handle = _handle;
 });
-afterAll(() => handle.close());
 
 function entry(
   engine: EngineResult["engine"],

@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type CwvFixtures, FIXTURE_PAGES, startCwvFixtures } from "@/test/cwv-fixtures";
-import { type FakeCrux, makeCruxRecord, startFakeCrux } from "@/test/fake-crux";
+import { type FakeCrux, makeCruxRecord, startFakeCrux } from "@/test/fakes/crux";
 import { CwvError } from "./errors";
 import { coreWebVitalsResult } from "./result-schema";
 import { type CoreWebVitalsContext, runCoreWebVitals } from "./run";

@@ -1,15 +1,15 @@
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { expect } from "vitest";
 import type { DbHandle } from "@/lib/db/client";
 import { jobs } from "@/lib/db/schema";
 import { createTestAccount } from "@/test/accounts";
-import { createTestDb } from "@/test/db";
+import { dbTest } from "@/test/support/fixtures";
 import { compareWithPreviousRun } from "./previous-run";
 
+const test = dbTest;
 let handle: DbHandle;
-beforeAll(async () => {
-  handle = await createTestDb();
+test.beforeAll(async ({ handle: _handle }) => {
+  handle = _handle;
 });
-afterAll(async () => handle.close());
 
 const audit = (score: number, statuses: Record<string, "pass" | "warn" | "fail">) => ({
   score,

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createGuardedFetch } from "@/lib/fetch/guarded-fetch";
+import { type FakeDataForSeo, startFakeDataForSeo } from "@/test/fakes/dataforseo";
 import { type FixtureServer, startFixtureServer } from "@/test/fixture-server";
 import { buildFixtureSite } from "@/test/fixtures/generated-site";
 import { siteRoutes, startSiteFixture } from "@/test/fixtures/site/server";
-import { type FakeDataForSeo, startFakeDataForSeo } from "@/test/support/fake-dataforseo";
 import {
   keywordResearchAvailability,
   keywordResearchInput,

@@ -1,25 +1,25 @@
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect } from "vitest";
 import type { DbHandle } from "@/lib/db/client";
-import { createTestDb } from "@/test/db";
-import { type FakeDataForSeo, startFakeDataForSeo } from "@/test/support/fake-dataforseo";
+import { type FakeDataForSeo, startFakeDataForSeo } from "@/test/fakes/dataforseo";
+import { dbTest } from "@/test/support/fixtures";
 import { backlinksOverviewResult, domainAuthorityInput, domainAuthorityResult } from "./backlinks-schema";
 import { importWebgraph } from "./import-webgraph";
 import { backlinksAvailability, runBacklinksOverview, runDomainAuthority } from "./run-backlinks";
 
 const FIXTURES = path.join(import.meta.dirname, "../../test/fixtures/webgraph");
 const signal = new AbortController().signal;
+const test = dbTest;
 let handle: DbHandle;
 let fake: FakeDataForSeo;
 let env: Record<string, string>;
 
-beforeAll(async () => {
-  handle = await createTestDb();
+test.beforeAll(async ({ handle: _handle }) => {
+  handle = _handle;
   fake = await startFakeDataForSeo({ keywords: [] });
   env = { DATAFORSEO_LOGIN: fake.login, DATAFORSEO_PASSWORD: fake.password, DATAFORSEO_BASE_URL: fake.url };
 });
 afterAll(async () => {
-  await handle?.close();
   await fake?.close();
 });
 

@@ -2,9 +2,9 @@ import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import type { DbHandle } from "@/lib/db/client";
-import { createTestDb } from "@/test/db";
+import { dbTest } from "@/test/support/fixtures";
 import { runImportWebgraphCommand } from "./import-command";
 import { edgePartition, importWebgraph, rowsOf } from "./import-webgraph";
 import { WebgraphFormatError } from "./parse";
@@ -19,11 +19,11 @@ const files = (release: string, level: "host" | "domain") => ({
 const D1 = { name: "cc-main-sample-d1", takenOn: "2025-02-28" };
 const D2 = { name: "cc-main-sample-d2", takenOn: "2025-08-31" };
 
+const test = dbTest;
 let handle: DbHandle;
-beforeAll(async () => {
-  handle = await createTestDb();
+test.beforeAll(async ({ handle: _handle }) => {
+  handle = _handle;
 });
-afterAll(() => handle?.close());
 
 const count = async (table: string, snapshotId: number) =>
   Number(

@@ -1,7 +1,7 @@
 // POST /api/v1/ai-access end to end: the job is created and charged over REST, run by the job runner in the
 // server's process (so it reads the account's tracked visits), and its result read back over REST.
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { afterAll, expect } from "vitest";
 import type { DbHandle } from "@/lib/db/client";
 import { domains, trackingDailyBots } from "@/lib/db/schema";
 import { JobRunner, type RunnerOptions, toolSourceFrom } from "@/lib/jobs/runner";
@@ -9,10 +9,11 @@ import { runner as aiAccessRunner } from "@/lib/tools/ai-access/run";
 import { TOOLS } from "@/lib/tools/catalog";
 import { createRoutedFetch } from "@/test/fakes/ai/engines";
 import { type FixtureServer, startFixtureServer } from "@/test/fixture-server";
+import { apiTest } from "@/test/support/fixtures";
 import { balanceOf, createTestAccount, type TestAccount } from "../accounts";
-import { startTestApi, type TestApi } from "../api-server";
-import { createTestDb } from "../db";
+import type { TestApi } from "../api-server";
 
+const test = apiTest;
 let handle: DbHandle;
 let api: TestApi;
 let site: FixtureServer;
@@ -20,7 +21,7 @@ let acct: TestAccount;
 let runner: JobRunner;
 const opts: RunnerOptions = { concurrency: 2, leaseSeconds: 30, queueTimeoutSeconds: 600, pollMs: 50 };
 
-beforeAll(async () => {
+test.beforeAll(async ({ handle: _handle, api: _api }) => {
   site = await startFixtureServer({
     routes: {
       "/": (req, res) => {
@@ -47,8 +48,8 @@ beforeAll(async () => {
       runner: { run: (input, ctx) => aiAccessRunner.run(input, { ...ctx, fetch }) },
     },
   });
-  handle = await createTestDb();
-  api = await startTestApi(handle);
+  handle = _handle;
+  api = _api;
   runner = new JobRunner(handle.db, opts, tools, {});
   acct = await createTestAccount(handle.db, { credits: 100, domains: ["acme.com"] });
   const [domain] = await handle.db
@@ -68,8 +69,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await api?.close();
-  await handle?.close();
   await site?.close();
 });
 

@@ -4,7 +4,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { count, eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
+import { afterAll, afterEach, describe, expect, vi } from "vitest";
 import { findLedgerMismatches } from "@/lib/credits/credits";
 import type { DbHandle } from "@/lib/db/client";
 import { jobs, visibilityObservations } from "@/lib/db/schema";
@@ -17,9 +17,9 @@ import { TOOLS } from "@/lib/tools/catalog";
 import type { AnyToolRunner } from "@/lib/tools/types";
 import { createRoutedFetch, type FakeEngines, startFakeEngines } from "@/test/fakes/ai/engines";
 import { type FixtureServer, startFixtureServer } from "@/test/fixture-server";
+import { apiTest } from "@/test/support/fixtures";
 import { balanceOf, createTestAccount, type TestAccount } from "../accounts";
-import { startTestApi, type TestApi } from "../api-server";
-import { createTestDb } from "../db";
+import type { TestApi } from "../api-server";
 import { jobRow, ledgerFor } from "../jobs-helpers";
 
 // The AI tools end to end: REST creation (charge, availability), the job runner with the real tool runners
@@ -27,6 +27,7 @@ import { jobRow, ledgerFor } from "../jobs-helpers";
 // GET /engines, GET /visibility and MCP. The customer's domain and Google's grounding redirect service are
 // served by local servers through the guarded fetcher, so nothing leaves the machine.
 
+const test = apiTest;
 let handle: DbHandle;
 let api: TestApi;
 let fakes: FakeEngines;
@@ -37,7 +38,7 @@ let runner: JobRunner;
 const clients: Client[] = [];
 const opts: RunnerOptions = { concurrency: 4, leaseSeconds: 30, queueTimeoutSeconds: 600, pollMs: 50 };
 
-beforeAll(async () => {
+test.beforeAll(async ({ handle: _handle, api: _api }) => {
   fakes = await startFakeEngines();
   for (const [name, value] of Object.entries(fakes.env)) vi.stubEnv(name, value);
   home = await startFixtureServer({
@@ -67,8 +68,8 @@ beforeAll(async () => {
     "ai-citation-check": { definition: TOOLS["ai-citation-check"], runner: routed(citationRunner) },
     "brand-visibility": { definition: TOOLS["brand-visibility"], runner: routed(brandRunner) },
   });
-  handle = await createTestDb();
-  api = await startTestApi(handle);
+  handle = _handle;
+  api = _api;
   runner = new JobRunner(handle.db, opts, tools, fakes.env);
   acct = await createTestAccount(handle.db, { credits: 5_000, domains: ["acme.com"] });
 });
@@ -81,8 +82,6 @@ afterEach(() => {
 afterAll(async () => {
   vi.unstubAllEnvs();
   await Promise.all(clients.map((c) => c.close().catch(() => {})));
-  await api?.close();
-  await handle?.close();
   await Promise.all([fakes?.close(), home?.close(), new Promise((r) => redirector?.close(r))]);
 });
 

@@ -6,15 +6,26 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect } from "vitest";
 import { API_EDGE_ROUTES } from "@/api-routes";
+import type { DbHandle } from "@/lib/db/client";
 import { createLegacyToken } from "@/lib/keys/legacy-tokens";
 import { hasMalformedEscape, ROUTE_METHODS } from "@/lib/server/api-edge";
+import type { TestAccount } from "@/test/accounts";
+import type { TestApi } from "@/test/api-server";
+import { apiTest } from "@/test/support/fixtures";
 import { type EdgeServer, startEdgeServer } from "../support/edge-server";
 import { type RawResponse, rawRequest as sendRaw } from "../support/raw-http";
-import { setUpTestApi } from "../support/test-api";
 
-const { handle, api, acct } = setUpTestApi({ credits: 100, rateLimitPerMinute: 100_000 });
+const test = apiTest.withAccount({ credits: 100, rateLimitPerMinute: 100_000 });
+let handle: DbHandle;
+let api: TestApi;
+let acct: TestAccount;
+test.beforeAll(({ handle: _handle, api: _api, acct: _acct }) => {
+  handle = _handle;
+  api = _api;
+  acct = _acct;
+});
 
 // Each request from its own client address (the per-IP limit of requests without credentials is 60 a minute):
 // both servers believe X-Forwarded-For from loopback here.

@@ -1,22 +1,20 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { expect } from "vitest";
 import { findLedgerMismatches } from "@/lib/credits/credits";
 import type { Db, DbHandle } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
 import { createJob } from "@/lib/jobs/create";
+import { dbTest } from "@/test/support/fixtures";
 import { createTestAccount } from "../accounts";
-import { createTestDb } from "../db";
 import { sleepTool } from "../jobs-helpers";
 
 // Charges of one account that queue behind its statement in flight go as one statement. When that statement
 // fails, nothing may be charged twice or lost: what it wrote (an error after its commit) is read back, the rest
 // are charged alone.
+const test = dbTest;
 let handle: DbHandle;
-beforeAll(async () => {
-  handle = await createTestDb();
-});
-afterAll(async () => {
-  await handle?.close();
+test.beforeAll(async ({ handle: _handle }) => {
+  handle = _handle;
 });
 
 /** The database, with the batched charge statement failing before it runs or after it has run. */

@@ -4,7 +4,7 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, vi } from "vitest";
 import { grantPendingSignupBonus } from "@/lib/accounts/accounts";
 import { grantCredits } from "@/lib/credits/credits";
 import { type Actor, getActor } from "@/lib/dashboard/members";
@@ -14,12 +14,13 @@ import type { DbHandle } from "@/lib/db/client";
 import { UNAVAILABLE_REASONS } from "@/lib/errors/unavailable";
 import { TOOL_NAMES, TOOLS } from "@/lib/tools/catalog";
 import { toolProbes } from "@/lib/tools/verdict";
-import { balanceOf, createTestAccount, type TestAccount } from "../accounts";
-import { startTestApi, type TestApi } from "../api-server";
-import { createTestDb } from "../db";
+import { apiTest } from "@/test/support/fixtures";
+import { balanceOf, type TestAccount } from "../accounts";
+import type { TestApi } from "../api-server";
 
 // GET /api/v1/capabilities, its MCP twin, and the one rule behind them: every input the API accepts is accepted
 // by the dashboard's launch, every input it refuses is refused there with the same reason, before any charge.
+const test = apiTest.withAccount({ credits: 1_000_000 });
 let handle: DbHandle;
 let api: TestApi;
 let acct: TestAccount;
@@ -52,9 +53,11 @@ beforeAll(async () => {
     vi.stubEnv(name, "");
   }
   vi.stubEnv("CHROME_PATH", chromium);
-  handle = await createTestDb();
-  api = await startTestApi(handle);
-  acct = await createTestAccount(handle.db, { credits: 1_000_000 });
+});
+test.beforeAll(async ({ handle: _handle, api: _api, acct: _acct }) => {
+  handle = _handle;
+  api = _api;
+  acct = _acct;
   const { user } = await signUp(handle.db, {
     email: `caps-${process.pid}@example.com`,
     password: "correct horse battery",
@@ -65,8 +68,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   vi.unstubAllEnvs();
-  await api?.close();
-  await handle?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,18 +1,29 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
-import { describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { bucketKey, hitRateLimit } from "@/lib/api/rate-limit";
+import type { DbHandle } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
 import { JobRunner } from "@/lib/jobs/runner";
 import type { OpenApiDocument } from "@/lib/openapi/document";
 import type { PostmanCollection } from "@/lib/openapi/postman";
 import { parseTrustProxy, resolveClient, TrustProxyError } from "@/lib/server/forwarded";
 import { createAppServer } from "@/lib/server/http-server";
+import type { TestAccount } from "@/test/accounts";
+import type { TestApi } from "@/test/api-server";
+import { apiTest } from "@/test/support/fixtures";
 import { testTools } from "../jobs-helpers";
-import { setUpTestApi } from "../support/test-api";
 
-const { handle, api, acct } = setUpTestApi();
+const test = apiTest;
+let handle: DbHandle;
+let api: TestApi;
+let acct: TestAccount;
+test.beforeAll(({ handle: _handle, api: _api, acct: _acct }) => {
+  handle = _handle;
+  api = _api;
+  acct = _acct;
+});
 
 /** The production server's header rewriting in front of a handler that echoes what it was given. */
 async function echoServer(trustProxy: string | undefined) {

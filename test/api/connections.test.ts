@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, vi } from "vitest";
 import { finishGoogleConnect, readGoogleState, startGoogleConnect } from "@/lib/connections/google";
 import { connectPlausible, listConnections, setGa4Property } from "@/lib/connections/manage";
 import { findConnection, openSecret, updateSecret } from "@/lib/connections/store";
@@ -8,18 +8,14 @@ import { getDomainTimeline } from "@/lib/dashboard/domain-timeline";
 import type { DbHandle } from "@/lib/db/client";
 import { connections, domains, memberships } from "@/lib/db/schema";
 import type { GoogleTokens } from "@/lib/providers/google";
-import {
-  type FakeGa4Row,
-  type FakeGoogle,
-  type FakeSearchRow,
-  startFakeGoogle,
-} from "@/test/support/fake-google";
-import { type FakePlausible, startFakePlausible } from "@/test/support/fake-plausible";
-import { createTestAccount, type TestAccount } from "../accounts";
-import { startTestApi, type TestApi } from "../api-server";
-import { createTestDb } from "../db";
+import { type FakeGa4Row, type FakeGoogle, type FakeSearchRow, startFakeGoogle } from "@/test/fakes/google";
+import { type FakePlausible, startFakePlausible } from "@/test/fakes/plausible";
+import { apiTest } from "@/test/support/fixtures";
+import type { TestAccount } from "../accounts";
+import type { TestApi } from "../api-server";
 
 // Google (OAuth code + refresh, Search Console, GA4) and Plausible connections, against fakes in their formats.
+const test = apiTest.withAccount({ domains: ["acme-coffee.com"] });
 let handle: DbHandle;
 let api: TestApi;
 let acct: TestAccount;
@@ -113,10 +109,10 @@ const ga4: FakeGa4Row[] = [
   },
 ];
 
-beforeAll(async () => {
-  handle = await createTestDb();
-  api = await startTestApi(handle);
-  acct = await createTestAccount(handle.db, { domains: ["acme-coffee.com"] });
+test.beforeAll(async ({ handle: _handle, api: _api, acct: _acct }) => {
+  handle = _handle;
+  api = _api;
+  acct = _acct;
   const [m] = await handle.db.select().from(memberships).where(eq(memberships.accountId, acct.accountId));
   userId = m!.userId;
   google = await startFakeGoogle({
@@ -142,10 +138,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   vi.unstubAllEnvs();
-  await api?.close();
   await google?.close();
   await plausible?.close();
-  await handle?.close();
 });
 
 async function get(path: string) {

@@ -3,18 +3,30 @@
 // loopback exemption is the socket's address.
 import os from "node:os";
 import { eq } from "drizzle-orm";
-import { describe, expect, test, vi } from "vitest";
+import { describe, expect, vi } from "vitest";
 import { isLoopbackAddress } from "@/lib/api/https";
 import { findLedgerMismatches } from "@/lib/credits/credits";
+import type { DbHandle } from "@/lib/db/client";
 import { jobs } from "@/lib/db/schema";
 import { completeJob, failJob } from "@/lib/jobs/transitions";
 import { createLegacyToken } from "@/lib/keys/legacy-tokens";
+import type { TestApi } from "@/test/api-server";
+import { apiTest, type ClientFor, type NewAccount } from "@/test/support/fixtures";
 import { balanceOf } from "../accounts";
 import { startEdgeServer } from "../support/edge-server";
 import { rawRequest } from "../support/raw-http";
-import { setUpTestApi } from "../support/test-api";
 
-const { handle, api, account, clientFor } = setUpTestApi({ credits: 1_000 });
+const test = apiTest.withAccount({ credits: 1_000 });
+let handle: DbHandle;
+let api: TestApi;
+let account: NewAccount;
+let clientFor: ClientFor;
+test.beforeAll(({ handle: _handle, api: _api, account: _account, clientFor: _clientFor }) => {
+  handle = _handle;
+  api = _api;
+  account = _account;
+  clientFor = _clientFor;
+});
 const url = "https://example.com/page";
 
 /** Moves a pending job to completed as a runner would (claimed under a lease, then completed). */

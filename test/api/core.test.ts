@@ -1,11 +1,26 @@
 import http from "node:http";
-import { beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { DbHandle } from "@/lib/db/client";
 import { jobs } from "@/lib/db/schema";
 import { rotateKeyPair } from "@/lib/keys/keys";
+import { startTestApi, type TestApi } from "@/test/api-server";
 import { createTestAccount, setKeyRateLimit, type TestAccount } from "../accounts";
-import { setUpTestApi } from "../support/test-api";
+import { createTestDb } from "../db";
 
-const { handle, api, acct: alice } = setUpTestApi();
+// lean-mount.test.ts runs this file again inside a describe block, where Vitest cannot define file-scoped
+// fixtures: the set-up is made in this file's own hooks instead.
+let handle: DbHandle;
+let api: TestApi;
+let alice: TestAccount;
+beforeAll(async () => {
+  handle = await createTestDb();
+  api = await startTestApi(handle);
+  alice = await createTestAccount(handle.db);
+});
+afterAll(async () => {
+  await api?.close();
+  await handle?.close();
+});
 let bob: TestAccount;
 
 beforeAll(async () => {

@@ -1,7 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, vi } from "vitest";
+import type { DbHandle } from "@/lib/db/client";
+import type { TestAccount } from "@/test/accounts";
+import type { TestApi } from "@/test/api-server";
+import { apiTest } from "@/test/support/fixtures";
 import { jobRow } from "../jobs-helpers";
 import { configureEnginesOffline } from "../support/configure-engines";
-import { setUpTestApi } from "../support/test-api";
 
 // Every /api/v1 answer, including the ones no handler was written for, is the envelope with a
 // request id and the rate-limit headers, and counts against a limit.
@@ -12,7 +15,15 @@ beforeAll(() => {
 afterAll(() => {
   vi.unstubAllEnvs();
 });
-const { handle, api, acct } = setUpTestApi({ credits: 1000 });
+const test = apiTest.withAccount({ credits: 1000 });
+let handle: DbHandle;
+let api: TestApi;
+let acct: TestAccount;
+test.beforeAll(({ handle: _handle, api: _api, acct: _acct }) => {
+  handle = _handle;
+  api = _api;
+  acct = _acct;
+});
 
 async function call(path: string, init: RequestInit = {}) {
   const res = await fetch(`${api.url}${path}`, init);

@@ -1,8 +1,18 @@
-import { expect, test } from "vitest";
+import { expect } from "vitest";
 import { type DbHandle, setDbHandle } from "@/lib/db/client";
-import { setUpTestApi } from "../support/test-api";
+import type { TestAccount } from "@/test/accounts";
+import type { TestApi } from "@/test/api-server";
+import { apiTest } from "@/test/support/fixtures";
 
-const { handle, api, acct } = setUpTestApi();
+const test = apiTest;
+let handle: DbHandle;
+let api: TestApi;
+let acct: TestAccount;
+test.beforeAll(({ handle: _handle, api: _api, acct: _acct }) => {
+  handle = _handle;
+  api = _api;
+  acct = _acct;
+});
 
 test("a server-side failure is INTERNAL_ERROR with a request id and no internals", async () => {
   // The database goes away under the running server.

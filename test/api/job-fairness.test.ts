@@ -1,28 +1,28 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { findLedgerMismatches } from "@/lib/credits/credits";
 import type { DbHandle } from "@/lib/db/client";
 import { jobs } from "@/lib/db/schema";
 import { createJob } from "@/lib/jobs/create";
 import { claimPendingJobs, JobRunner, type RunnerOptions } from "@/lib/jobs/runner";
+import { dbTest } from "@/test/support/fixtures";
 import { createTestAccount, type TestAccount } from "../accounts";
-import { createTestDb } from "../db";
 import { sleepTool, testTools, waitFor } from "../jobs-helpers";
 
 const opts: RunnerOptions = { concurrency: 4, leaseSeconds: 30, queueTimeoutSeconds: 600, pollMs: 50 };
 
+const test = dbTest;
 let handle: DbHandle;
 let flooder: TestAccount;
 let other: TestAccount;
 let third: TestAccount;
 
-beforeAll(async () => {
-  handle = await createTestDb();
+test.beforeAll(async ({ handle: _handle }) => {
+  handle = _handle;
   flooder = await createTestAccount(handle.db, { credits: 10_000 });
   other = await createTestAccount(handle.db, { credits: 10_000 });
   third = await createTestAccount(handle.db, { credits: 10_000 });
 });
-afterAll(async () => handle?.close());
 
 async function newJob(account: TestAccount, ms: number) {
   const { job } = await createJob(handle.db, {

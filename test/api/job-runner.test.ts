@@ -1,13 +1,15 @@
 import { eq, sql } from "drizzle-orm";
-import { describe, expect, test, vi } from "vitest";
+import { describe, expect, vi } from "vitest";
 import { findLedgerMismatches } from "@/lib/credits/credits";
-import type { Db } from "@/lib/db/client";
+import type { Db, DbHandle } from "@/lib/db/client";
 import { jobs } from "@/lib/db/schema";
 import { createJob } from "@/lib/jobs/create";
 import { JobRunner, type RunnerOptions, recoverInterruptedJobs, toolSourceFrom } from "@/lib/jobs/runner";
+import type { TestAccount } from "@/test/accounts";
+import type { TestApi } from "@/test/api-server";
+import { apiTest } from "@/test/support/fixtures";
 import { balanceOf, createTestAccount } from "../accounts";
 import { jobRow, ledgerFor, sleepRunner, sleepTool, testTools, waitFor } from "../jobs-helpers";
-import { setUpTestApi } from "../support/test-api";
 
 // The cron route runs the catalogue's tools; here it also runs this file's test tool.
 vi.mock("@/lib/jobs/cron", async (importOriginal) => {
@@ -18,7 +20,15 @@ vi.mock("@/lib/jobs/cron", async (importOriginal) => {
 
 const opts: RunnerOptions = { concurrency: 4, leaseSeconds: 5, queueTimeoutSeconds: 600, pollMs: 50 };
 
-const { handle, api, acct } = setUpTestApi({ credits: 10_000 });
+const test = apiTest.withAccount({ credits: 10_000 });
+let handle: DbHandle;
+let api: TestApi;
+let acct: TestAccount;
+test.beforeAll(({ handle: _handle, api: _api, acct: _acct }) => {
+  handle = _handle;
+  api = _api;
+  acct = _acct;
+});
 
 async function newJob(input: Record<string, unknown> = {}) {
   const { job } = await createJob(handle.db, {

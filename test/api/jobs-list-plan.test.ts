@@ -1,13 +1,17 @@
-import { expect, test } from "vitest";
+import { expect } from "vitest";
 import { createJob } from "@/lib/jobs/create";
 import { listJobs } from "@/lib/jobs/list";
 import { createTestAccount } from "../accounts";
 import { sleepTool } from "../jobs-helpers";
-import { setUpPlanDb } from "../support/query-plans";
+import { type PlanDb, planTest } from "../support/query-plans";
 
 // GET /jobs pages an account's jobs newest first: the page after a cursor must start in the index at the cursor,
 // not walk every newer job and filter it out (an account creating jobs by the thousand keeps a week of them).
-const plans = setUpPlanDb();
+const test = planTest;
+let plans: PlanDb;
+test.beforeAll(({ plans: _plans }) => {
+  plans = _plans;
+});
 
 test("the jobs list walks (account, created_at, id) backward from the cursor, without sorting", async () => {
   const acct = await createTestAccount(plans.db, { credits: 1000 });

@@ -1,10 +1,21 @@
 import { sql } from "drizzle-orm";
-import { describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import type { DbHandle } from "@/lib/db/client";
+import type { TestAccount } from "@/test/accounts";
+import type { TestApi } from "@/test/api-server";
+import { apiTest } from "@/test/support/fixtures";
 import { createTestAccount } from "../accounts";
-import { setUpTestApi } from "../support/test-api";
 
 // Named key pairs over the API: create one per integration, roll with a window, revoke at once.
-const { handle, api, acct } = setUpTestApi({ credits: 100 });
+const test = apiTest.withAccount({ credits: 100 });
+let handle: DbHandle;
+let api: TestApi;
+let acct: TestAccount;
+test.beforeAll(({ handle: _handle, api: _api, acct: _acct }) => {
+  handle = _handle;
+  api = _api;
+  acct = _acct;
+});
 
 async function call(method: string, path: string, headers: Record<string, string>, body?: unknown) {
   const res = await fetch(`${api.url}/api/v1${path}`, {

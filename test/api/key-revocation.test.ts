@@ -1,15 +1,14 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, expect, test } from "vitest";
-import type { DbHandle } from "@/lib/db/client";
+import { afterAll, expect } from "vitest";
 import { rotateKeyPair } from "@/lib/keys/keys";
 import { createTestAccount } from "../accounts";
-import { createTestDb, isPostgres } from "../db";
+import { isPostgres } from "../db";
+import { dbTest } from "../support/fixtures";
 
 // Each server process caches key rows; a rotation or revocation made anywhere must reach every one of them
 // within 5 s (NOTIFY api_keys_changed plus the version counter). Two processes on one database need
 // Postgres: PGlite serves one process per data folder (CI runs the suite on both).
-let handle: DbHandle & { url?: string };
 const children: ChildProcess[] = [];
 
 function startServer(url: string, env: Record<string, string> = {}): Promise<string> {
@@ -42,17 +41,13 @@ async function timeToRefusal(base: string, headers: Record<string, string>, sinc
   return Number.POSITIVE_INFINITY;
 }
 
-beforeAll(async () => {
-  if (isPostgres()) handle = await createTestDb();
-});
 afterAll(async () => {
   for (const c of children) c.kill("SIGKILL");
-  await handle?.close();
 });
 
-test.skipIf(!isPostgres())(
+dbTest.skipIf(!isPostgres())(
   "a key rotated by another process is refused by two caching servers within 5 s, the new key accepted",
-  async () => {
+  async ({ handle }) => {
     const [a, b] = await Promise.all([startServer(handle.url!), startServer(handle.url!)]);
     const acct = await createTestAccount(handle.db, { rateLimitPerMinute: 100_000 });
     // Both servers have the key cached (a few requests each).
@@ -75,9 +70,9 @@ test.skipIf(!isPostgres())(
   60_000,
 );
 
-test.skipIf(!isPostgres())(
+dbTest.skipIf(!isPostgres())(
   "a revocation written straight to the table (no notification heard) still reaches the cache within 5 s",
-  async () => {
+  async ({ handle }) => {
     // KEY_CACHE_LISTEN=off: this server relies on the version counter alone, as after a lost notification.
     const a = await startServer(handle.url!, { KEY_CACHE_LISTEN: "off" });
     const acct = await createTestAccount(handle.db, { rateLimitPerMinute: 100_000 });

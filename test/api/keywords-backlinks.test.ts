@@ -1,19 +1,30 @@
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, vi } from "vitest";
 import { findLedgerMismatches } from "@/lib/credits/credits";
+import type { DbHandle } from "@/lib/db/client";
 import { JobRunner } from "@/lib/jobs/runner";
 import { importWebgraph } from "@/lib/webgraph";
+import type { TestAccount } from "@/test/accounts";
+import type { TestApi } from "@/test/api-server";
+import { type FakeDataForSeo, startFakeDataForSeo } from "@/test/fakes/dataforseo";
 import type { FixtureServer } from "@/test/fixture-server";
 import { startSiteFixture } from "@/test/fixtures/site/server";
-import { type FakeDataForSeo, startFakeDataForSeo } from "@/test/support/fake-dataforseo";
+import { apiTest } from "@/test/support/fixtures";
 import { balanceOf } from "../accounts";
 import { ledgerFor } from "../jobs-helpers";
-import { setUpTestApi } from "../support/test-api";
 
 // The keyword and backlink tools end to end: REST endpoint, charge, job runner, result, refund.
 const WEBGRAPH = path.join(import.meta.dirname, "../fixtures/webgraph");
 const opts = { concurrency: 2, leaseSeconds: 30, queueTimeoutSeconds: 600, pollMs: 50 };
-const { handle, api, acct } = setUpTestApi({ credits: 10_000 });
+const test = apiTest.withAccount({ credits: 10_000 });
+let handle: DbHandle;
+let api: TestApi;
+let acct: TestAccount;
+test.beforeAll(({ handle: _handle, api: _api, acct: _acct }) => {
+  handle = _handle;
+  api = _api;
+  acct = _acct;
+});
 let site: FixtureServer;
 let fake: FakeDataForSeo;
 

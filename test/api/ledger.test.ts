@@ -1,17 +1,17 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { addCredits, findLedgerMismatches, grantCredits } from "@/lib/credits/credits";
 import type { DbHandle } from "@/lib/db/client";
 import { accounts, apiKeys, creditLedger } from "@/lib/db/schema";
 import { hashSecret } from "@/lib/keys/keys";
+import { dbTest } from "@/test/support/fixtures";
 import { createTestAccount } from "../accounts";
-import { createTestDb } from "../db";
 
+const test = dbTest;
 let handle: DbHandle;
-beforeAll(async () => {
-  handle = await createTestDb();
+test.beforeAll(async ({ handle: _handle }) => {
+  handle = _handle;
 });
-afterAll(() => handle?.close());
 
 describe("ledger invariant", () => {
   test("balance equals the sum of ledger amounts after grants and adjustments", async () => {

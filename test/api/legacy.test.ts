@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { describe, expect, vi } from "vitest";
 import type { DbHandle } from "@/lib/db/client";
 import { legacyTokens, visibilityObservations } from "@/lib/db/schema";
 import { createLegacyToken, revokeLegacyToken } from "@/lib/keys/legacy-tokens";
+import { apiTest } from "@/test/support/fixtures";
 import { createTestAccount, setKeyRateLimit, type TestAccount } from "../accounts";
-import { startTestApi, type TestApi } from "../api-server";
-import { createTestDb } from "../db";
+import type { TestApi } from "../api-server";
 import { callApi, UA } from "../tracking/helpers";
 
 // The older interface: Bearer tokens (a legacy token or key:secret), the spec's envelope, v1's rules.
@@ -15,12 +15,13 @@ let acct: TestAccount;
 let token: string;
 let revoked: string;
 const DOMAIN = "legacy.example";
+const test = apiTest.withAccount({ domains: [DOMAIN] });
 const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
 
-beforeAll(async () => {
-  handle = await createTestDb();
-  api = await startTestApi(handle);
-  acct = await createTestAccount(handle.db, { domains: [DOMAIN] });
+test.beforeAll(async ({ handle: _handle, api: _api, acct: _acct }) => {
+  handle = _handle;
+  api = _api;
+  acct = _acct;
   await createTestAccount(handle.db, { domains: ["theirs.example"] });
   token = (await createLegacyToken(handle.db, acct.accountId, { name: "old integration" })).token;
   const dead = await createLegacyToken(handle.db, acct.accountId, { name: "revoked" });
@@ -48,10 +49,6 @@ beforeAll(async () => {
   });
   expect(sent.status).toBe(200);
   expect(sent.data).toMatchObject({ received: 6, accepted: 6 });
-});
-afterAll(async () => {
-  await api?.close();
-  await handle?.close();
 });
 
 describe("auth", () => {

@@ -1,32 +1,31 @@
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, vi } from "vitest";
 import { findLedgerMismatches } from "@/lib/credits/credits";
 import type { DbHandle } from "@/lib/db/client";
 import { JobRunner } from "@/lib/jobs/runner";
-import { type FakeDataForSeo, startFakeDataForSeo } from "@/test/support/fake-dataforseo";
-import { balanceOf, createTestAccount, type TestAccount } from "../accounts";
-import { startTestApi, type TestApi } from "../api-server";
-import { createTestDb } from "../db";
+import { type FakeDataForSeo, startFakeDataForSeo } from "@/test/fakes/dataforseo";
+import { apiTest } from "@/test/support/fixtures";
+import { balanceOf, type TestAccount } from "../accounts";
+import type { TestApi } from "../api-server";
 
 // POST /api/v1/serp end to end: refusal before charge, the DataForSEO task sent, the page read, your domains marked.
 const opts = { concurrency: 2, leaseSeconds: 30, queueTimeoutSeconds: 600, pollMs: 50 };
+const test = apiTest.withAccount({ credits: 1000, domains: ["www.acme-coffee.com"] });
 let handle: DbHandle;
 let api: TestApi;
 let acct: TestAccount;
 let fake: FakeDataForSeo;
 
-beforeAll(async () => {
-  handle = await createTestDb();
-  api = await startTestApi(handle);
-  acct = await createTestAccount(handle.db, { credits: 1000, domains: ["www.acme-coffee.com"] });
+test.beforeAll(async ({ handle: _handle, api: _api, acct: _acct }) => {
+  handle = _handle;
+  api = _api;
+  acct = _acct;
   fake = await startFakeDataForSeo({ keywords: [] });
   vi.stubEnv("DATAFORSEO_LOGIN", "");
   vi.stubEnv("DATAFORSEO_PASSWORD", "");
 });
 afterAll(async () => {
   vi.unstubAllEnvs();
-  await api?.close();
   await fake?.close();
-  await handle?.close();
 });
 
 async function post(body: unknown) {

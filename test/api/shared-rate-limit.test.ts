@@ -1,12 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { afterAll, beforeAll, expect, test } from "vitest";
-import type { DbHandle } from "@/lib/db/client";
+import { afterAll, expect } from "vitest";
 import { createTestAccount } from "../accounts";
-import { createTestDb, isPostgres } from "../db";
+import { isPostgres } from "../db";
+import { dbTest } from "../support/fixtures";
 
 // Two server processes must share one window. PGlite serves one process per data folder,
 // so this runs on Postgres (CI runs the suite on both).
-let handle: DbHandle & { url?: string };
 const children: ChildProcess[] = [];
 
 function startServer(url: string): Promise<string> {
@@ -24,17 +23,13 @@ function startServer(url: string): Promise<string> {
   });
 }
 
-beforeAll(async () => {
-  if (isPostgres()) handle = await createTestDb();
-});
 afterAll(async () => {
   for (const c of children) c.kill("SIGKILL");
-  await handle?.close();
 });
 
-test.skipIf(!isPostgres())(
+dbTest.skipIf(!isPostgres())(
   "two server processes share one rate-limit window",
-  async () => {
+  async ({ handle }) => {
     const [a, b] = await Promise.all([startServer(handle.url!), startServer(handle.url!)]);
     const acct = await createTestAccount(handle.db, { rateLimitPerMinute: 60 });
     const statuses: number[] = [];

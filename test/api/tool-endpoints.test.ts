@@ -1,11 +1,14 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, vi } from "vitest";
 import { findLedgerMismatches } from "@/lib/credits/credits";
+import type { DbHandle } from "@/lib/db/client";
 import { creditLedger, jobs } from "@/lib/db/schema";
+import type { TestAccount } from "@/test/accounts";
+import type { TestApi } from "@/test/api-server";
 import { stubDataForSeoEnv } from "@/test/support/dataforseo-env";
+import { apiTest } from "@/test/support/fixtures";
 import { balanceOf, createTestAccount } from "../accounts";
 import { configureEnginesOffline } from "../support/configure-engines";
-import { setUpTestApi } from "../support/test-api";
 
 beforeAll(async () => {
   // The AI tools refuse engines without a key; these tests create AI jobs without running them.
@@ -16,7 +19,15 @@ beforeAll(async () => {
 afterAll(() => {
   vi.unstubAllEnvs();
 });
-const { handle, api, acct: rich } = setUpTestApi({ credits: 100_000 });
+const test = apiTest.withAccount({ credits: 100_000 });
+let handle: DbHandle;
+let api: TestApi;
+let rich: TestAccount;
+test.beforeAll(({ handle: _handle, api: _api, acct: _rich }) => {
+  handle = _handle;
+  api = _api;
+  rich = _rich;
+});
 
 async function post(path: string, body: unknown, headers: Record<string, string>, raw?: string) {
   const res = await fetch(`${api.url}/api/v1/${path}`, {

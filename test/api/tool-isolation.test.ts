@@ -1,12 +1,16 @@
 import { inArray } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect } from "vitest";
+import type { DbHandle } from "@/lib/db/client";
 import { jobs } from "@/lib/db/schema";
 import { createJob } from "@/lib/jobs/create";
 import { JobRunner, type RunnerOptions, toolSourceFrom } from "@/lib/jobs/runner";
 import { getTool } from "@/lib/tools/catalog";
 import { loadToolRunner, toolRunnerFile } from "@/lib/tools/load-runner";
 import type { AnyTool } from "@/lib/tools/types";
+import type { TestAccount } from "@/test/accounts";
+import type { TestApi } from "@/test/api-server";
 import { startSiteFixture } from "@/test/fixtures/site/server";
+import { apiTest, toolContext } from "@/test/support/fixtures";
 import { balanceOf } from "../accounts";
 import type { FixtureServer } from "../fixture-server";
 import {
@@ -19,7 +23,6 @@ import {
   testTools,
   waitFor,
 } from "../jobs-helpers";
-import { setUpTestApi } from "../support/test-api";
 
 // Tools run in worker threads: a tool that never yields, eats memory or kills its thread fails its
 // job (refunded once) while the server keeps answering, and the next job runs on a fresh thread.
@@ -37,7 +40,15 @@ const opts: RunnerOptions = {
 beforeAll(() => {
   process.env.ALLOW_PRIVATE_TARGETS = "loopback";
 });
-const { handle, api, acct } = setUpTestApi({ credits: 10_000 });
+const test = apiTest.withAccount({ credits: 10_000 });
+let handle: DbHandle;
+let api: TestApi;
+let acct: TestAccount;
+test.beforeAll(({ handle: _handle, api: _api, acct: _acct }) => {
+  handle = _handle;
+  api = _api;
+  acct = _acct;
+});
 beforeAll(async () => {
   site = await startSiteFixture();
   // The first request compiles the route module; the probes measure answers, not that.
@@ -194,13 +205,15 @@ describe("where a tool runs", () => {
     const row = (await jobRow(handle.db, job.id))!;
     expect(row.error).toBeNull();
     expect(row.status).toBe("completed");
-    const here = await production.run(input, {
-      jobId: job.id,
-      accountId: acct.accountId,
-      signal: new AbortController().signal,
-      fetch: (await import("@/lib/fetch")).guardedFetch,
-      env: process.env,
-    });
+    const here = await production.run(
+      input,
+      toolContext({
+        jobId: job.id,
+        accountId: acct.accountId,
+        fetch: (await import("@/lib/fetch")).guardedFetch,
+        env: process.env,
+      }),
+    );
     expect(row.result).toEqual(here);
     expect((row.result as { count: number }).count).toBeGreaterThanOrEqual(8);
   });

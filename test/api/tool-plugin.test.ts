@@ -1,26 +1,24 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import type { DbHandle } from "@/lib/db/client";
 import { jobs } from "@/lib/db/schema";
 import { createJob } from "@/lib/jobs/create";
 import { JobRunner, toolSourceFrom } from "@/lib/jobs/runner";
 import { TOOLS } from "@/lib/tools/catalog";
+import { dbTest } from "@/test/support/fixtures";
 import { balanceOf, createTestAccount, type TestAccount } from "../accounts";
-import { createTestDb } from "../db";
 import { jobRow, SLEEP_TOOL_FILE, sleepRunner, sleepTool } from "../jobs-helpers";
 
 // How a tool plugs in: a definition, a runner, optionally onCompleted; availability from the environment.
+const test = dbTest;
 let handle: DbHandle;
 let acct: TestAccount;
 // One account's jobs: it may have both slots (the default per-account cap keeps one slot for other accounts).
 const opts = { concurrency: 2, accountConcurrency: 2, leaseSeconds: 5, queueTimeoutSeconds: 600, pollMs: 50 };
 
-beforeAll(async () => {
-  handle = await createTestDb();
+test.beforeAll(async ({ handle: _handle }) => {
+  handle = _handle;
   acct = await createTestAccount(handle.db, { credits: 10_000 });
-});
-afterAll(async () => {
-  await handle?.close();
 });
 
 async function runOnce(runner: JobRunner) {

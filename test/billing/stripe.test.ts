@@ -2,7 +2,7 @@
 // exactly once over real HTTP, replays and forgeries refused, the ledger invariant kept.
 import { eq } from "drizzle-orm";
 import Stripe from "stripe";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, describe, expect } from "vitest";
 import { POST as stripeWebhook } from "@/app/api/webhooks/stripe/route";
 import { startCheckout } from "@/lib/billing/checkout";
 import { CREDIT_PACKS, findPack } from "@/lib/billing/packs";
@@ -12,14 +12,15 @@ import { findLedgerMismatches, getCreditAccount } from "@/lib/credits/credits";
 import { type Db, type DbHandle, setDbHandle } from "@/lib/db/client";
 import { creditLedger } from "@/lib/db/schema";
 import { stripeClient, stripeConfigured, stripeHostOptions } from "@/lib/providers/stripe/client";
+import { dbTest } from "@/test/support/fixtures";
 import { createTestAccount, type TestAccount } from "../accounts";
-import { createTestDb } from "../db";
 import { type FakeStripe, startFakeStripe } from "../fakes/stripe";
 import { serveRoutes } from "../support/route-server";
 
 const SECRET_KEY = "sk_test_fake_0123456789";
 const WEBHOOK_SECRET = "whsec_test_0123456789abcdef";
 
+const test = dbTest;
 let handle: DbHandle;
 let db: Db;
 let fake: FakeStripe;
@@ -28,8 +29,8 @@ let account: TestAccount;
 let stripe: Stripe;
 let env: { STRIPE_SECRET_KEY: string; STRIPE_WEBHOOK_SECRET: string; STRIPE_API_BASE_URL: string };
 
-beforeAll(async () => {
-  handle = await createTestDb();
+test.beforeAll(async ({ handle: _handle }) => {
+  handle = _handle;
   db = handle.db;
   setDbHandle(handle);
   process.env.STRIPE_WEBHOOK_SECRET = WEBHOOK_SECRET;
@@ -53,7 +54,6 @@ afterAll(async () => {
   setDbHandle(undefined);
   await app?.close();
   await fake?.close();
-  await handle?.close();
 });
 
 const buyer = () => ({ accountId: account.accountId, userId: "u", email: account.email });

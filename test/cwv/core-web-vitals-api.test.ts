@@ -2,36 +2,35 @@
 // page. One browser run only: the engine's own behaviours are covered in lib/cwv/cwv.test.ts.
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, describe, expect } from "vitest";
 import { ResultView } from "@/components/results/result-view";
 import { findLedgerMismatches } from "@/lib/credits/credits";
 import type { DbHandle } from "@/lib/db/client";
 import { JobRunner, type RunnerOptions, recoverInterruptedJobs } from "@/lib/jobs/runner";
-import { balanceOf, createTestAccount, type TestAccount } from "../accounts";
-import { startTestApi, type TestApi } from "../api-server";
+import { apiTest } from "@/test/support/fixtures";
+import { balanceOf, type TestAccount } from "../accounts";
+import type { TestApi } from "../api-server";
 import { type CwvFixtures, FIXTURE_PAGES, INTERACTION_BLOCK_MS, startCwvFixtures } from "../cwv-fixtures";
-import { createTestDb } from "../db";
 import { jobRow, ledgerFor } from "../jobs-helpers";
 
 const RUN_TIMEOUT = 180_000;
 const CHROME_PATH = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 const opts: RunnerOptions = { concurrency: 1, leaseSeconds: 10, queueTimeoutSeconds: 600, pollMs: 50 };
 
+const test = apiTest.withAccount({ credits: 1000 });
 let handle: DbHandle;
 let api: TestApi;
 let acct: TestAccount;
 let site: CwvFixtures;
 
-beforeAll(async () => {
-  handle = await createTestDb();
-  api = await startTestApi(handle);
-  acct = await createTestAccount(handle.db, { credits: 1000 });
+test.beforeAll(async ({ handle: _handle, api: _api, acct: _acct }) => {
+  handle = _handle;
+  api = _api;
+  acct = _acct;
   site = await startCwvFixtures();
 });
 afterAll(async () => {
   await site?.close();
-  await api?.close();
-  await handle?.close();
 });
 
 async function post(body: unknown) {

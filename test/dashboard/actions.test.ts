@@ -1,5 +1,5 @@
 // The action client against a real database: origin check, session, role and input schema, in that order.
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { z } from "zod";
 import { CrossSiteActionError, createActionClient } from "@/lib/actions/client";
 import { toActionState } from "@/lib/actions/state";
@@ -7,8 +7,9 @@ import { acceptInvite, createInvite } from "@/lib/dashboard/invites";
 import { type Actor, getActor } from "@/lib/dashboard/members";
 import { signUp } from "@/lib/dashboard/signup";
 import type { Db, DbHandle } from "@/lib/db/client";
-import { createTestDb } from "../db";
+import { dbTest } from "@/test/support/fixtures";
 
+const test = dbTest;
 let handle: DbHandle;
 let db: Db;
 let owner: Actor;
@@ -16,8 +17,8 @@ let member: Actor;
 let n = 0;
 const email = () => `act${++n}-${process.pid}@example.com`;
 
-beforeAll(async () => {
-  handle = await createTestDb();
+test.beforeAll(async ({ handle: _handle }) => {
+  handle = _handle;
   db = handle.db;
   const a = await signUp(db, { email: email(), password: "correct horse battery" });
   owner = (await getActor(db, a.user.id))!;
@@ -26,7 +27,6 @@ beforeAll(async () => {
   await acceptInvite(db, b.user.id, token);
   member = (await getActor(db, b.user.id, owner.accountId))!;
 });
-afterAll(() => handle.close());
 
 const SAME = new Headers({ origin: "https://app.example", host: "app.example" });
 const CROSS = new Headers({ origin: "https://evil.example", host: "app.example" });

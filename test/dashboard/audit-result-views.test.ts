@@ -2,30 +2,24 @@
 // the AI access matrix.
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { describe, expect, vi } from "vitest";
 import { ResultView } from "@/components/results/result-view";
-import { createGuardedFetch } from "@/lib/fetch";
 import { runner as auditRunner } from "@/lib/tools/audits/run";
 import { runner as seoRunner } from "@/lib/tools/seo-aeo-geo-audit/run";
 import type { ToolContext } from "@/lib/tools/types";
 import type { FixtureServer } from "@/test/fixture-server";
-import { startSiteFixture } from "@/test/fixtures/site/server";
+import { toolTest } from "@/test/support/fixtures";
 
 // The job page's route parameter, as the dashboard's /dashboard/jobs/[jobId] page provides it.
 vi.mock("next/navigation", () => ({ useParams: () => ({ jobId: "00000000-0000-4000-8000-000000000001" }) }));
 
 let server: FixtureServer;
-const ctx: ToolContext = {
-  env: {},
-  jobId: "job-views",
-  accountId: "account-views",
-  signal: new AbortController().signal,
-  fetch: createGuardedFetch({ allowPrivateTargets: true }),
-};
-beforeAll(async () => {
-  server = await startSiteFixture();
+let ctx: ToolContext;
+const test = toolTest;
+test.beforeAll(({ site: _site, ctx: _ctx }) => {
+  server = _site;
+  ctx = _ctx;
 });
-afterAll(async () => server.close());
 
 const render = (tool: string, result: unknown) =>
   renderToStaticMarkup(createElement(ResultView, { tool, result }));

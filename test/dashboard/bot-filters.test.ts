@@ -3,7 +3,7 @@
 // (domain, occurred_at) index, newest first and capped. Each equals the visits counted afresh, follows the
 // period's bounds, and goes through an index.
 import { eq, sql } from "drizzle-orm";
-import { expect, test } from "vitest";
+import { expect } from "vitest";
 import {
   getBotDetail,
   getBotPages,
@@ -14,11 +14,15 @@ import {
 import { rowsOf } from "@/lib/db/rows";
 import { domains } from "@/lib/db/schema";
 import { ingestEvents } from "@/lib/tracking/ingest/ingest-visits";
-import { setUpPlanDb } from "@/test/support/query-plans";
+import { type PlanDb, planTest } from "@/test/support/query-plans";
 import { createTestAccount } from "../accounts";
 import { UA } from "../tracking/helpers";
 
-const plans = setUpPlanDb();
+const test = planTest;
+let plans: PlanDb;
+test.beforeAll(({ plans: _plans }) => {
+  plans = _plans;
+});
 const HOST = "filters.example";
 const DAY = 86_400_000;
 

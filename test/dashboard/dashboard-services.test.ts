@@ -1,6 +1,6 @@
 import bcrypt from "bcryptjs";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, vi } from "vitest";
 import { grantPendingSignupBonus } from "@/lib/accounts/accounts";
 import { getCreditAccount } from "@/lib/credits/credits";
 import { getBotPurposeSeries } from "@/lib/dashboard/bot-series";
@@ -31,6 +31,7 @@ import {
 import { getActiveKey } from "@/lib/keys/keys";
 import { TOOL_NAMES, TOOLS } from "@/lib/tools/catalog";
 import { estimateCost } from "@/lib/tools/form";
+import { dbTest } from "@/test/support/fixtures";
 
 // The launchers read the catalogue; their price is estimateCost over the form's raw body.
 const TOOL_CATALOG = TOOL_NAMES.map((name) => ({
@@ -38,9 +39,9 @@ const TOOL_CATALOG = TOOL_NAMES.map((name) => ({
   cost: (raw: Record<string, unknown>) => estimateCost(TOOLS[name], raw),
 }));
 
-import { createTestDb } from "../db";
 import { configureEnginesOffline } from "../support/configure-engines";
 
+const test = dbTest;
 let handle: DbHandle;
 let db: Db;
 let n = 0;
@@ -50,12 +51,13 @@ const PASSWORD = "correct horse battery";
 beforeAll(async () => {
   // The AI tools refuse engines without a key; these tests launch AI jobs without running them.
   configureEnginesOffline();
-  handle = await createTestDb();
+});
+test.beforeAll(async ({ handle: _handle }) => {
+  handle = _handle;
   db = handle.db;
 });
 afterAll(() => {
   vi.unstubAllEnvs();
-  return handle.close();
 });
 
 /** A signed-up owner whose address is verified (so the account holds its 100 credits). */

@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect } from "vitest";
 import { ForbiddenError, FormError } from "@/lib/dashboard/errors";
 import type { Actor } from "@/lib/dashboard/members";
 import {
@@ -22,11 +22,12 @@ import type { DbHandle } from "@/lib/db/client";
 import { accountNotices } from "@/lib/db/schema";
 import { estimateCost } from "@/lib/monitors/estimate";
 import { balanceOf, createTestAccount } from "@/test/accounts";
-import { createTestDb } from "@/test/db";
 import { createRoutedFetch } from "@/test/fakes/ai/engines";
 import { brandAnswers, type MonitorEngines, startMonitorEngines } from "@/test/fakes/monitor-engines";
+import { dbTest } from "@/test/support/fixtures";
 import { answerAll } from "../monitors/helpers";
 
+const test = dbTest;
 let handle: DbHandle;
 let fakes: MonitorEngines;
 let site: { url: string; close(): Promise<void> };
@@ -86,7 +87,9 @@ beforeAll(async () => {
     seed: 11,
   });
   site = await startHomePage();
-  handle = await createTestDb();
+});
+test.beforeAll(async ({ handle: _handle }) => {
+  handle = _handle;
   const rich = await createTestAccount(handle.db, { credits: 5000, domains: ["acme.com"] });
   const broke = await createTestAccount(handle.db, { credits: 10, domains: ["acme.com"] });
   owner = actorOf(rich.accountId, "owner");
@@ -95,7 +98,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await handle?.close();
   await fakes?.close();
   await site?.close();
 });

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { grantPendingSignupBonus } from "@/lib/accounts/accounts";
 import { isOperator, setOperator } from "@/lib/accounts/operators";
 import { listIntegrations } from "@/lib/capabilities";
@@ -11,14 +11,15 @@ import { listBillingHistory, operatorContactEmail } from "@/lib/dashboard/billin
 import { getActor } from "@/lib/dashboard/members";
 import { signUp } from "@/lib/dashboard/signup";
 import type { DbHandle } from "@/lib/db/client";
-import { createTestDb, isPostgres } from "../db";
+import { dbTest } from "@/test/support/fixtures";
+import { isPostgres } from "../db";
 
+const test = dbTest;
 let handle: DbHandle;
 
-beforeAll(async () => {
-  handle = await createTestDb();
+test.beforeAll(async ({ handle: _handle }) => {
+  handle = _handle;
 });
-afterAll(() => handle?.close());
 
 describe("operators", () => {
   test("flagged and unflagged by address, any letter case; an unknown address changes nothing", async () => {

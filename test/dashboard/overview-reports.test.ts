@@ -2,7 +2,7 @@
 // pages and trend, from visits ingested through the real tracking pipeline.
 
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { grantPendingSignupBonus } from "@/lib/accounts/accounts";
 import { registerDomain } from "@/lib/accounts/domains";
 import { getBotPeriod } from "@/lib/dashboard/bot-period";
@@ -14,8 +14,9 @@ import { launchTool } from "@/lib/dashboard/tools";
 import type { Db, DbHandle } from "@/lib/db/client";
 import { domains } from "@/lib/db/schema";
 import { ingestEvents } from "@/lib/tracking/ingest/ingest-visits";
-import { createTestDb } from "../db";
+import { dbTest } from "@/test/support/fixtures";
 
+const test = dbTest;
 let handle: DbHandle;
 let db: Db;
 let owner: Actor;
@@ -25,8 +26,8 @@ const GPTBOT =
 const BROWSER = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/131.0.0.0 Safari/537.36";
 const daysAgo = (d: number) => new Date(NOW.getTime() - d * 86_400_000).toISOString();
 
-beforeAll(async () => {
-  handle = await createTestDb();
+test.beforeAll(async ({ handle: _handle }) => {
+  handle = _handle;
   db = handle.db;
   const { user } = await signUp(db, {
     email: `overview-${process.pid}@example.com`,
@@ -36,7 +37,6 @@ beforeAll(async () => {
   await db.transaction((tx) => grantPendingSignupBonus(tx, user.id));
   owner = (await getActor(db, user.id))!;
 });
-afterAll(() => handle.close());
 
 describe("onboarding", () => {
   test("each step ticks as the account gets there; tracking figures appear with the first event", async () => {

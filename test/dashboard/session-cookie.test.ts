@@ -1,31 +1,29 @@
 import { Auth, type AuthConfig } from "@auth/core";
 import { CallbackRouteError, CredentialsSignin } from "@auth/core/errors";
 import { encode } from "@auth/core/jwt";
-import { afterAll, beforeAll, expect, test, vi } from "vitest";
+import { expect, vi } from "vitest";
 import { authLogger } from "@/lib/auth/logger";
 import { authOptions } from "@/lib/auth/options";
 import { endAllSessions } from "@/lib/auth/session-version";
 import { signUp } from "@/lib/dashboard/signup";
 import type { DbHandle } from "@/lib/db/client";
-import { createTestDb } from "../db";
+import { dbTest } from "@/test/support/fixtures";
 
 // The app's own next-auth configuration, driven through Auth.js with a real signed session cookie.
+const test = dbTest;
 let handle: DbHandle;
 let config: AuthConfig;
 const SECRET = "test-secret-test-secret-test-secret-0123";
 const COOKIE = "authjs.session-token";
 
-beforeAll(async () => {
-  handle = await createTestDb();
+test.beforeAll(async ({ handle: _handle }) => {
+  handle = _handle;
   config = {
     ...(authOptions(handle.db) as AuthConfig),
     secret: SECRET,
     trustHost: true,
     basePath: "/api/authjs",
   };
-});
-afterAll(async () => {
-  await handle?.close();
 });
 
 async function sessionWith(cookie: string) {

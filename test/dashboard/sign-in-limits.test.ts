@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { endAllSessions, sessionVersionCallback } from "@/lib/auth/session-version";
 import { BCRYPT_CONCURRENCY, withBcryptSlot } from "@/lib/dashboard/bcrypt-gate";
 import { changePassword } from "@/lib/dashboard/change-password";
@@ -12,8 +12,9 @@ import {
 } from "@/lib/dashboard/sign-in-throttle";
 import { SIGN_UPS_PER_HOUR, signUp, verifyCredentials } from "@/lib/dashboard/signup";
 import type { Db, DbHandle } from "@/lib/db/client";
-import { createTestDb } from "../db";
+import { dbTest } from "@/test/support/fixtures";
 
+const test = dbTest;
 let handle: DbHandle;
 let db: Db;
 let n = 0;
@@ -21,12 +22,9 @@ const email = () => `limits${++n}-${process.pid}@example.com`;
 const PASSWORD = "correct horse battery";
 const noWait = async () => {};
 
-beforeAll(async () => {
-  handle = await createTestDb();
+test.beforeAll(async ({ handle: _handle }) => {
+  handle = _handle;
   db = handle.db;
-});
-afterAll(async () => {
-  await handle?.close();
 });
 
 /** Moves every recorded failure `minutes` into the past, as if the client had waited. */

@@ -1,7 +1,7 @@
 // Team and domain management from the dashboard, against a real database: roles, removals, invitations,
 // the last-owner rule, domain removal with its tracking data, pasted domains and the tool launch gate.
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { addDomainAs, domainFromPaste } from "@/lib/dashboard/domains";
 import { ForbiddenError, FormError } from "@/lib/dashboard/errors";
 import { acceptInvite, createInvite, findOpenInvite } from "@/lib/dashboard/invites";
@@ -20,18 +20,18 @@ import { domains, memberships, trackingDailyBots, visits } from "@/lib/db/schema
 import { TOOLS, type ToolName } from "@/lib/tools/catalog";
 import { judgeTool } from "@/lib/tools/verdict";
 import { ingestEvents } from "@/lib/tracking/ingest/ingest-visits";
-import { createTestDb } from "../db";
+import { dbTest } from "@/test/support/fixtures";
 
+const test = dbTest;
 let handle: DbHandle;
 let db: Db;
 let n = 0;
 const email = () => `team${++n}-${process.pid}@example.com`;
 
-beforeAll(async () => {
-  handle = await createTestDb();
+test.beforeAll(async ({ handle: _handle }) => {
+  handle = _handle;
   db = handle.db;
 });
-afterAll(() => handle.close());
 
 async function ownerActor(): Promise<Actor> {
   const { user } = await signUp(db, { email: email(), password: "correct horse battery" });

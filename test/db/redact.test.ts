@@ -1,24 +1,19 @@
 import { sql } from "drizzle-orm";
 import { expect, test } from "vitest";
 import { redactDbError } from "@/lib/db/errors";
-import { createTestDb } from "../db";
+import { dbTest } from "@/test/support/fixtures";
 
 // Logs keep what failed, never the statement's parameters or the row values a constraint names.
-test("a failed query is logged as its driver message and SQLSTATE only", async () => {
-  const handle = await createTestDb();
-  try {
-    const secret = "sks_very-secret-value";
-    const err = await handle.db
-      .execute(sql`select 1/0 as boom where ${secret}::text = ${secret}::text`)
-      .then(() => null)
-      .catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(Error);
-    const redacted = redactDbError(err) as { name: string; message: string; code?: string };
-    expect(redacted).toEqual({ name: "DatabaseError", message: "division by zero", code: "22012" });
-    expect(JSON.stringify(redacted)).not.toContain(secret);
-  } finally {
-    await handle.close();
-  }
+dbTest("a failed query is logged as its driver message and SQLSTATE only", async ({ handle }) => {
+  const secret = "sks_very-secret-value";
+  const err = await handle.db
+    .execute(sql`select 1/0 as boom where ${secret}::text = ${secret}::text`)
+    .then(() => null)
+    .catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(Error);
+  const redacted = redactDbError(err) as { name: string; message: string; code?: string };
+  expect(redacted).toEqual({ name: "DatabaseError", message: "division by zero", code: "22012" });
+  expect(JSON.stringify(redacted)).not.toContain(secret);
 });
 
 test("a drizzle wrapper around a socket error keeps the message and code, not the parameters", () => {

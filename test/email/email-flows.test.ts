@@ -2,7 +2,7 @@
 // invitations. Each test reads the captured mail and follows its link through the real handlers.
 import bcrypt from "bcryptjs";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { afterAll, describe, expect, vi } from "vitest";
 import { GET as verifyRoute } from "@/app/verify-email/route";
 import { findLedgerMismatches, getCreditAccount } from "@/lib/credits/credits";
 import {
@@ -23,11 +23,12 @@ import { pendingVerification } from "@/lib/dashboard/verification";
 import { type Db, type DbHandle, setDbHandle } from "@/lib/db/client";
 import { emailTokens, users } from "@/lib/db/schema";
 import { createMailer, type Mailer } from "@/lib/providers/smtp/mailer";
-import { createTestDb } from "../db";
+import { dbTest } from "@/test/support/fixtures";
 import { type FakeSmtp, startFakeSmtp } from "../fakes/smtp";
 
 const BASE = "https://app.findable.test";
 const PASSWORD = "correct horse battery";
+const test = dbTest;
 let handle: DbHandle;
 let db: Db;
 let smtp: FakeSmtp;
@@ -37,8 +38,8 @@ const email = () => `mail${++n}-${process.pid}@example.com`;
 const ctx = () => ({ mailer, baseUrl: BASE });
 const tokenOf = (link: string) => new URL(link).searchParams.get("token")!;
 
-beforeAll(async () => {
-  handle = await createTestDb();
+test.beforeAll(async ({ handle: _handle }) => {
+  handle = _handle;
   db = handle.db;
   setDbHandle(handle);
   smtp = await startFakeSmtp();
@@ -48,7 +49,6 @@ beforeAll(async () => {
 afterAll(async () => {
   setDbHandle(undefined);
   await smtp?.close();
-  await handle?.close();
 });
 
 describe("mailer", () => {

@@ -2,9 +2,9 @@
 // answers a form error (or Next's redirect), never a thrown failure (a 500), and nothing logged carries the
 // statement's parameters. Next's request APIs and next-auth's entry points are the only stand-ins.
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { afterAll, describe, expect, vi } from "vitest";
 import type { DbHandle } from "@/lib/db/client";
-import { createTestDb } from "../db";
+import { dbTest } from "@/test/support/fixtures";
 
 const request = vi.hoisted(() => ({
   userId: null as string | null,
@@ -92,12 +92,13 @@ const { changeMemberRoleAction, removeMemberAction, revokeInviteAction, removeDo
 const { verifyDomainAction } = await import("@/lib/actions/verify-domain");
 const webhooks = await import("@/lib/actions/webhooks");
 
+const test = dbTest;
 let handle: DbHandle;
 let ownerId: string;
 let ownerEmail: string;
 
-beforeAll(async () => {
-  handle = await createTestDb();
+test.beforeAll(async ({ handle: _handle }) => {
+  handle = _handle;
   setDbHandle(handle);
   ownerEmail = `fuzz-owner-${process.pid}@example.com`;
   const { user } = await signUp(handle.db, { email: ownerEmail, password: "correct horse battery" });
@@ -108,7 +109,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   setDbHandle(undefined);
-  await handle?.close();
 });
 
 /** Values a hostile client posts. `refused`: every action must answer them with a form error. */

@@ -1,13 +1,13 @@
 import { and, eq, gt, inArray, max } from "drizzle-orm";
 import fc from "fast-check";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { afterAll, expect } from "vitest";
 import { setVerificationDeps } from "@/lib/accounts/domain-verification";
 import type { DbHandle } from "@/lib/db/client";
 import { accounts, creditLedger, jobs } from "@/lib/db/schema";
 import type { GuardedFetch } from "@/lib/fetch/types";
+import { apiTest } from "@/test/support/fixtures";
 import { createTestAccount, type TestAccount } from "../accounts";
-import { startTestApi, type TestApi } from "../api-server";
-import { createTestDb } from "../db";
+import type { TestApi } from "../api-server";
 import {
   type AuthMode,
   type FuzzRequest,
@@ -38,20 +38,21 @@ const PER_TARGET = Math.ceil(
 );
 const CONCURRENCY = 8;
 
+const test = apiTest.withAccount({
+  credits: 1_000_000,
+  domains: ["example.com"],
+  rateLimitPerMinute: 1_000_000,
+});
 let handle: DbHandle;
 let api: TestApi;
 let rich: TestAccount;
 let poor: TestAccount;
 let limited: TestAccount;
 
-beforeAll(async () => {
-  handle = await createTestDb();
-  api = await startTestApi(handle);
-  rich = await createTestAccount(handle.db, {
-    credits: 1_000_000,
-    domains: ["example.com"],
-    rateLimitPerMinute: 1_000_000,
-  });
+test.beforeAll(async ({ handle: _handle, api: _api, acct: _rich }) => {
+  handle = _handle;
+  api = _api;
+  rich = _rich;
   poor = await createTestAccount(handle.db, { credits: 0, rateLimitPerMinute: 1_000_000 });
   limited = await createTestAccount(handle.db, { credits: 1_000, rateLimitPerMinute: 3 });
   // Domain verification must not leave the machine: no DNS record, no proof file.
@@ -68,8 +69,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   setVerificationDeps(undefined);
-  await api?.close();
-  await handle?.close();
 });
 
 function credentialsFor(mode: AuthMode): Record<string, string> {

@@ -1,11 +1,11 @@
 import http from "node:http";
 import fc from "fast-check";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { afterAll, expect } from "vitest";
 import { ERROR_CODES } from "@/lib/errors";
 import { ROUTE_METHODS } from "@/lib/server/api-edge";
+import { apiTest, type TestDbHandle } from "@/test/support/fixtures";
 import { createTestAccount, type TestAccount } from "../accounts";
-import { startTestApi, type TestApi } from "../api-server";
-import { createTestDb } from "../db";
+import type { TestApi } from "../api-server";
 import { type EdgeServer, startEdgeServer } from "../support/edge-server";
 import { type RawResponse, rawRequest } from "../support/raw-http";
 import { fillPath, fuzzTargets } from "./targets";
@@ -20,21 +20,20 @@ const SCALE = Number(process.env.FUZZ_SCALE ?? 1);
 const TOTAL = Math.round(1_200 * SCALE);
 const CONCURRENCY = 8;
 
-let handle: Awaited<ReturnType<typeof createTestDb>>;
+let handle: TestDbHandle;
 let api: TestApi;
 let prod: EdgeServer;
 let acct: TestAccount;
 
-beforeAll(async () => {
-  handle = await createTestDb();
-  api = await startTestApi(handle);
+const test = apiTest;
+test.beforeAll(async ({ handle: _handle, api: _api }) => {
+  handle = _handle;
+  api = _api;
   prod = await startEdgeServer();
   acct = await createTestAccount(handle.db, { credits: 1_000, rateLimitPerMinute: 1_000_000 });
 });
 afterAll(async () => {
   await prod?.close();
-  await api?.close();
-  await handle?.close();
 });
 
 const BAD_ESCAPES = [

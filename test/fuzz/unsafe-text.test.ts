@@ -1,24 +1,21 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import type { DbHandle } from "@/lib/db/client";
-import { balanceOf, createTestAccount, type TestAccount } from "../accounts";
-import { startTestApi, type TestApi } from "../api-server";
-import { createTestDb } from "../db";
+import { apiTest } from "@/test/support/fixtures";
+import { balanceOf, type TestAccount } from "../accounts";
+import type { TestApi } from "../api-server";
 
 // What the fuzzer found: a NUL or an unpaired surrogate in any text reached Postgres (which refuses
 // both in text and jsonb) and came back as a 500. Each edge now answers 400 naming the field, and
 // nothing is charged.
+const test = apiTest.withAccount({ credits: 1000, domains: ["example.com"] });
 let handle: DbHandle;
 let api: TestApi;
 let acct: TestAccount;
 
-beforeAll(async () => {
-  handle = await createTestDb();
-  api = await startTestApi(handle);
-  acct = await createTestAccount(handle.db, { credits: 1000, domains: ["example.com"] });
-});
-afterAll(async () => {
-  await api?.close();
-  await handle?.close();
+test.beforeAll(async ({ handle: _handle, api: _api, acct: _acct }) => {
+  handle = _handle;
+  api = _api;
+  acct = _acct;
 });
 
 async function call(method: string, path: string, body?: string) {

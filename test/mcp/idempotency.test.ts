@@ -1,11 +1,11 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import type { DbHandle } from "@/lib/db/client";
 import { mcpToolName } from "@/lib/mcp/tools";
 import { TOOL_NAMES } from "@/lib/tools/catalog";
 import { CITATIONS_DAYS, CITATIONS_LIMIT } from "@/lib/tracking/api-schemas";
-import { closeMcpTestClient, startMcpTestClient } from "@/test/support/mcp-client";
+import { mcpTest } from "@/test/support/mcp-client";
 import { balanceOf, type TestAccount } from "../accounts";
 import type { TestApi } from "../api-server";
 
@@ -14,10 +14,13 @@ let api: TestApi;
 let acct: TestAccount;
 let client: Client;
 
-beforeAll(async () => {
-  ({ handle, api, acct, client } = await startMcpTestClient("mcp-idempotency-test"));
+const test = mcpTest;
+test.beforeAll(({ handle: _handle, api: _api, acct: _acct, mcp }) => {
+  handle = _handle;
+  api = _api;
+  acct = _acct;
+  client = mcp;
 });
-afterAll(() => closeMcpTestClient({ client, api, handle }));
 
 const call = async (name: string, args: Record<string, unknown>) =>
   (await client.callTool({ name, arguments: args })) as CallToolResult;

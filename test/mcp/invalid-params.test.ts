@@ -1,23 +1,17 @@
-import { afterAll, beforeAll, expect, test } from "vitest";
-import type { DbHandle } from "@/lib/db/client";
-import { createTestAccount, type TestAccount } from "../accounts";
-import { startTestApi, type TestApi } from "../api-server";
-import { createTestDb } from "../db";
+import { expect } from "vitest";
+import { apiTest } from "@/test/support/fixtures";
+import type { TestAccount } from "../accounts";
+import type { TestApi } from "../api-server";
 
 // Found by the fuzzer: requests whose params do not fit the method's schema were answered
 // -32603 Internal error with a raw zod dump; they are the client's mistake: -32602 naming the field.
-let handle: DbHandle;
+const test = apiTest;
 let api: TestApi;
 let acct: TestAccount;
 
-beforeAll(async () => {
-  handle = await createTestDb();
-  api = await startTestApi(handle);
-  acct = await createTestAccount(handle.db);
-});
-afterAll(async () => {
-  await api?.close();
-  await handle?.close();
+test.beforeAll(async ({ api: _api, acct: _acct }) => {
+  api = _api;
+  acct = _acct;
 });
 
 async function rpc(message: unknown) {

@@ -1,21 +1,18 @@
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { expect } from "vitest";
 import { getCreditAccount } from "@/lib/credits/credits";
 import type { DbHandle } from "@/lib/db/client";
 import { WAITS_PER_KEY } from "@/lib/mcp/wait-slots";
+import { apiTest } from "@/test/support/fixtures";
 import { createTestAccount } from "../accounts";
-import { startTestApi, type TestApi } from "../api-server";
-import { createTestDb } from "../db";
+import type { TestApi } from "../api-server";
 
+const test = apiTest;
 let handle: DbHandle;
 let api: TestApi;
 
-beforeAll(async () => {
-  handle = await createTestDb();
-  api = await startTestApi(handle);
-});
-afterAll(async () => {
-  await api?.close();
-  await handle?.close();
+test.beforeAll(async ({ handle: _handle, api: _api }) => {
+  handle = _handle;
+  api = _api;
 });
 
 type RpcAnswer = { id: number; result?: { isError?: boolean; structuredContent?: Record<string, unknown> } };

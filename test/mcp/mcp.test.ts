@@ -12,6 +12,8 @@ import { balanceOf, createTestAccount, type TestAccount } from "../accounts";
 import { startTestApi, type TestApi } from "../api-server";
 import { createTestDb } from "../db";
 
+// lean-mount.test.ts runs this file again inside a describe block, where Vitest cannot define file-scoped
+// fixtures: the set-up is made in this file's own hooks instead.
 let handle: DbHandle;
 let api: TestApi;
 let site: FixtureServer;

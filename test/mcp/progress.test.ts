@@ -1,20 +1,20 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, expect, test } from "vitest";
-import type { DbHandle } from "@/lib/db/client";
-import { closeMcpTestClient, startMcpTestClient } from "@/test/support/mcp-client";
+import { expect } from "vitest";
+import { mcpTest } from "@/test/support/mcp-client";
 import type { TestAccount } from "../accounts";
 import type { TestApi } from "../api-server";
 
-let handle: DbHandle;
 let api: TestApi;
 let acct: TestAccount;
 let client: Client;
 
-beforeAll(async () => {
-  ({ handle, api, acct, client } = await startMcpTestClient("mcp-progress-test"));
+const test = mcpTest;
+test.beforeAll(({ api: _api, acct: _acct, mcp }) => {
+  api = _api;
+  acct = _acct;
+  client = mcp;
 });
-afterAll(() => closeMcpTestClient({ client, api, handle }));
 
 test("wait_for_job streams notifications/progress when the call carries a progressToken", async () => {
   const created = (await client.callTool({

@@ -1,13 +1,13 @@
 // JSON-RPC bodies have no envelope: MCP answers carry the HTTP request's id (X-Request-Id) in `_meta` of
 // every result and in the text of every tool error, where MCP clients show it. Missing arguments say "Required.".
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { closeMcpTestClient, type McpTestSetup, startMcpTestClient } from "../support/mcp-client";
+import { expect } from "vitest";
+import { type McpTestSetup, mcpTest } from "../support/mcp-client";
 
 let setup: McpTestSetup;
-beforeAll(async () => {
-  setup = await startMcpTestClient("request-id");
+const test = mcpTest;
+test.beforeAll(async ({ handle, api, acct, mcp }) => {
+  setup = { handle, api, acct, client: mcp };
 });
-afterAll(() => closeMcpTestClient(setup ?? {}));
 
 /** One JSON-RPC message over plain HTTP, with the answer's X-Request-Id. */
 async function rpc(message: Record<string, unknown>) {

@@ -1,9 +1,12 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, vi } from "vitest";
+import type { Db } from "@/lib/db/client";
 import { monitors } from "@/lib/db/schema";
+import type { TestAccount } from "@/test/accounts";
 import { balanceOf } from "@/test/accounts";
 import { brandAnswers, type MonitorEngines, startMonitorEngines } from "@/test/fakes/monitor-engines";
-import { setUpTestApi } from "@/test/support/test-api";
+import type { ApiClient } from "@/test/support/fixtures";
+import { apiTest } from "@/test/support/fixtures";
 import { answerAll, ledgerMismatches } from "./helpers";
 
 let fakes: MonitorEngines;
@@ -18,9 +21,25 @@ beforeAll(async () => {
   vi.stubEnv("GEMINI_API_KEY", "");
 });
 
-const { db, client, acct, account, clientFor } = setUpTestApi({
+const test = apiTest.withAccount({
   credits: 2_000,
   domains: ["acme.com", "other.com"],
+});
+let db: Db;
+let client: ApiClient;
+let acct: TestAccount;
+let account: (typeof apiTest extends never
+  ? never
+  : Parameters<Parameters<typeof test.beforeAll>[0]>[0])["account"];
+let clientFor: (typeof apiTest extends never
+  ? never
+  : Parameters<Parameters<typeof test.beforeAll>[0]>[0])["clientFor"];
+test.beforeAll(({ db: _db, client: _client, acct: _acct, account: _account, clientFor: _clientFor }) => {
+  db = _db;
+  client = _client;
+  acct = _acct;
+  account = _account;
+  clientFor = _clientFor;
 });
 
 afterAll(async () => {

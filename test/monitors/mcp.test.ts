@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, expect, test, vi } from "vitest";
+import { afterAll, beforeAll, expect, vi } from "vitest";
 import { registerDomain } from "@/lib/accounts/domains";
 import { brandAnswers, type MonitorEngines, startMonitorEngines } from "@/test/fakes/monitor-engines";
-import { closeMcpTestClient, type McpTestSetup, startMcpTestClient } from "@/test/support/mcp-client";
+import { type McpTestSetup, mcpTest } from "@/test/support/mcp-client";
 import { answerAll } from "./helpers";
 
 let fakes: MonitorEngines;
@@ -12,13 +12,15 @@ beforeAll(async () => {
     answer: brandAnswers({ brand: "Acme Roasters", domain: "acme.com", mentionRate: 0.5, citeRate: 0.5 }),
   });
   for (const [k, v] of Object.entries(fakes.env)) vi.stubEnv(k, v!);
-  setup = await startMcpTestClient("monitors-test");
+});
+const test = mcpTest;
+test.beforeAll(async ({ handle, api, acct, mcp }) => {
+  setup = { handle, api, acct, client: mcp };
   await registerDomain(setup.handle.db, setup.acct.accountId, "acme.com");
 });
 
 afterAll(async () => {
   vi.unstubAllEnvs();
-  await closeMcpTestClient(setup);
   await fakes?.close();
 });
 

@@ -1,15 +1,16 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect } from "vitest";
 import type { DbHandle } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
 import { accountNotices, monitorAnswers, monitorRuns, webhookEndpoints } from "@/lib/db/schema";
 import { createMonitor, listRuns, monitorReport, runMonitorNow } from "@/lib/monitors";
 import { maintainMonitorAnswers } from "@/lib/monitors/execute";
 import { balanceOf, createTestAccount, type TestAccount } from "@/test/accounts";
-import { createTestDb } from "@/test/db";
 import { brandAnswers, type MonitorEngines, startMonitorEngines } from "@/test/fakes/monitor-engines";
+import { dbTest } from "@/test/support/fixtures";
 import { answerAll, FAST, ledgerMismatches, makeDue, runDue } from "./helpers";
 
+const test = dbTest;
 let handle: DbHandle;
 let fakes: MonitorEngines;
 let acct: TestAccount;
@@ -37,7 +38,9 @@ beforeAll(async () => {
     }),
     seed: 35,
   });
-  handle = await createTestDb();
+});
+test.beforeAll(async ({ handle: _handle }) => {
+  handle = _handle;
   acct = await createTestAccount(handle.db, { credits: 10_000, domains: ["acme.com"] });
   // A webhook endpoint subscribed to the monitors' events, so the outbox rows can be read back.
   await handle.db.insert(webhookEndpoints).values({
@@ -55,7 +58,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await handle?.close();
   await fakes?.close();
 });
 

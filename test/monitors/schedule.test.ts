@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, vi } from "vitest";
 import type { DbHandle } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
 import { accountNotices, monitorAnswers, monitorRuns, monitors, webhookEndpoints } from "@/lib/db/schema";
@@ -8,12 +8,13 @@ import { createMonitor, runMonitorNow } from "@/lib/monitors";
 import { AnswerWorker } from "@/lib/monitors/execute";
 import { claimDueMonitors } from "@/lib/monitors/schedule-kind";
 import { balanceOf, createTestAccount } from "@/test/accounts";
-import { createTestDb } from "@/test/db";
 import type { ScriptedAnswer } from "@/test/fakes/ai/server";
 import { brandAnswers, type MonitorEngines, startMonitorEngines } from "@/test/fakes/monitor-engines";
 import { type FakeSmtp, startFakeSmtp } from "@/test/fakes/smtp";
+import { dbTest } from "@/test/support/fixtures";
 import { answerAll, FAST, FAST_LIMITS, ledgerMismatches, makeDue } from "./helpers";
 
+const test = dbTest;
 let handle: DbHandle;
 let fakes: MonitorEngines;
 let smtp: FakeSmtp;
@@ -30,12 +31,13 @@ beforeAll(async () => {
     answer: (req): ScriptedAnswer => (phase === "present" ? present(req) : absent(req)),
     seed: 9,
   });
-  handle = await createTestDb();
+});
+test.beforeAll(async ({ handle: _handle }) => {
+  handle = _handle;
 });
 
 afterAll(async () => {
   vi.unstubAllEnvs();
-  await handle?.close();
   await fakes?.close();
   await smtp?.close();
 });

@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import type { DbHandle } from "@/lib/db/client";
 import { suggestPrompts } from "@/lib/monitors";
 import { createTestAccount, type TestAccount } from "@/test/accounts";
-import { createTestDb } from "@/test/db";
 import { createRoutedFetch } from "@/test/fakes/ai/engines";
 import { type FixtureServer, startFixtureServer } from "@/test/fixture-server";
+import { dbTest } from "@/test/support/fixtures";
 
+const test = dbTest;
 let handle: DbHandle;
 let site: FixtureServer;
 let acct: TestAccount;
@@ -43,12 +44,13 @@ beforeAll(async () => {
       },
     },
   });
-  handle = await createTestDb();
+});
+test.beforeAll(async ({ handle: _handle }) => {
+  handle = _handle;
   acct = await createTestAccount(handle.db, { domains: ["acme.com"] });
 });
 
 afterAll(async () => {
-  await handle?.close();
   await site?.close();
 });
 

@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import SwaggerParser from "@apidevtools/swagger-parser";
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, vi } from "vitest";
 import { ERROR_STATUS } from "@/lib/api/errors";
 import { toJsonSchema } from "@/lib/contract/json-schema";
 import { creditAccount } from "@/lib/credits/view";
@@ -14,11 +14,12 @@ import { EXAMPLE_DOMAIN, TOOL_EXAMPLES } from "@/lib/routes/examples";
 import { pascal } from "@/lib/routes/tools";
 import { TOOL_NAMES, TOOLS } from "@/lib/tools/catalog";
 import { stubDataForSeoEnv } from "@/test/support/dataforseo-env";
+import { apiTest } from "@/test/support/fixtures";
 import { createTestAccount, type TestAccount } from "../accounts";
-import { startTestApi, type TestApi } from "../api-server";
-import { createTestDb } from "../db";
+import type { TestApi } from "../api-server";
 import { configureEnginesOffline } from "../support/configure-engines";
 
+const test = apiTest;
 let handle: DbHandle;
 let api: TestApi;
 let acct: TestAccount;
@@ -29,8 +30,10 @@ beforeAll(async () => {
   configureEnginesOffline();
   // The keyword and backlink tools need a data source to be created at all.
   stubDataForSeoEnv();
-  handle = await createTestDb();
-  api = await startTestApi(handle);
+});
+test.beforeAll(async ({ handle: _handle, api: _api }) => {
+  handle = _handle;
+  api = _api;
   // The documents name the configured public address (as npm start sets it to the listening one).
   process.env.PUBLIC_BASE_URL = api.url;
   acct = await createTestAccount(handle.db, { credits: 100_000, domains: [EXAMPLE_DOMAIN] });
@@ -40,8 +43,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   vi.unstubAllEnvs();
-  await api?.close();
-  await handle?.close();
 });
 
 /** Every route file under app/api/v1 (the catch-all 404 aside), as an OpenAPI path. */

@@ -2,13 +2,24 @@
 // nothing charged), 403 for a domain not on the account, a tool that cannot run here refused before anything is
 // stored, and a schedule's life (create, list, get, patch, run now with its Idempotency-Key, history, delete).
 import { eq } from "drizzle-orm";
-import { describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
+import type { Db } from "@/lib/db/client";
 import { auditSchedules } from "@/lib/db/schema";
 import { createSchedule } from "@/lib/schedules";
+import type { TestAccount } from "@/test/accounts";
 import { balanceOf } from "@/test/accounts";
-import { setUpTestApi } from "@/test/support/test-api";
+import type { ApiClient } from "@/test/support/fixtures";
+import { apiTest } from "@/test/support/fixtures";
 
-const { db, client, acct } = setUpTestApi({ credits: 1_000, domains: ["acme.com"] });
+const test = apiTest.withAccount({ credits: 1_000, domains: ["acme.com"] });
+let db: Db;
+let client: ApiClient;
+let acct: TestAccount;
+test.beforeAll(({ db: _db, client: _client, acct: _acct }) => {
+  db = _db;
+  client = _client;
+  acct = _acct;
+});
 
 const valid = {
   tool: "seo-aeo-geo-audit",

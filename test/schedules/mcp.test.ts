@@ -1,19 +1,16 @@
 // The scheduled audits' MCP tools: create_schedule, list_schedules, run_schedule (billed, idempotent) and
 // get_schedule_history, with the REST routes' rules (a URL outside the account's domains is refused).
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { expect } from "vitest";
 import { registerDomain } from "@/lib/accounts/domains";
 import { balanceOf } from "@/test/accounts";
-import { closeMcpTestClient, type McpTestSetup, startMcpTestClient } from "@/test/support/mcp-client";
+import { type McpTestSetup, mcpTest } from "@/test/support/mcp-client";
 
 let setup: McpTestSetup;
 
-beforeAll(async () => {
-  setup = await startMcpTestClient("schedules-test");
+const test = mcpTest;
+test.beforeAll(async ({ handle, api, acct, mcp }) => {
+  setup = { handle, api, acct, client: mcp };
   await registerDomain(setup.handle.db, setup.acct.accountId, "acme.com");
-});
-
-afterAll(async () => {
-  await closeMcpTestClient(setup);
 });
 
 type ToolResult = { isError?: boolean; content: { type: string; text: string }[] };

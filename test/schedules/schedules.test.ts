@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, vi } from "vitest";
 import { registerDomain, removeDomain } from "@/lib/accounts/domains";
 import type { DbHandle } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
@@ -31,11 +31,12 @@ import { deliverDueWebhooks } from "@/lib/webhooks";
 import { createEndpoint } from "@/lib/webhooks/endpoints";
 import { createRoutedFetch } from "@/test/fakes/ai/engines";
 import { type FakeSmtp, startFakeSmtp } from "@/test/fakes/smtp";
+import { type Receiver, startReceiver } from "@/test/fakes/webhook-receiver";
 import { type FixtureServer, startFixtureServer } from "@/test/fixture-server";
-import { type Receiver, startReceiver } from "@/test/support/webhook-receiver";
+import { dbTest } from "@/test/support/fixtures";
 import { balanceOf, createTestAccount } from "../accounts";
-import { createTestDb } from "../db";
 
+const test = dbTest;
 let handle: DbHandle;
 let site: FixtureServer;
 let smtp: FakeSmtp;
@@ -68,12 +69,13 @@ beforeAll(async () => {
       },
     },
   });
-  handle = await createTestDb();
+});
+test.beforeAll(async ({ handle: _handle }) => {
+  handle = _handle;
 });
 
 afterAll(async () => {
   vi.unstubAllEnvs();
-  await handle?.close();
   await site?.close();
   await smtp?.close();
   await receiver?.close();

@@ -2,7 +2,7 @@
 // the address has a user or not (the mail leaves after the answer, over a real SMTP exchange with a slow server;
 // sign-up's own case is in sign-up.test.ts); an invitation sent to an address is accepted by that address only.
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, describe, expect } from "vitest";
 import { settleBackground } from "@/lib/dashboard/background";
 import { requestPasswordReset } from "@/lib/dashboard/email-tokens";
 import { acceptInvite, createInvite, findOpenInvite, InviteForAnotherAddress } from "@/lib/dashboard/invites";
@@ -11,27 +11,27 @@ import { signUp } from "@/lib/dashboard/signup";
 import type { DbHandle } from "@/lib/db/client";
 import { memberships } from "@/lib/db/schema";
 import { createMailer, type Mailer } from "@/lib/providers/smtp/mailer";
-import { createTestDb } from "../db";
+import { dbTest } from "@/test/support/fixtures";
 import { type FakeSmtp, startFakeSmtp } from "../fakes/smtp";
 
 const SMTP_DELAY_MS = 500;
 const PASSWORD = "correct horse battery";
 const BASE = "https://findable.test";
+const test = dbTest;
 let handle: DbHandle;
 let smtp: FakeSmtp;
 let mailer: Mailer;
 let n = 0;
 const email = () => `enum${++n}-${process.pid}@example.com`;
 
-beforeAll(async () => {
-  handle = await createTestDb();
+test.beforeAll(async ({ handle: _handle }) => {
+  handle = _handle;
   smtp = await startFakeSmtp(undefined, { delayMs: SMTP_DELAY_MS });
   mailer = createMailer({ SMTP_URL: smtp.url, MAIL_FROM: "Findable <no-reply@findable.test>" });
 });
 afterAll(async () => {
   await settleBackground();
   await smtp?.close();
-  await handle?.close();
 });
 
 async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {

@@ -3,31 +3,29 @@
 // callback's state is accepted once.
 import { Auth, type AuthConfig } from "@auth/core";
 import { encode } from "@auth/core/jwt";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { accountCookieOptions } from "@/lib/auth/cookies";
 import { authOptions } from "@/lib/auth/options";
 import { guardAuthRoute } from "@/lib/auth/route-guard";
 import { signUp } from "@/lib/dashboard/signup";
 import type { DbHandle } from "@/lib/db/client";
-import { createTestDb } from "../db";
+import { dbTest } from "@/test/support/fixtures";
 
+const test = dbTest;
 let handle: DbHandle;
 let config: AuthConfig;
 const SECRET = "test-secret-test-secret-test-secret-0123";
 const SESSION = "authjs.session-token";
 const BASE = "http://localhost/api/authjs";
 
-beforeAll(async () => {
-  handle = await createTestDb();
+test.beforeAll(async ({ handle: _handle }) => {
+  handle = _handle;
   config = {
     ...(authOptions(handle.db) as AuthConfig),
     secret: SECRET,
     trustHost: true,
     basePath: "/api/authjs",
   };
-});
-afterAll(async () => {
-  await handle?.close();
 });
 
 let inner = 0;

@@ -2,32 +2,29 @@
 // real delivery pass, against a receiver that verifies signatures as a customer's server would.
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, vi } from "vitest";
 import type { DbHandle } from "@/lib/db/client";
 import { webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import { deliverDueWebhooks, sendTestEvent } from "@/lib/webhooks";
 import { TEST_SENDS_PER_URL_PER_MINUTE } from "@/lib/webhooks/endpoints";
+import { type Receiver, startReceiver } from "@/test/fakes/webhook-receiver";
+import { apiTest } from "@/test/support/fixtures";
 import { createTestAccount, type TestAccount } from "../accounts";
-import { startTestApi, type TestApi } from "../api-server";
-import { createTestDb } from "../db";
-import { type Receiver, startReceiver } from "../support/webhook-receiver";
+import type { TestApi } from "../api-server";
 import { callApi } from "../tracking/helpers";
 
+const test = apiTest;
 let handle: DbHandle;
 let api: TestApi;
 let acct: TestAccount;
 let other: TestAccount;
 let receiver: Receiver;
 
-beforeAll(async () => {
-  handle = await createTestDb();
-  api = await startTestApi(handle);
-  acct = await createTestAccount(handle.db);
+test.beforeAll(async ({ handle: _handle, api: _api, acct: _acct }) => {
+  handle = _handle;
+  api = _api;
+  acct = _acct;
   other = await createTestAccount(handle.db);
-});
-afterAll(async () => {
-  await api?.close();
-  await handle?.close();
 });
 beforeEach(async () => {
   vi.stubEnv("ALLOW_PRIVATE_TARGETS", "loopback");

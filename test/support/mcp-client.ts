@@ -4,7 +4,7 @@ import type { DbHandle } from "@/lib/db/client";
 import type { TestAccount } from "../accounts";
 import type { TestApi } from "../api-server";
 import { stubDataForSeoEnv } from "./dataforseo-env";
-import { startTestApiSetup } from "./test-api";
+import { apiTest } from "./fixtures";
 
 export interface McpTestSetup {
   handle: DbHandle;
@@ -13,22 +13,21 @@ export interface McpTestSetup {
   client: Client;
 }
 
-/** A fresh database, the app over HTTP, an account with 1000 credits and the MCP SDK client connected as it. */
-export async function startMcpTestClient(name: string): Promise<McpTestSetup> {
-  // The keyword and backlink tools need a data source to be created at all.
-  stubDataForSeoEnv();
-  const { handle, api, acct } = await startTestApiSetup({ credits: 1000 });
-  const client = new Client({ name, version: "1.0.0" });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${api.url}/api/v1/mcp`), {
-      requestInit: { headers: acct.headers },
-    }),
-  );
-  return { handle, api, acct, client };
-}
-
-export async function closeMcpTestClient(setup: Partial<McpTestSetup>): Promise<void> {
-  await setup.client?.close().catch(() => {});
-  await setup.api?.close();
-  await setup.handle?.close();
-}
+/**
+ * apiTest with an account of 1000 credits and `mcp`: the MCP SDK client connected as it (one per file, closed
+ * before the server). The keyword and backlink tools need a data source to be created at all: DataForSEO is
+ * configured at a closed local port.
+ */
+export const mcpTest = apiTest
+  .withAccount({ credits: 1000 })
+  .extend("mcp", { scope: "file" }, async ({ api, acct }, { onCleanup }): Promise<Client> => {
+    stubDataForSeoEnv();
+    const client = new Client({ name: "mcp-test", version: "1.0.0" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${api.url}/api/v1/mcp`), {
+        requestInit: { headers: acct.headers },
+      }),
+    );
+    onCleanup(() => client.close().catch(() => {}));
+    return client;
+  });

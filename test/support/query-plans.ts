@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, expect } from "vitest";
+import { expect } from "vitest";
 import type { Db, DbHandle } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
 import * as schema from "@/lib/db/schema";
-import { createTestDb } from "../db";
+import { dbTest } from "./fixtures";
 
 interface Captured {
   query: string;
@@ -37,35 +37,32 @@ function inline(query: string, params: unknown[]): string {
   });
 }
 
+/** The means to explain what a read sends (see planTest). */
+export interface PlanDb {
+  /** The file's database. */
+  db: Db;
+  /** A Db over the same connection whose statements are captured. */
+  logged: Db;
+  planOf(read: (db: Db) => Promise<unknown>, pattern: RegExp): Promise<string>;
+}
+
 /**
- * A test file's database (a clone of the template, closed after the file) and the means to explain what a read
- * sends: `logged` is a Db whose statements are captured; `planOf(read, pattern)` runs `read` against it and returns
- * the plan of the one statement matching `pattern`, explained with sequential and bitmap scans ruled out (on a
- * test's small tables Postgres rightly prefers them, and the question is whether an index can give the read its
- * order at all).
+ * dbTest plus `plans`, the means to explain what a read sends: `logged` is a Db whose statements are captured;
+ * `planOf(read, pattern)` runs `read` against it and returns the plan of the one statement matching `pattern`,
+ * explained with sequential and bitmap scans ruled out (on a test's small tables Postgres rightly prefers them,
+ * and the question is whether an index can give the read its order at all).
  */
-export function setUpPlanDb() {
-  let handle: DbHandle | undefined;
-  let logged: Db | undefined;
-  let captured: Captured[] = [];
-  beforeAll(async () => {
-    handle = await createTestDb();
-    ({ db: logged, captured } = await capturingDb(handle));
-  });
-  afterAll(async () => handle?.close());
+export const planTest = dbTest.extend("plans", { scope: "file" }, async ({ handle }): Promise<PlanDb> => {
+  const { db: logged, captured } = await capturingDb(handle);
   return {
-    get db(): Db {
-      return handle!.db;
-    },
-    get logged(): Db {
-      return logged!;
-    },
-    async planOf(read: (db: Db) => Promise<unknown>, pattern: RegExp): Promise<string> {
+    db: handle.db,
+    logged,
+    async planOf(read, pattern) {
       captured.length = 0;
-      await read(logged!);
+      await read(logged);
       const sent = captured.filter((c) => pattern.test(c.query));
       expect(sent).toHaveLength(1);
-      return handle!.db.transaction(async (tx) => {
+      return handle.db.transaction(async (tx) => {
         await tx.execute(sql`set local enable_seqscan = off`);
         await tx.execute(sql`set local enable_bitmapscan = off`);
         const rows = rowsOf<{ "QUERY PLAN": string }>(
@@ -75,4 +72,4 @@ export function setUpPlanDb() {
       });
     },
   };
-}
+});

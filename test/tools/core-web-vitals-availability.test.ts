@@ -11,9 +11,9 @@ import { coreWebVitals } from "@/lib/tools/core-web-vitals/definition";
 import { runner } from "@/lib/tools/core-web-vitals/run";
 import { readServerEnv } from "@/lib/tools/server-env";
 import { ToolError } from "@/lib/tools/types";
-import { balanceOf, createTestAccount, type TestAccount } from "../accounts";
-import { startTestApi, type TestApi } from "../api-server";
-import { createTestDb } from "../db";
+import { balanceOf, type TestAccount } from "../accounts";
+import type { TestApi } from "../api-server";
+import { apiTest } from "../support/fixtures";
 
 let dir: string;
 let executable: string;
@@ -68,18 +68,16 @@ describe("through the API", () => {
   let handle: DbHandle;
   let api: TestApi;
   let acct: TestAccount;
-  beforeAll(async () => {
-    handle = await createTestDb();
-    api = await startTestApi(handle);
-    acct = await createTestAccount(handle.db, { credits: 100 });
+  apiTest.beforeAll(({ handle: _handle, api: _api, acct: _acct }) => {
+    handle = _handle;
+    api = _api;
+    acct = _acct;
   });
-  afterAll(async () => {
+  afterAll(() => {
     vi.unstubAllEnvs();
-    await api?.close();
-    await handle?.close();
   });
 
-  test("without Chromium on the server: 400 naming it, nothing charged, no job", async () => {
+  apiTest("without Chromium on the server: 400 naming it, nothing charged, no job", async () => {
     vi.stubEnv("CHROME_PATH", missing);
     const res = await fetch(`${api.url}/api/v1/core-web-vitals`, {
       method: "POST",

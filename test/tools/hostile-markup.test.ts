@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { PAGE_TOO_COMPLEX } from "@/lib/analysis/bounded-html";
 import { ToolError } from "@/lib/errors";
-import { createGuardedFetch } from "@/lib/fetch";
 import { runner as auditRunner } from "@/lib/tools/audits/run";
 import { runner as faqRunner } from "@/lib/tools/faq-generator/run";
 import { runner as llmsTxtRunner } from "@/lib/tools/llms-txt/run";
 import type { ToolContext } from "@/lib/tools/types";
+import { toolContext } from "@/test/support/fixtures";
 import { type FixtureServer, startFixtureServer } from "../fixture-server";
 
 // The tools that parse a customer's page end a page of hostile markup (a megabyte of unclosed nested tags)
@@ -29,13 +29,7 @@ beforeAll(async () => {
 });
 afterAll(() => site?.close());
 
-const ctx = (): ToolContext => ({
-  env: {},
-  jobId: "job-hostile",
-  accountId: "account-hostile",
-  signal: new AbortController().signal,
-  fetch: createGuardedFetch({ allowPrivateTargets: true }),
-});
+const ctx = (): ToolContext => toolContext();
 
 for (const [name, run] of [
   ["audits", (url: string) => auditRunner.run({ url }, ctx())],

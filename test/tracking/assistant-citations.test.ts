@@ -1,7 +1,7 @@
 // Every user-triggered AI assistant's fetch is a citation under its own name: stored, rolled up by that name,
 // and listed by GET /citations beside the four engines.
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { expect } from "vitest";
 import { registerDomain } from "@/lib/accounts/domains";
 import { signUp } from "@/lib/dashboard/signup";
 import type { Db, DbHandle } from "@/lib/db/client";
@@ -9,16 +9,17 @@ import { trackingDailyCitations } from "@/lib/db/schema";
 import { ingestEvents } from "@/lib/tracking/ingest/ingest-visits";
 import { getCitations } from "@/lib/tracking/reports/citations-query";
 import { trackingReadCache } from "@/lib/tracking/reports/read-cache";
-import { createTestDb } from "../db";
+import { dbTest } from "@/test/support/fixtures";
 
 const HOST = "assistants.example.com";
+const test = dbTest;
 let handle: DbHandle;
 let db: Db;
 let accountId: string;
 let domainId: string;
 
-beforeAll(async () => {
-  handle = await createTestDb();
+test.beforeAll(async ({ handle: _handle }) => {
+  handle = _handle;
   db = handle.db;
   const { user } = await signUp(db, {
     email: `assist-${process.pid}@example.com`,
@@ -28,7 +29,6 @@ beforeAll(async () => {
   accountId = (await getActor(db, user.id))!.accountId;
   domainId = (await registerDomain(db, accountId, HOST)).id;
 });
-afterAll(() => handle.close());
 
 test("assistants' fetches are cited under their own names, the four engines unchanged", async () => {
   const ua = (token: string) => `Mozilla/5.0 (compatible; ${token}/1.0; +https://example.org/bot)`;

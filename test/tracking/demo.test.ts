@@ -2,24 +2,24 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { afterAll, expect } from "vitest";
 import { DEMO_DOMAIN } from "@/lib/accounts/demo";
 import type { DbHandle } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
 import { ensureDemoWorkspace } from "@/lib/tracking/demo/demo-workspace";
 import { getCitations } from "@/lib/tracking/reports/citations-query";
 import { getBotStats } from "@/lib/tracking/reports/stats";
-import { createTestDb } from "../db";
+import { dbTest } from "@/test/support/fixtures";
 
+const test = dbTest;
 let handle: DbHandle;
 let dir: string;
 
-beforeAll(async () => {
-  handle = await createTestDb();
+test.beforeAll(async ({ handle: _handle }) => {
+  handle = _handle;
   dir = mkdtempSync(path.join(os.tmpdir(), "demo-traffic-"));
 });
 afterAll(async () => {
-  await handle?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

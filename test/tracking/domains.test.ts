@@ -1,14 +1,15 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, describe, expect } from "vitest";
 import { setVerificationDeps } from "@/lib/accounts/domain-verification";
 import type { DbHandle } from "@/lib/db/client";
 import { visits } from "@/lib/db/schema";
 import { createGuardedFetch } from "@/lib/fetch";
+import { apiTest } from "@/test/support/fixtures";
 import { createTestAccount, type TestAccount } from "../accounts";
-import { startTestApi, type TestApi } from "../api-server";
-import { createTestDb } from "../db";
+import type { TestApi } from "../api-server";
 import { type FixtureServer, startFixtureServer } from "../fixture-server";
 import { callApi, minutesAgo, UA } from "./helpers";
 
+const test = apiTest;
 let handle: DbHandle;
 let api: TestApi;
 let fixture: FixtureServer;
@@ -27,9 +28,9 @@ type DomainView = {
   checks?: { method: string; ok: boolean; detail: string }[];
 };
 
-beforeAll(async () => {
-  handle = await createTestDb();
-  api = await startTestApi(handle);
+test.beforeAll(async ({ handle: _handle, api: _api }) => {
+  handle = _handle;
+  api = _api;
   fixture = await startFixtureServer({
     routes: {
       "/.well-known/findable-verify.txt": (req, res) => {
@@ -54,8 +55,6 @@ beforeAll(async () => {
 afterAll(async () => {
   setVerificationDeps(undefined);
   await fixture?.close();
-  await api?.close();
-  await handle?.close();
 });
 
 const addDomain = (who: TestAccount, json: unknown) =>

@@ -1,19 +1,20 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { getCreditAccount } from "@/lib/credits/credits";
 import type { DbHandle } from "@/lib/db/client";
 import { runsOnThisThread } from "@/lib/db/rows";
 import { ingestLog } from "@/lib/tracking/ingest/ingest-visits";
+import { dbTest } from "@/test/support/fixtures";
 import { createTestAccount, type TestAccount } from "../accounts";
-import { createTestDb, isPostgres } from "../db";
+import { isPostgres } from "../db";
 
+const test = dbTest;
 let handle: DbHandle;
 let acct: TestAccount;
 
-beforeAll(async () => {
-  handle = await createTestDb();
+test.beforeAll(async ({ handle: _handle }) => {
+  handle = _handle;
   acct = await createTestAccount(handle.db, { domains: ["uploads.example"] });
 });
-afterAll(async () => handle?.close());
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 const BOTS = [

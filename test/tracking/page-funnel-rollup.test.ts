@@ -1,7 +1,7 @@
 // The page funnel's daily rollups: kept by both forms of the ingest statement (every visit new; stored events
 // skipped), settled with reverse DNS, equal to the visits counted afresh, and read through their primary keys.
 import { eq, sql } from "drizzle-orm";
-import { afterEach, expect, test } from "vitest";
+import { afterEach, expect } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
 import { domains } from "@/lib/db/schema";
@@ -10,11 +10,15 @@ import { createReverseDnsVerifier, type ReverseDnsResolver } from "@/lib/trackin
 import { ingestEvents } from "@/lib/tracking/ingest/ingest-visits";
 import { reverseDnsIdle, setIngestReverseDnsVerifier } from "@/lib/tracking/ingest/reverse-dns-step";
 import { trackingReadCache } from "@/lib/tracking/reports/read-cache";
-import { setUpPlanDb } from "@/test/support/query-plans";
+import { type PlanDb, planTest } from "@/test/support/query-plans";
 import { createTestAccount } from "../accounts";
 import { UA } from "./helpers";
 
-const plans = setUpPlanDb();
+const test = planTest;
+let plans: PlanDb;
+test.beforeAll(({ plans: _plans }) => {
+  plans = _plans;
+});
 afterEach(() => setIngestReverseDnsVerifier(undefined));
 
 const AMAZONBOT =

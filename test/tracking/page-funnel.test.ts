@@ -2,18 +2,18 @@ import { randomBytes } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { afterAll, describe, expect, vi } from "vitest";
 import { finishGoogleConnect, startGoogleConnect } from "@/lib/connections/google";
 import { connectPlausible, setGa4Property } from "@/lib/connections/manage";
 import type { DbHandle } from "@/lib/db/client";
 import { memberships, visits } from "@/lib/db/schema";
 import { PAGE_SORTS, type PageFunnelRow, type PagesReport, SORT_ORDERS } from "@/lib/funnel/api-schemas";
 import { trackingReadCache } from "@/lib/tracking/reports/read-cache";
-import { type FakeGoogle, startFakeGoogle } from "@/test/support/fake-google";
-import { startFakePlausible } from "@/test/support/fake-plausible";
+import { type FakeGoogle, startFakeGoogle } from "@/test/fakes/google";
+import { startFakePlausible } from "@/test/fakes/plausible";
+import { apiTest } from "@/test/support/fixtures";
 import { createTestAccount, type TestAccount } from "../accounts";
-import { startTestApi, type TestApi } from "../api-server";
-import { createTestDb } from "../db";
+import type { TestApi } from "../api-server";
 import { callApi, UA } from "./helpers";
 
 // GET /tracking/pages over real HTTP: every figure recounted from the stored visits, every sort and order paged
@@ -23,6 +23,7 @@ let api: TestApi;
 let alice: TestAccount;
 let google: FakeGoogle;
 const DOMAIN = "funnel.example";
+const test = apiTest.withAccount({ domains: [DOMAIN] });
 
 const claudeBot =
   "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)";
@@ -92,10 +93,10 @@ function events() {
   return out;
 }
 
-beforeAll(async () => {
-  handle = await createTestDb();
-  api = await startTestApi(handle);
-  alice = await createTestAccount(handle.db, { domains: [DOMAIN] });
+test.beforeAll(async ({ handle: _handle, api: _api, acct: _alice }) => {
+  handle = _handle;
+  api = _api;
+  alice = _alice;
   await createTestAccount(handle.db, { domains: ["bob-funnel.example"] });
   trackingReadCache.clear();
   const res = await callApi(api, "/api/v1/tracking/events", {
@@ -185,9 +186,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   vi.unstubAllEnvs();
-  await api?.close();
   await google?.close();
-  await handle?.close();
 });
 
 const get = (query: string, who: TestAccount = alice) =>

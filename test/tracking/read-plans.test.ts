@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { expect, test } from "vitest";
+import { expect } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
 import * as schema from "@/lib/db/schema";
@@ -9,13 +9,17 @@ import { trackingReadCache } from "@/lib/tracking/reports/read-cache";
 import { getBotStats } from "@/lib/tracking/reports/stats";
 import { listBotVisits } from "@/lib/tracking/reports/visits-list";
 import { createTestAccount } from "../accounts";
-import { setUpPlanDb } from "../support/query-plans";
+import { type PlanDb, planTest } from "../support/query-plans";
 import { UA } from "./helpers";
 
 // The reads that list a domain's newest visits and citations must walk a time index in its order: a sort there reads
 // every visit of the domain (millions) to answer a page of 50. The statements are the ones the functions send,
 // captured through a query logger, then explained with sequential and bitmap scans ruled out.
-const plans = setUpPlanDb();
+const test = planTest;
+let plans: PlanDb;
+test.beforeAll(({ plans: _plans }) => {
+  plans = _plans;
+});
 
 /** The plan of the one statement on the visits table that `read` sends (the read cache cleared first). */
 function visitsPlan(read: (db: Db) => Promise<unknown>): Promise<string> {

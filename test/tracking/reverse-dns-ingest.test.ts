@@ -2,7 +2,7 @@
 // and move the visits (and the daily bot rollup) from unknown to verified or spoofed; answers in the cache
 // settle later batches at once. A local fake resolver answers; a gate holds it back to show ingest does not wait.
 import { and, eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
+import { afterEach, expect } from "vitest";
 import { registerDomain } from "@/lib/accounts/domains";
 import { signUp } from "@/lib/dashboard/signup";
 import type { Db, DbHandle } from "@/lib/db/client";
@@ -14,20 +14,21 @@ import {
   reverseDnsIdle,
   setIngestReverseDnsVerifier,
 } from "@/lib/tracking/ingest/reverse-dns-step";
-import { createTestDb } from "../db";
+import { dbTest } from "@/test/support/fixtures";
 
 const AMAZONBOT =
   "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Amazonbot/0.1; +https://developer.amazon.com/support/amazonbot) Chrome/119.0.6045.214 Safari/537.36";
 const GENUINE = "3.224.220.101";
 const IMPOSTOR = "203.0.113.50";
 
+const test = dbTest;
 let handle: DbHandle;
 let db: Db;
 let accountId: string;
 let domainId: string;
 
-beforeAll(async () => {
-  handle = await createTestDb();
+test.beforeAll(async ({ handle: _handle }) => {
+  handle = _handle;
   db = handle.db;
   const { user } = await signUp(db, {
     email: `rdns-${process.pid}@example.com`,
@@ -38,7 +39,6 @@ beforeAll(async () => {
   domainId = (await registerDomain(db, accountId, "rdns.example.com")).id;
 });
 afterEach(() => setIngestReverseDnsVerifier(undefined));
-afterAll(() => handle.close());
 
 function gatedResolver() {
   let open!: () => void;

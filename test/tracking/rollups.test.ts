@@ -3,28 +3,26 @@
 // rollup rows the server counts while it encodes the batch, or the insert that skips stored events, whose rollup
 // rows Postgres counts from what it inserted.
 import { inArray, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { registerDomain } from "@/lib/accounts/domains";
 import type { DbHandle } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
 import { type NewVisit, visits } from "@/lib/db/schema";
 import { seededRandom } from "@/lib/tracking/demo/sample-traffic";
 import { prepareVisit, recordVisits } from "@/lib/tracking/ingest/record-visits";
+import { dbTest } from "@/test/support/fixtures";
 import { createTestAccount } from "../accounts";
-import { createTestDb } from "../db";
 import { UA } from "./helpers";
 
+const test = dbTest;
 let handle: DbHandle;
 let domainIds: string[] = [];
-beforeAll(async () => {
-  handle = await createTestDb();
+test.beforeAll(async ({ handle: _handle }) => {
+  handle = _handle;
   const acct = await createTestAccount(handle.db);
   for (const host of ["one.rollups.example", "two.rollups.example", "three.rollups.example"])
     domainIds.push((await registerDomain(handle.db, acct.accountId, host)).id);
   domainIds = domainIds.sort();
-});
-afterAll(async () => {
-  await handle?.close();
 });
 
 const DAY = 86_400_000;

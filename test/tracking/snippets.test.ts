@@ -1,26 +1,20 @@
 import { gzipSync } from "node:zlib";
 import { NextRequest } from "next/server";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { DbHandle } from "@/lib/db/client";
+import { describe, expect } from "vitest";
 import { trackingReadCache } from "@/lib/tracking/reports/read-cache";
-import { createTestAccount, type TestAccount } from "../accounts";
-import { startTestApi, type TestApi } from "../api-server";
-import { createTestDb } from "../db";
+import { apiTest } from "@/test/support/fixtures";
+import type { TestAccount } from "../accounts";
+import type { TestApi } from "../api-server";
 import { UA } from "./helpers";
 
 // The requests the integration snippets of docs/tracking.md send, built the way each snippet builds them.
-let handle: DbHandle;
+const test = apiTest.withAccount({ domains: ["example.com"] });
 let api: TestApi;
 let acct: TestAccount;
 
-beforeAll(async () => {
-  handle = await createTestDb();
-  api = await startTestApi(handle);
-  acct = await createTestAccount(handle.db, { domains: ["example.com"] });
-});
-afterAll(async () => {
-  await api?.close();
-  await handle?.close();
+test.beforeAll(async ({ api: _api, acct: _acct }) => {
+  api = _api;
+  acct = _acct;
 });
 
 /** What every snippet does with its buffer: one JSON POST with the key pair. */

@@ -1,18 +1,17 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { DbHandle } from "@/lib/db/client";
+import { describe, expect } from "vitest";
 import { generateSampleVisits, seededRandom } from "@/lib/tracking/demo/sample-traffic";
 import { analyzeVisit } from "@/lib/tracking/ingest/analyze-visit";
 import { eventKey, trackingEventSchema } from "@/lib/tracking/ingest/event-schema";
 import { pageOf } from "@/lib/tracking/ingest/record-visits";
 import { trackingReadCache, utcDay } from "@/lib/tracking/reports/read-cache";
-import { createTestAccount, type TestAccount } from "../accounts";
-import { startTestApi, type TestApi } from "../api-server";
-import { createTestDb } from "../db";
+import { apiTest } from "@/test/support/fixtures";
+import type { TestAccount } from "../accounts";
+import type { TestApi } from "../api-server";
 import { callApi } from "./helpers";
 
 const DOMAIN = "brute.example";
 const COUNT = 3000;
-let handle: DbHandle;
+const test = apiTest.withAccount({ domains: [DOMAIN] });
 let api: TestApi;
 let acct: TestAccount;
 const now = Date.now();
@@ -28,10 +27,9 @@ type RawEvent = {
 };
 let raw: RawEvent[] = [];
 
-beforeAll(async () => {
-  handle = await createTestDb();
-  api = await startTestApi(handle);
-  acct = await createTestAccount(handle.db, { domains: [DOMAIN] });
+test.beforeAll(async ({ api: _api, acct: _acct }) => {
+  api = _api;
+  acct = _acct;
   const rand = seededRandom(7);
   raw = generateSampleVisits({ count: COUNT, days: 85, now, seed: 42 }).map((v, i) => ({
     // Some events carry a client id, the rest are keyed by their fields.
@@ -58,10 +56,6 @@ beforeAll(async () => {
   }
   trackingReadCache.clear();
 }, 120_000);
-afterAll(async () => {
-  await api?.close();
-  await handle?.close();
-});
 
 /** The expected answers, counted one event at a time from what the test sent. */
 function bruteForce() {

@@ -9,6 +9,8 @@ import { startTestApi, type TestApi } from "../api-server";
 import { createTestDb } from "../db";
 import { callApi, minutesAgo, UA } from "./helpers";
 
+// lean-mount.test.ts runs this file again inside a describe block, where Vitest cannot define file-scoped
+// fixtures: the set-up is made in this file's own hooks instead.
 let handle: DbHandle;
 let api: TestApi;
 let alice: TestAccount;

@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { eq, inArray, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { registerDomain } from "@/lib/accounts/domains";
 import type { DbHandle } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
@@ -12,16 +12,15 @@ import { domains, type NewVisit, visits } from "@/lib/db/schema";
 import { eventKey, type TrackingEvent, validateEvents } from "@/lib/tracking/ingest/event-schema";
 import { ingestEvents } from "@/lib/tracking/ingest/ingest-visits";
 import { prepareVisit, recordVisits } from "@/lib/tracking/ingest/record-visits";
+import { dbTest } from "@/test/support/fixtures";
 import { createTestAccount } from "../accounts";
-import { createTestDb, isPostgres } from "../db";
+import { isPostgres } from "../db";
 import { UA } from "./helpers";
 
+const test = dbTest;
 let handle: DbHandle;
-beforeAll(async () => {
-  handle = await createTestDb();
-});
-afterAll(async () => {
-  await handle?.close();
+test.beforeAll(async ({ handle: _handle }) => {
+  handle = _handle;
 });
 
 let n = 0;

@@ -2,15 +2,12 @@
 // 127.0.0.1 (ephemeral port) with its real media type and caching headers. The directory is fetched outside the
 // ingest statement; a visit whose keys are not known yet is stored undecided and settled afterwards, with the
 // daily bot rollup; a directory that is down leaves its visits undecided until it answers.
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { and, eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "vitest";
+import { afterAll, afterEach, beforeEach, expect } from "vitest";
 import { registerDomain } from "@/lib/accounts/domains";
 import { signUp } from "@/lib/dashboard/signup";
 import type { Db, DbHandle } from "@/lib/db/client";
 import { trackingDailyBots, visits } from "@/lib/db/schema";
-import { DIRECTORY_MEDIA_TYPE } from "@/lib/providers/agent-keys/directory";
 import { ingestEvents, ingestLog } from "@/lib/tracking/ingest/ingest-visits";
 import {
   agentKeyDirectories,
@@ -21,26 +18,27 @@ import {
 } from "@/lib/tracking/ingest/signature-step";
 import { getBotStats } from "@/lib/tracking/reports/stats";
 import { listBotVisits } from "@/lib/tracking/reports/visits-list";
-import { createTestDb } from "../db";
-import { type AgentKeyPair, agentKeyPair, signRequest } from "../support/web-bot-auth";
+import { type AgentKeyDirectory, startAgentKeyDirectory } from "@/test/fakes/agent-key-directory";
+import { type AgentKeyPair, agentKeyPair, signRequest } from "@/test/fakes/web-bot-auth";
+import { dbTest } from "@/test/support/fixtures";
 
 const CHATGPT_USER =
   "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot";
 const HOST = "signed.example.com";
 const IP = "85.181.35.98"; // a public address in none of OpenAI's ranges: only a signature can verify these visits
 
+const test = dbTest;
 let handle: DbHandle;
 let db: Db;
 let accountId: string;
 let domainId: string;
-let server: http.Server;
 let origin: string;
 let key: AgentKeyPair;
-const directory = { up: true, requests: 0, keys: [] as object[] };
+let directory: AgentKeyDirectory;
 const saved: Record<string, string | undefined> = {};
 
-beforeAll(async () => {
-  handle = await createTestDb();
+test.beforeAll(async ({ handle: _handle }) => {
+  handle = _handle;
   db = handle.db;
   const { user } = await signUp(db, {
     email: `wba-${process.pid}@example.com`,
@@ -49,17 +47,8 @@ beforeAll(async () => {
   const { getActor } = await import("@/lib/dashboard/members");
   accountId = (await getActor(db, user.id))!.accountId;
   domainId = (await registerDomain(db, accountId, HOST)).id;
-  server = http.createServer((req, res) => {
-    directory.requests++;
-    if (!directory.up || req.url !== "/.well-known/http-message-signatures-directory") {
-      res.writeHead(directory.up ? 404 : 503).end();
-      return;
-    }
-    res.writeHead(200, { "content-type": DIRECTORY_MEDIA_TYPE, "cache-control": "max-age=300" });
-    res.end(JSON.stringify({ keys: directory.keys }));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  directory = await startAgentKeyDirectory();
+  origin = directory.origin;
   for (const name of ["ALLOW_PRIVATE_TARGETS", "TRACKING_SIGNATURE_AGENTS"]) saved[name] = process.env[name];
   process.env.ALLOW_PRIVATE_TARGETS = "loopback";
   process.env.TRACKING_SIGNATURE_AGENTS = `ChatGPT-User=${origin}`;
@@ -85,8 +74,7 @@ afterAll(async () => {
     else process.env[name] = value;
   }
   resetSignatureState();
-  await new Promise((resolve) => server.close(resolve));
-  await handle.close();
+  await directory.close();
 });
 
 const now = () => Math.floor(Date.now() / 1000);

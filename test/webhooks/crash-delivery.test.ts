@@ -7,9 +7,9 @@ import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { type DbHandle, migrateDatabase, openDatabase } from "@/lib/db/client";
 import { webhookDeliveries } from "@/lib/db/schema";
 import { createEndpoint } from "@/lib/webhooks";
+import { type Receiver, startReceiver } from "@/test/fakes/webhook-receiver";
 import { createTestAccount, type TestAccount } from "../accounts";
 import { createTestDb, isPostgres } from "../db";
-import { type Receiver, startReceiver } from "../support/webhook-receiver";
 
 // The outbox survives the process: a server is killed with SIGKILL while a job's event is being delivered
 // (the receiver holds the request open); after a restart the event is delivered, signed, with the same id.

@@ -1,13 +1,17 @@
-import { expect, test } from "vitest";
+import { expect } from "vitest";
 import { webhookEndpoints } from "@/lib/db/schema";
 import { listDeliveries } from "@/lib/webhooks/endpoints";
 import { emitWebhookEvent } from "@/lib/webhooks/outbox";
 import { createTestAccount } from "../accounts";
-import { setUpPlanDb } from "../support/query-plans";
+import { type PlanDb, planTest } from "../support/query-plans";
 
 // An endpoint's delivery log lists the newest deliveries first, a page at a time: it must walk an index in that
 // order, not sort every delivery the endpoint has had (a busy endpoint keeps 30 days of them).
-const plans = setUpPlanDb();
+const test = planTest;
+let plans: PlanDb;
+test.beforeAll(({ plans: _plans }) => {
+  plans = _plans;
+});
 
 test("the delivery log walks the endpoint's index backward, without sorting, newest first", async () => {
   const acct = await createTestAccount(plans.db);

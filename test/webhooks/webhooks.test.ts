@@ -1,18 +1,19 @@
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, vi } from "vitest";
 import type { DbHandle } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
 import { accountNotices, webhookDeliveries, webhookEndpoints, webhookEvents } from "@/lib/db/schema";
 import { createJob } from "@/lib/jobs/create";
 import { JobRunner, type RunnerOptions, recoverInterruptedJobs } from "@/lib/jobs/runner";
 import { deliverDueWebhooks } from "@/lib/webhooks";
+import { type Receiver, startReceiver } from "@/test/fakes/webhook-receiver";
+import { apiTest } from "@/test/support/fixtures";
 import { createTestAccount, type TestAccount } from "../accounts";
-import { startTestApi, type TestApi } from "../api-server";
-import { createTestDb } from "../db";
+import type { TestApi } from "../api-server";
 import { sleepTool, testTools } from "../jobs-helpers";
-import { type Receiver, startReceiver } from "../support/webhook-receiver";
 import { callApi, UA } from "../tracking/helpers";
 
+const test = apiTest.withAccount({ credits: 10_000, domains: ["hooks.example"] });
 let handle: DbHandle;
 let api: TestApi;
 let acct: TestAccount;
@@ -20,15 +21,11 @@ let other: TestAccount;
 let receiver: Receiver;
 const opts: RunnerOptions = { concurrency: 4, leaseSeconds: 5, queueTimeoutSeconds: 600, pollMs: 50 };
 
-beforeAll(async () => {
-  handle = await createTestDb();
-  api = await startTestApi(handle);
-  acct = await createTestAccount(handle.db, { credits: 10_000, domains: ["hooks.example"] });
+test.beforeAll(async ({ handle: _handle, api: _api, acct: _acct }) => {
+  handle = _handle;
+  api = _api;
+  acct = _acct;
   other = await createTestAccount(handle.db);
-});
-afterAll(async () => {
-  await api?.close();
-  await handle?.close();
 });
 beforeEach(async () => {
   // The one documented test allowance: loopback targets (the receiver on 127.0.0.1).

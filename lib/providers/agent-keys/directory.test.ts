@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createGuardedFetch, FetchError } from "@/lib/fetch";
-import { agentKeyPair } from "@/test/support/web-bot-auth";
+import { agentKeyPair } from "@/test/fakes/web-bot-auth";
 import {
   cacheLifetime,
   DEFAULT_CACHE_SECONDS,

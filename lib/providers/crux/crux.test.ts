@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { fetchFieldData } from "@/lib/cwv/field";
-import { type FakeCrux, makeCruxRecord, startFakeCrux } from "@/test/fake-crux";
+import { type FakeCrux, makeCruxRecord, startFakeCrux } from "@/test/fakes/crux";
 import { CRUX_METRICS, queryCruxRecord } from "./client";
 
 let crux: FakeCrux;

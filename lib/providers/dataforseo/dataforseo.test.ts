@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { keywordMetricsAvailability, runKeywordMetrics } from "@/lib/keywords/keyword-metrics";
-import { type FakeDataForSeo, startFakeDataForSeo } from "@/test/support/fake-dataforseo";
+import { type FakeDataForSeo, startFakeDataForSeo } from "@/test/fakes/dataforseo";
 import { fetchBacklinkProfile } from "./backlinks";
 import { classifyStatus, DataForSeoError, readDataForSeoConfig } from "./client";
 import { fetchKeywordIdeas } from "./keywords";

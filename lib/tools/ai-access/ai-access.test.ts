@@ -1,12 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { afterEach, describe, expect } from "vitest";
 import type { AiAccess } from "@/lib/analysis/ai-access/schema";
 import type { Db, DbHandle } from "@/lib/db/client";
 import { domains, trackingDailyBots } from "@/lib/db/schema";
-import { createGuardedFetch } from "@/lib/fetch";
 import { createTestAccount } from "@/test/accounts";
-import { createTestDb } from "@/test/db";
 import { type FixtureServer, startFixtureServer } from "@/test/fixture-server";
+import { dbTest, toolContext } from "@/test/support/fixtures";
 import type { ToolContext } from "../types";
 import { aiAccess } from "./definition";
 import { runner } from "./run";
@@ -73,23 +72,16 @@ async function site(opts: SiteOptions): Promise<FixtureServer> {
   return server;
 }
 
+const test = dbTest;
 let handle: DbHandle;
 let db: Db;
-beforeAll(async () => {
-  handle = await createTestDb();
+test.beforeAll(async ({ handle: _handle }) => {
+  handle = _handle;
   db = handle.db;
 });
-afterAll(async () => handle.close());
 
 function context(accountId = "00000000-0000-4000-8000-000000000000", withDb = false): ToolContext {
-  return {
-    env: {},
-    jobId: "job-ai-access",
-    accountId,
-    signal: new AbortController().signal,
-    fetch: createGuardedFetch({ allowPrivateTargets: true }),
-    ...(withDb ? { db } : {}),
-  };
+  return toolContext({ accountId, ...(withDb ? { db } : {}) });
 }
 
 async function run(server: FixtureServer, ctx = context()): Promise<AiAccess> {

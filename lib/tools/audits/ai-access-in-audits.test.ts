@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { createGuardedFetch } from "@/lib/fetch";
 import { type FixtureServer, startFixtureServer } from "@/test/fixture-server";
+import { toolContext } from "@/test/support/fixtures";
 import { runner as seoRunner } from "../seo-aeo-geo-audit/run";
 import { seoAeoGeoResult } from "../seo-aeo-geo-audit/schema";
 import { auditResult } from "../shared/audit-schema";
@@ -8,13 +8,7 @@ import type { ToolContext } from "../types";
 import { runner } from "./run";
 
 let site: FixtureServer;
-const ctx: ToolContext = {
-  env: {},
-  jobId: "job-audit-ai-access",
-  accountId: "account-test",
-  signal: new AbortController().signal,
-  fetch: createGuardedFetch({ allowPrivateTargets: true }),
-};
+const ctx: ToolContext = toolContext();
 
 beforeAll(async () => {
   site = await startFixtureServer({

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect } from "vitest";
 import { createGuardedFetch } from "@/lib/fetch";
 import type { FixtureServer } from "@/test/fixture-server";
 import { startFixtureServer } from "@/test/fixture-server";
-import { startSiteFixture } from "@/test/fixtures/site/server";
-import { type ToolContext, ToolError } from "../types";
+import { toolFailure, toolTest } from "@/test/support/fixtures";
+import type { ToolContext } from "../types";
 import { audits as definition } from "./definition";
 import { runner } from "./run";
 
@@ -12,19 +12,12 @@ const audits = { ...definition, ...runner };
 import { type AuditResult, auditResult } from "../shared/audit-schema";
 
 let server: FixtureServer;
-const ctx: ToolContext = {
-  env: {},
-  jobId: "job-audits-test",
-  accountId: "account-audits-test",
-  signal: new AbortController().signal,
-  fetch: createGuardedFetch({ allowPrivateTargets: true }),
-};
+let ctx: ToolContext;
 
-beforeAll(async () => {
-  server = await startSiteFixture();
-});
-afterAll(async () => {
-  await server.close();
+const test = toolTest;
+test.beforeAll(({ site: _site, ctx: _ctx }) => {
+  server = _site;
+  ctx = _ctx;
 });
 
 async function audit(path: string): Promise<AuditResult> {
@@ -36,14 +29,7 @@ async function audit(path: string): Promise<AuditResult> {
 const statuses = (result: AuditResult) =>
   Object.fromEntries(result.checks.filter((c) => c.id !== "http.response-time").map((c) => [c.id, c.status]));
 
-async function failure(promise: Promise<unknown>): Promise<ToolError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ToolError);
-  return err as ToolError;
-}
+const failure = toolFailure;
 
 describe("good.html: planted good practice", () => {
   let result: AuditResult;

@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect } from "vitest";
 import { parsePage } from "@/lib/analysis/page";
 import { analyzeStructuredData, findTypedNodes, readText } from "@/lib/analysis/structured-data/analyze";
 import { countWords, normalizeSpace } from "@/lib/analysis/text";
-import { createGuardedFetch } from "@/lib/fetch";
 import { type FixtureServer, startFixtureServer } from "@/test/fixture-server";
-import { startSiteFixture } from "@/test/fixtures/site/server";
-import { type ToolContext, ToolError } from "../types";
+import { toolFailure, toolTest } from "@/test/support/fixtures";
+import type { ToolContext } from "../types";
 import { composeAnswer } from "./answers";
 import { faqGenerator as definition } from "./definition";
 import { deduplicate } from "./extract-pairs";
@@ -16,31 +15,17 @@ const faqGenerator = { ...definition, ...runner };
 import { type FaqGeneratorResult, faqGeneratorResult } from "./schema";
 
 let site: FixtureServer;
-const ctx: ToolContext = {
-  env: {},
-  jobId: "job-faq-test",
-  accountId: "account-test",
-  signal: new AbortController().signal,
-  fetch: createGuardedFetch({ allowPrivateTargets: true }),
-};
+let ctx: ToolContext;
 
-beforeAll(async () => {
-  site = await startSiteFixture();
-});
-afterAll(async () => {
-  await site.close();
+const test = toolTest;
+test.beforeAll(({ site: _site, ctx: _ctx }) => {
+  site = _site;
+  ctx = _ctx;
 });
 
 const generate = async (url: string) => faqGeneratorResult.parse(await faqGenerator.run({ url }, ctx));
 
-async function failure(url: string): Promise<ToolError> {
-  const err = await faqGenerator.run({ url }, ctx).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ToolError);
-  return err as ToolError;
-}
+const failure = (url: string) => toolFailure(faqGenerator.run({ url }, ctx));
 
 describe("faq.html", () => {
   let result: FaqGeneratorResult;

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parsePage } from "@/lib/analysis/page";
 import { normalizeSpace } from "@/lib/analysis/text";
-import { createGuardedFetch } from "@/lib/fetch";
 import { FAKE_ANTHROPIC_KEY, startFakeAnthropic } from "@/test/fakes/ai/anthropic";
 import { FAKE_OPENAI_KEY } from "@/test/fakes/ai/openai";
 import { type StructuredRequestBody, startFakeOpenAiStructured } from "@/test/fakes/ai/openai-structured";
 import type { FakeProvider } from "@/test/fakes/ai/server";
 import { type FixtureServer, startFixtureServer } from "@/test/fixture-server";
 import { FAQ_PAGES } from "@/test/fixtures/faq-pages/pages";
+import { toolContext } from "@/test/support/fixtures";
 import type { ToolContext } from "../types";
 import { buildPrompt, pageSentences, supportOf, verifyPairs } from "./grounded";
 import { runner } from "./run";
@@ -61,13 +61,7 @@ function model(body: StructuredRequestBody) {
 
 let site: FixtureServer;
 let openai: FakeProvider;
-const ctx = (env: Record<string, string>): ToolContext => ({
-  env,
-  jobId: "job-faq-grounded",
-  accountId: "account-test",
-  signal: new AbortController().signal,
-  fetch: createGuardedFetch({ allowPrivateTargets: true }),
-});
+const ctx = (env: Record<string, string>): ToolContext => toolContext({ env });
 
 beforeAll(async () => {
   site = await startFixtureServer({

@@ -4,6 +4,7 @@ import type { GuardedFetch } from "@/lib/fetch/types";
 import { parseLlmsTxt } from "@/lib/seo/llms-txt";
 import { type FixtureHandler, type FixtureServer, startFixtureServer } from "@/test/fixture-server";
 import { buildFixtureSite, type FixtureSiteOptions } from "@/test/fixtures/generated-site";
+import { toolContext } from "@/test/support/fixtures";
 import { ToolError } from "../types";
 import { llmsTxt as definition } from "./definition";
 import { runner } from "./run";
@@ -25,13 +26,7 @@ async function serve(routes: Record<string, FixtureHandler>) {
 
 function run(url: string, fetch: GuardedFetch = local) {
   const input = llmsTxt.input.parse({ url });
-  return llmsTxt.run(input, {
-    env: {},
-    jobId: "job-1",
-    accountId: "acct-1",
-    signal: new AbortController().signal,
-    fetch,
-  });
+  return llmsTxt.run(input, toolContext({ fetch }));
 }
 
 async function startSite(options: FixtureSiteOptions = {}) {

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createGuardedFetch } from "@/lib/fetch";
+import { beforeAll, describe, expect } from "vitest";
 import type { FixtureServer } from "@/test/fixture-server";
-import { startSiteFixture } from "@/test/fixtures/site/server";
+import { toolTest } from "@/test/support/fixtures";
 import { type ToolContext, ToolError } from "../types";
 import { seoAeoGeoAudit as definition } from "./definition";
 import { KEY_SEO_CHECKS, runner } from "./run";
@@ -11,19 +10,12 @@ const seoAeoGeoAudit = { ...definition, ...runner };
 import { type SeoAeoGeoResult, seoAeoGeoResult } from "./schema";
 
 let server: FixtureServer;
-const ctx: ToolContext = {
-  env: {},
-  jobId: "job-seo-aeo-geo-test",
-  accountId: "account-test",
-  signal: new AbortController().signal,
-  fetch: createGuardedFetch({ allowPrivateTargets: true }),
-};
+let ctx: ToolContext;
 
-beforeAll(async () => {
-  server = await startSiteFixture();
-});
-afterAll(async () => {
-  await server.close();
+const test = toolTest;
+test.beforeAll(({ site: _site, ctx: _ctx }) => {
+  server = _site;
+  ctx = _ctx;
 });
 
 const run = async (path: string) =>

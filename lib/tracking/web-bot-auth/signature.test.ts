@@ -1,7 +1,7 @@
 import { createPublicKey, verify } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import { jwkThumbprint, parseKeyDirectory } from "@/lib/providers/agent-keys/directory";
-import { agentKeyPair, signRequest } from "@/test/support/web-bot-auth";
+import { agentKeyPair, signRequest } from "@/test/fakes/web-bot-auth";
 import { prepareSignatureCheck, signatureBase, verifySignatureCheck } from "./signature";
 import { type InnerList, parseDictionary, parseItem, serializeDictionary } from "./structured-fields";
 
