@@ -69,7 +69,6 @@ let mount: "next" | "lean" = "next";
 export function selectMount(which: "next" | "lean"): void {
   mount = which;
 }
-export const currentMount = () => mount;
 const lean = createApiDispatch(API_ROUTES);
 const edge = createApiEdge(API_EDGE_ROUTES);
 

@@ -28,7 +28,7 @@ const SLOW_IMAGE_DELAY_MS = 2500;
 const LATE_IMAGE_DELAY_MS = 600;
 export const INTERACTION_BLOCK_MS = 400;
 /** 400 ms alone rates "needs improvement" (INP poor starts over 500 ms); the frame after it costs 200 ms more. */
-export const PRESENTATION_BLOCK_MS = 200;
+const PRESENTATION_BLOCK_MS = 200;
 
 const TEXT = Array.from(
   { length: 6 },
@@ -93,7 +93,7 @@ document.getElementById("add").addEventListener("click", () => {
 }
 
 /** A 24-bit uncompressed BMP: plain pixels with a real size, so transfer time is honest. */
-export function makeBmp(width: number, height: number, rgb: [number, number, number]): Buffer {
+function makeBmp(width: number, height: number, rgb: [number, number, number]): Buffer {
   const rowSize = Math.ceil((width * 3) / 4) * 4;
   const size = 54 + rowSize * height;
   const buf = Buffer.alloc(size);

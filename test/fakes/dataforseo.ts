@@ -442,7 +442,7 @@ export interface FakeSerpPage {
   peopleAlsoAsk?: string[];
 }
 
-export function fakeSerpPage(): FakeSerpPage {
+function fakeSerpPage(): FakeSerpPage {
   return {
     organic: [
       {

@@ -29,7 +29,7 @@ function decodeQuotedPrintable(s: string): string {
 }
 
 /** The text/plain part of a raw message (nodemailer writes multipart/alternative with text first). */
-export function parseMail(raw: string, envelope: { from: string; to: string[] }): CapturedMail {
+function parseMail(raw: string, envelope: { from: string; to: string[] }): CapturedMail {
   const subject = raw.match(/^Subject: (.*)$/m)?.[1]?.trim() ?? "";
   const plain = raw.split(/Content-Type: text\/plain[^\n]*\n/i)[1] ?? raw;
   const [headers = "", ...rest] = plain.split(/\r?\n\r?\n/);

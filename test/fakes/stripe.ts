@@ -12,7 +12,7 @@ export interface FakeStripeOptions {
   webhookUrl?: string;
 }
 
-export type FakeSession = Record<string, unknown> & {
+type FakeSession = Record<string, unknown> & {
   id: string;
   amount_total: number;
   currency: string;
@@ -42,7 +42,7 @@ export interface FakeStripe {
 const id = (prefix: string) => `${prefix}_test_${randomBytes(12).toString("hex")}`;
 
 /** Parses Stripe's form encoding (`a[b][0][c]=v`) into nested objects and arrays. */
-export function parseStripeForm(raw: string): Record<string, unknown> {
+function parseStripeForm(raw: string): Record<string, unknown> {
   const root: Record<string, unknown> = {};
   for (const [key, value] of new URLSearchParams(raw)) {
     const parts = key.split(/\[|\]\[|\]/).filter((p) => p !== "");

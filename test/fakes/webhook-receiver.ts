@@ -4,7 +4,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 
-export interface Received {
+interface Received {
   id: string;
   timestamp: string;
   signature: string;

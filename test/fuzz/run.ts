@@ -14,7 +14,7 @@ export interface FuzzRun {
   slowest: { ms: number; req: FuzzRequest }[];
 }
 
-export const describeRequest = (r: FuzzRequest) =>
+const describeRequest = (r: FuzzRequest) =>
   JSON.stringify({
     method: r.method,
     path: r.path.length > 300 ? `${r.path.slice(0, 300)}…` : r.path,

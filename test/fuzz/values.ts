@@ -57,7 +57,7 @@ export const nastyString: fc.Arbitrary<string> = fc.oneof(
     .map(([c, n]) => c.repeat(n)),
 );
 
-export const nastyNumber: fc.Arbitrary<number> = fc.oneof(
+const nastyNumber: fc.Arbitrary<number> = fc.oneof(
   fc.constantFrom(
     -1,
     0,

@@ -1,6 +1,6 @@
 import type { TestApi } from "../api-server";
 
-export interface Envelope<T = Record<string, unknown>> {
+interface Envelope<T = Record<string, unknown>> {
   success: boolean;
   data?: T;
   error?: { code: string; message: string; details: Record<string, unknown> };

@@ -25,7 +25,7 @@ export interface ScriptedAnswer {
 }
 
 /** `delayMs` holds the reply back, as a slow provider would. */
-export type ScriptedReply =
+type ScriptedReply =
   | { answer: ScriptedAnswer; delayMs?: number }
   | { status: number; headers?: Record<string, string>; message?: string; delayMs?: number };
 
