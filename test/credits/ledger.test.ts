@@ -2,21 +2,20 @@
 // given once and never exceeds its charge, and credits.low is written once per crossing of the threshold.
 import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { chargeWithinCap } from "@/lib/credits/capped-charge";
 import { findLedgerMismatches } from "@/lib/credits/credits";
 import { addCredits, balanceOf, charge, refund } from "@/lib/credits/ledger";
 import type { DbHandle } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
 import { creditLedger, monitors, webhookDeliveries, webhookEndpoints, webhookEvents } from "@/lib/db/schema";
+import { dbTest as test } from "@/test/support/fixtures";
 import { createTestAccount } from "../accounts";
-import { createTestDb } from "../db";
 
 let handle: DbHandle;
-beforeAll(async () => {
-  handle = await createTestDb();
+test.beforeAll(async ({ handle: fileDb }) => {
+  handle = fileDb;
 });
-afterAll(() => handle?.close());
 
 /** A monitor of the account, for runs to be charged against. */
 async function monitorOf(accountId: string) {

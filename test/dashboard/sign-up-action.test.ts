@@ -1,10 +1,10 @@
 // The sign-up form's server actions, as the browser posts them, on a real database: a new and a taken address get
 // the very same answer; the emailed link's button signs the new user in and lands on the checked `next` path;
 // a used link says so. Next's request APIs and next-auth's entry points are the only stand-ins.
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { afterAll, describe, expect, vi } from "vitest";
 import type { DbHandle } from "@/lib/db/client";
 import type { Mailer, MailMessage } from "@/lib/providers/smtp/mailer";
-import { createTestDb } from "../db";
+import { dbTest as test } from "@/test/support/fixtures";
 
 const request = vi.hoisted(() => ({
   headers: new Headers({ origin: "https://app.example", host: "app.example" }),
@@ -67,14 +67,13 @@ const { resendSignUpLinkAction } = await import("@/lib/actions/resend-sign-up-li
 let handle: DbHandle;
 const PASSWORD = "correct horse battery";
 
-beforeAll(async () => {
-  handle = await createTestDb();
+test.beforeAll(async ({ handle: fileDb }) => {
+  handle = fileDb;
   setDbHandle(handle);
 });
 afterAll(async () => {
   await settleBackground();
   setDbHandle(undefined);
-  await handle?.close();
 });
 
 function form(fields: Record<string, string>): FormData {

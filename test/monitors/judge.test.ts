@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, describe, expect } from "vitest";
 import { readBatchLabels } from "@/lib/ai-visibility/sentiment-judge";
 import type { DbHandle } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
@@ -10,9 +10,9 @@ import { localSlot, MAX_START_LATENESS_MS, waitForSlot } from "@/lib/monitors/pa
 import type { EngineName } from "@/lib/providers/engine-types";
 import { readProviderLimits } from "@/lib/scheduler/provider-limits";
 import { createTestAccount, type TestAccount } from "@/test/accounts";
-import { createTestDb } from "@/test/db";
 import type { ScriptedAnswer } from "@/test/fakes/ai/server";
 import { type JudgeItem, type MonitorEngines, startMonitorEngines } from "@/test/fakes/monitor-engines";
+import { dbTest as test } from "@/test/support/fixtures";
 import { answerAll, FAST_LIMITS, ledgerMismatches, worker } from "./helpers";
 
 let handle: DbHandle;
@@ -40,14 +40,14 @@ function modelLabel(item: JudgeItem) {
 }
 const EXPECTED_SENTIMENT: Record<Tone, string> = { good: "positive", bad: "negative", plain: "neutral" };
 
-beforeAll(async () => {
+test.beforeAll(async ({ handle: fileDb }) => {
   fakes = await startMonitorEngines({
     answer: ({ raw }): ScriptedAnswer => {
       const tone = TONES.find((t) => raw.includes(`${t} coffee`)) ?? "plain";
       return { text: `Several roasters stand out. ${SENTENCE[tone]} Prices vary.`, sources: [] };
     },
   });
-  handle = await createTestDb();
+  handle = fileDb;
   acct = await createTestAccount(handle.db, { credits: 100_000, domains: ["acme.com"] });
   // Subscribed, so the run's events are written and can be counted.
   await handle.db.insert(webhookEndpoints).values({
@@ -59,7 +59,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await handle?.close();
   await fakes?.close();
 });
 

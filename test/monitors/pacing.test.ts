@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { afterAll, expect } from "vitest";
 import type { DbHandle } from "@/lib/db/client";
 import { createMonitor, runMonitorNow } from "@/lib/monitors";
 import { AnswerWorker } from "@/lib/monitors/execute";
 import { createTestAccount } from "@/test/accounts";
-import { createTestDb } from "@/test/db";
 import type { ScriptedAnswer } from "@/test/fakes/ai/server";
 import { type MonitorEngines, startMonitorEngines } from "@/test/fakes/monitor-engines";
+import { dbTest as test } from "@/test/support/fixtures";
 import { FAST } from "./helpers";
 
 let handle: DbHandle;
@@ -13,7 +13,7 @@ let fakes: MonitorEngines;
 /** Each Claude request as it arrived: its turn (1 the first, 2 a continuation) and when. */
 const arrivals: { turn: number; at: number }[] = [];
 
-beforeAll(async () => {
+test.beforeAll(async ({ handle: fileDb }) => {
   // Claude pauses every answer's first turn (`pause_turn`), so each answer is two requests.
   fakes = await startMonitorEngines({
     answer: ({ raw }): ScriptedAnswer => {
@@ -24,11 +24,10 @@ beforeAll(async () => {
         : { text: "Acme Roasters is a roaster in Lyon.", sources: [] };
     },
   });
-  handle = await createTestDb();
+  handle = fileDb;
 });
 
 afterAll(async () => {
-  await handle?.close();
   await fakes?.close();
 });
 

@@ -3,7 +3,7 @@
 // once, signs it in through next-auth, and says clearly why it cannot when it is used, expired or overtaken.
 import { Auth, type AuthConfig } from "@auth/core";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, describe, expect } from "vitest";
 import { createAccount } from "@/lib/accounts/accounts";
 import { authOptions, SIGN_UP_LINK_PROVIDER } from "@/lib/auth/options";
 import { findLedgerMismatches, getCreditAccount } from "@/lib/credits/credits";
@@ -21,7 +21,7 @@ import { verifyCredentials } from "@/lib/dashboard/signup";
 import type { DbHandle } from "@/lib/db/client";
 import { signUpRequests, users } from "@/lib/db/schema";
 import { createMailer, type Mailer } from "@/lib/providers/smtp/mailer";
-import { createTestDb } from "../db";
+import { dbTest as test } from "@/test/support/fixtures";
 import { type FakeSmtp, startFakeSmtp } from "../fakes/smtp";
 
 // A mail server slow enough that an answer which waited for it could not pass for one that did not.
@@ -36,15 +36,14 @@ const email = () => `signup${++n}-${process.pid}@example.com`;
 const ctx = () => ({ mailer, baseUrl: BASE });
 const tokenOf = (link: string) => new URL(link).searchParams.get("token")!;
 
-beforeAll(async () => {
-  handle = await createTestDb();
+test.beforeAll(async ({ handle: fileDb }) => {
+  handle = fileDb;
   smtp = await startFakeSmtp(undefined, { delayMs: SMTP_DELAY_MS });
   mailer = createMailer({ SMTP_URL: smtp.url, MAIL_FROM: "Findable <no-reply@findable.test>" });
 });
 afterAll(async () => {
   await settleBackground();
   await smtp?.close();
-  await handle?.close();
 });
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -6,7 +6,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+import { describe, expect, inject } from "vitest";
 import { registerDomain } from "@/lib/accounts/domains";
 import type { Db, DbHandle } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
@@ -22,17 +22,14 @@ import {
   partitionName,
   rawRetentionMonths,
 } from "@/lib/tracking/raw-visits/partitions";
+import { dbTest as test } from "@/test/support/fixtures";
 import { createTestAccount } from "../accounts";
-import { createTestDb } from "../db";
 import { withDatabase } from "../global-setup";
 import { UA } from "./helpers";
 
 let handle: DbHandle;
-beforeAll(async () => {
-  handle = await createTestDb();
-});
-afterAll(async () => {
-  await handle?.close();
+test.beforeAll(({ handle: fileDb }) => {
+  handle = fileDb;
 });
 
 /** The visits table's partitions: name and bounds, oldest first (the default partition last). */
