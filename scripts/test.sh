@@ -27,7 +27,7 @@ npx tsc --noEmit || checks_failed=$((checks_failed + 1))
 npx biome check . || checks_failed=$((checks_failed + 1))
 npm run --silent knip || checks_failed=$((checks_failed + 1))
 
-echo "== vitest (${DATABASE_URL:+Postgres}${DATABASE_URL:-PGlite}) =="
+echo "== vitest ($([ -n "${DATABASE_URL:-}" ] && echo Postgres || echo PGlite)) =="
 npx vitest run --reporter=default --reporter=json --outputFile.json=reports/vitest.json
 vitest_rc=$?
 
