@@ -1,5 +1,6 @@
 "use client";
 
+import { ScrollRegion } from "@/components/ui/scroll-region";
 import type { AiAccess } from "@/lib/analysis/ai-access/schema";
 import { RunActions } from "./run-actions";
 
@@ -34,7 +35,10 @@ export function AiAccessView({ access }: { access: AiAccess }) {
           No contradictions between robots.txt, the server and the signals.
         </p>
       )}
-      <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white p-3">
+      <ScrollRegion
+        label="AI access by operator and purpose"
+        className="rounded-lg border border-slate-200 bg-white p-3"
+      >
         <table className="data-table">
           <caption className="mb-2 text-left text-sm font-semibold text-slate-900">
             AI access by operator and purpose ({access.paths.length} paths checked)
@@ -74,7 +78,7 @@ export function AiAccessView({ access }: { access: AiAccess }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
       <p className="text-sm text-slate-700">
         llms.txt:{" "}
         {access.llmsTxt.present

@@ -1,5 +1,6 @@
 "use client";
 
+import { ScrollRegion } from "@/components/ui/scroll-region";
 import { CATEGORY_TITLES } from "@/lib/analysis/check-catalog";
 import type { AuditResult } from "@/lib/tools/shared/audit-schema";
 import { AiAccessView } from "./ai-access-result";
@@ -24,7 +25,7 @@ export function AuditResultView({ result }: { result: AuditResult }) {
         <ScoreCard label="Warnings" score={result.summary.warn} />
         <ScoreCard label="Failed" score={result.summary.fail} />
       </div>
-      <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white p-3">
+      <ScrollRegion label="Scores by category" className="rounded-lg border border-slate-200 bg-white p-3">
         <table className="data-table">
           <caption className="mb-2 text-left text-sm font-semibold text-slate-900">
             Scores by category
@@ -60,7 +61,7 @@ export function AuditResultView({ result }: { result: AuditResult }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
       <h3 className="text-base font-semibold text-slate-900">Checklist</h3>
       <Checklist checks={result.checks} label="Audit checks" />
       {result.aiAccess ? (

@@ -1,6 +1,7 @@
 "use client";
 
 import { useId } from "react";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 import { THRESHOLDS } from "@/lib/cwv/ratings";
 import type { CoreWebVitalsResult, MetricValue } from "@/lib/cwv/result-schema";
 import { ScoreCard } from "./checklist";
@@ -82,7 +83,7 @@ const LAB_ROWS: { key: keyof CoreWebVitalsResult["lab"]; name: string; unit: "ms
 
 function LabTable({ lab }: { lab: CoreWebVitalsResult["lab"] }) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white p-3">
+    <ScrollRegion label="Lab measurements" className="rounded-lg border border-slate-200 bg-white p-3">
       <table className="data-table">
         <caption className="mb-2 text-left text-sm font-semibold text-slate-900">Lab measurements</caption>
         <thead>
@@ -111,7 +112,7 @@ function LabTable({ lab }: { lab: CoreWebVitalsResult["lab"] }) {
           })}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 

@@ -1,5 +1,6 @@
 "use client";
 
+import { ScrollRegion } from "@/components/ui/scroll-region";
 import type { AuditFinding, CoreWebVitalsResult, FieldData } from "@/lib/cwv/result-schema";
 import { formatBytes, formatMetric, RatingBadge } from "./cwv-format";
 
@@ -26,7 +27,7 @@ export function CwvPageElements({ result }: { result: CoreWebVitalsResult }) {
         <h4 className="font-medium text-slate-900">Largest Contentful Paint element</h4>
         {result.lcpElement ? <NodeText node={result.lcpElement} /> : <p>Lighthouse did not name one.</p>}
       </div>
-      <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white p-3">
+      <ScrollRegion label="Layout shifts" className="rounded-lg border border-slate-200 bg-white p-3">
         <table className="data-table">
           <caption className="mb-2 text-left text-sm font-semibold text-slate-900">
             Layout shifts ({result.layoutShifts.length})
@@ -57,7 +58,7 @@ export function CwvPageElements({ result }: { result: CoreWebVitalsResult }) {
             )}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
       <div className="rounded-lg border border-slate-200 bg-white p-3 text-sm">
         <h4 className="font-medium text-slate-900">Blocked requests ({result.blockedRequests.length})</h4>
         {result.blockedRequests.length === 0 ? (

@@ -1,5 +1,6 @@
 "use client";
 
+import { ScrollRegion } from "@/components/ui/scroll-region";
 import type { SeoAeoGeoResult } from "@/lib/tools/seo-aeo-geo-audit/schema";
 import { AiAccessView } from "./ai-access-result";
 import { Checklist, ScoreCard } from "./checklist";
@@ -23,7 +24,10 @@ export function SeoAeoGeoResultView({ result }: { result: SeoAeoGeoResult }) {
       <h3 className="text-base font-semibold text-slate-900">AEO: answer-engine checks</h3>
       <Checklist checks={result.aeo.checks} label="AEO checks" />
       {result.aeo.questions.length > 0 ? (
-        <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white p-3">
+        <ScrollRegion
+          label="Question headings and their answers"
+          className="rounded-lg border border-slate-200 bg-white p-3"
+        >
           <table className="data-table">
             <caption className="mb-2 text-left text-sm font-semibold">
               Question headings and their answers
@@ -48,7 +52,7 @@ export function SeoAeoGeoResultView({ result }: { result: SeoAeoGeoResult }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       ) : null}
       {result.aiAccess ? (
         <>
