@@ -63,7 +63,8 @@ test("both ingest forms and reverse DNS keep the rollups equal to the visits; re
   const acct = await createTestAccount(plans.db, { domains: ["rollup.example"] });
   const [domain] = await plans.db.select().from(domains).where(eq(domains.hostname, "rollup.example"));
   setIngestReverseDnsVerifier(createReverseDnsVerifier({ resolver, timeoutMs: 5_000 }));
-  const base = Date.now() - 3 * 86_400_000;
+  // Midnight UTC three days ago: the visits an hour apart fall on the same day whatever the time of the run.
+  const base = Math.floor(Date.now() / 86_400_000) * 86_400_000 - 3 * 86_400_000;
   const at = (h: number) => new Date(base + h * 3_600_000).toISOString();
   const batch = [
     { id: "a1", domain: "rollup.example", path: "/a", userAgent: AMAZONBOT, ip: GENUINE, timestamp: at(1) },
