@@ -22,8 +22,8 @@ test.skipIf(!isPostgres())(
     const admin = postgres(template.url, { max: 1, onnotice: () => {} });
     try {
       const reserved = await sql.reserve();
-      const [{ pid }] = await reserved<{ pid: number }[]>`select pg_backend_pid() as pid`;
-      await admin`select pg_terminate_backend(${pid})`;
+      const [row] = await reserved<{ pid: number }[]>`select pg_backend_pid() as pid`;
+      await admin`select pg_terminate_backend(${row!.pid})`;
       await new Promise((resolve) => setTimeout(resolve, 200));
 
       await expect(reserved`select 1`).rejects.toMatchObject({ code: "CONNECTION_CLOSED" });
