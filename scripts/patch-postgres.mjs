@@ -32,7 +32,9 @@ for (const file of ["src/connection.js", "cjs/src/connection.js"]) {
   if (code.includes(MARK)) continue;
   for (const [from, to] of edits) {
     if (!code.includes(from)) {
-      console.error(`patch-postgres: ${file} is not the expected postgres.js code; review the guard for this version`);
+      console.error(
+        `patch-postgres: ${file} is not the expected postgres.js code; review the guard for this version`,
+      );
       process.exit(1);
     }
     code = code.replace(from, to);

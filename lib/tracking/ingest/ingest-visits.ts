@@ -11,7 +11,8 @@ import { type LogSource, parseLogStream } from "./log-stream";
 import { prepareVisit, type VisitFields } from "./prepare-visit";
 import { recordVisits, storeVisitBatch } from "./record-visits";
 import { ingestReverseDnsVerifier, settleFromCache, verifyInBackground } from "./reverse-dns-step";
-import { type PendingSignature, settleSignaturesInBackground } from "./signature-step";
+import type { PendingSignature } from "./signature-judge";
+import { settleSignaturesInBackground } from "./signature-step";
 
 const LOG_BATCH = 1000;
 /** On a database that runs on the server's thread, smaller statements so that other requests wait less. */

@@ -1,6 +1,6 @@
 import type { NewVisit } from "@/lib/db/schema";
 import { analyzeVisit } from "./analyze-visit";
-import { awaitingSignature, judgeSignature, type PendingSignature } from "./signature-step";
+import { awaitingSignature, judgeSignature, type PendingSignature } from "./signature-judge";
 
 export interface VisitFields {
   occurredAt: Date;

@@ -3,7 +3,7 @@ import type { DbOrTx } from "@/lib/db/client";
 import type { NewVisit } from "@/lib/db/schema";
 import { createReverseDnsVerifier, type ReverseDnsVerifier } from "../catalog/reverse-dns";
 import { rawVisits, type SettledVisit } from "../raw-visits/store";
-import { awaitingSignature } from "./signature-step";
+import { awaitingSignature } from "./signature-judge";
 
 let shared: ReverseDnsVerifier | null = null;
 let override: ReverseDnsVerifier | null | undefined;
