@@ -3,15 +3,18 @@
  * the job service's failure path take only these. Which tool can end with which is in lib/tools/failures.ts
  * (every code here belongs to the runner or to at least one tool; the type check fails otherwise).
  */
-export const JOB_FAILURE_CODES = [
-  // The runner's own: any tool can end with these.
+/** The runner's own failures: any tool can end with these. */
+export const RUNNER_FAILURE_CODES = [
   "TIMEOUT",
   "MEMORY_LIMIT",
   "INTERRUPTED",
   "QUEUE_TIMEOUT",
   "TOOL_UNAVAILABLE",
   "TOOL_FAILED",
-  // The guarded fetcher's.
+] as const;
+
+/** The guarded fetcher's failures (lib/fetch). */
+export const FETCH_ERROR_CODES = [
   "INVALID_URL",
   "TARGET_FORBIDDEN",
   "DNS_ERROR",
@@ -20,6 +23,25 @@ export const JOB_FAILURE_CODES = [
   "TOO_MANY_REDIRECTS",
   "RESPONSE_TOO_LARGE",
   "FETCH_FAILED",
+] as const;
+
+/** Every way a DataForSEO call can fail, as the job's error code (lib/providers/dataforseo). */
+export const DATAFORSEO_ERROR_CODES = [
+  "DATAFORSEO_NOT_CONFIGURED",
+  "DATAFORSEO_AUTH_FAILED",
+  "DATAFORSEO_PAYMENT_REQUIRED",
+  "DATAFORSEO_RATE_LIMITED",
+  "DATAFORSEO_INVALID_REQUEST",
+  "DATAFORSEO_NOT_FOUND",
+  "DATAFORSEO_UPSTREAM_ERROR",
+  "DATAFORSEO_SERVER_ERROR",
+  "DATAFORSEO_UNREACHABLE",
+  "DATAFORSEO_BAD_RESPONSE",
+] as const;
+
+export const JOB_FAILURE_CODES = [
+  ...RUNNER_FAILURE_CODES,
+  ...FETCH_ERROR_CODES,
   // Reading a page.
   "HTTP_ERROR",
   "NOT_HTML",
@@ -35,17 +57,7 @@ export const JOB_FAILURE_CODES = [
   "ABORTED",
   // The AI engines.
   "ENGINES_FAILED",
-  // The DataForSEO provider.
-  "DATAFORSEO_NOT_CONFIGURED",
-  "DATAFORSEO_AUTH_FAILED",
-  "DATAFORSEO_PAYMENT_REQUIRED",
-  "DATAFORSEO_RATE_LIMITED",
-  "DATAFORSEO_INVALID_REQUEST",
-  "DATAFORSEO_NOT_FOUND",
-  "DATAFORSEO_UPSTREAM_ERROR",
-  "DATAFORSEO_SERVER_ERROR",
-  "DATAFORSEO_UNREACHABLE",
-  "DATAFORSEO_BAD_RESPONSE",
+  ...DATAFORSEO_ERROR_CODES,
 ] as const;
 export type JobFailureCode = (typeof JOB_FAILURE_CODES)[number];
 

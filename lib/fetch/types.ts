@@ -49,14 +49,7 @@ export interface GuardedResponse {
  */
 export type GuardedFetch = (url: string, options?: GuardedFetchOptions) => Promise<GuardedResponse>;
 
-export const FETCH_ERROR_CODES = [
-  "INVALID_URL",
-  "TARGET_FORBIDDEN",
-  "DNS_ERROR",
-  "CONNECT_ERROR",
-  "FETCH_TIMEOUT",
-  "TOO_MANY_REDIRECTS",
-  "RESPONSE_TOO_LARGE",
-  "FETCH_FAILED",
-] as const;
+import { FETCH_ERROR_CODES } from "@/lib/errors/job-failures";
+
+export { FETCH_ERROR_CODES };
 export type FetchErrorCode = (typeof FETCH_ERROR_CODES)[number];

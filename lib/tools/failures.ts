@@ -1,5 +1,6 @@
 import { CWV_ERROR_CODES } from "@/lib/cwv/errors";
 import type { JobFailureCode } from "@/lib/errors";
+import { RUNNER_FAILURE_CODES } from "@/lib/errors/job-failures";
 import { FETCH_ERROR_CODES } from "@/lib/fetch/types";
 import type { KeywordResearchError } from "@/lib/keywords";
 import { DATAFORSEO_ERROR_CODES } from "@/lib/providers/dataforseo/client";
@@ -14,15 +15,7 @@ import type { ToolName } from "./catalog";
  */
 export type { JobFailureCode };
 
-/** The runner's own failures: any tool can end with these. */
-export const RUNNER_FAILURE_CODES = [
-  "TIMEOUT",
-  "MEMORY_LIMIT",
-  "INTERRUPTED",
-  "QUEUE_TIMEOUT",
-  "TOOL_UNAVAILABLE",
-  "TOOL_FAILED",
-] as const satisfies readonly JobFailureCode[];
+export { RUNNER_FAILURE_CODES };
 
 /**
  * What fetching and parsing one HTML page can end with (`fetchHtmlPage`, `loadHtml`): the guarded fetcher's

@@ -23,19 +23,9 @@ export function readDataForSeoConfig(env: Env = process.env): DataForSeoConfig |
   return { login, password, baseUrl };
 }
 
-/** Every way a DataForSEO call can fail, as the job's error code. */
-export const DATAFORSEO_ERROR_CODES = [
-  "DATAFORSEO_NOT_CONFIGURED",
-  "DATAFORSEO_AUTH_FAILED",
-  "DATAFORSEO_PAYMENT_REQUIRED",
-  "DATAFORSEO_RATE_LIMITED",
-  "DATAFORSEO_INVALID_REQUEST",
-  "DATAFORSEO_NOT_FOUND",
-  "DATAFORSEO_UPSTREAM_ERROR",
-  "DATAFORSEO_SERVER_ERROR",
-  "DATAFORSEO_UNREACHABLE",
-  "DATAFORSEO_BAD_RESPONSE",
-] as const;
+import { DATAFORSEO_ERROR_CODES } from "@/lib/errors/job-failures";
+
+export { DATAFORSEO_ERROR_CODES };
 export type DataForSeoErrorCode = (typeof DATAFORSEO_ERROR_CODES)[number];
 
 /** The failures a later call may not repeat: rate limits, DataForSEO's own errors, a lost connection. */
