@@ -43,6 +43,7 @@ export async function withRetries<T, E extends ProviderError>(
       error.recordAttempts(attempt);
       const retry = error.retryable && (opts.retryOn?.(error) ?? true);
       if (!retry || attempt >= policy.maxAttempts || opts.signal?.aborted) throw error;
+      // Exponential backoff with jitter (half to full), so callers refused at once do not retry in step.
       const backoff = policy.baseDelayMs * 2 ** (attempt - 1) * (0.5 + Math.random() / 2);
       const wait = Math.min(policy.maxDelayMs, error.retryAfterMs ?? backoff);
       if (opts.deadline !== undefined && Date.now() + wait >= opts.deadline) throw error;
