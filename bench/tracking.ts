@@ -166,42 +166,60 @@ try {
     return { ua, ...c.bot };
   });
   const arr = (xs: (string | boolean)[]) => sql`${`{${xs.map((x) => JSON.stringify(String(x))).join(",")}}`}`;
-  const botUa = arr(bots.map((b) => b.ua));
   const botName = arr(bots.map((b) => b.name));
-  const botPurpose = arr(bots.map((b) => b.purpose));
   const botAi = arr(bots.map((b) => b.isAIBot));
   const engines = arr(["ChatGPT", "Perplexity", "Gemini", "Claude", "Copilot"]);
   const nb = bots.length;
   const t0 = performance.now();
   if (!existing) {
-    // Oldest first within each sweep of the 90 days, as visits arrive: the time indexes take them as they would
-    // have taken live traffic (packed leaf pages), not in the reverse order no site sends.
+    // The agents the loaded visits name (visit_agents), as ingest stores them: the bots', and the browser of the
+    // people AI engines referred.
+    const BROWSER = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/131.0.0.0 Safari/537.36";
+    const agentIds = rowsOf<{ id: number }>(
+      await db.execute(sql`
+      with input as (
+        select * from unnest(${arr([...bots.map((b) => b.ua), BROWSER])}::text[],
+                             ${arr([...bots.map((b) => b.purpose), ""])}::text[]) with ordinality as x(ua, purpose, n)
+      ),
+      ins as (
+        insert into visit_agents (key, user_agent, bot_purpose, citation_reason)
+        select visit_agent_key(ua, nullif(purpose, ''), case when purpose = '' then 'referral' end, false), ua,
+               nullif(purpose, ''), case when purpose = '' then 'referral' end
+        from input on conflict (key) do nothing returning id, key
+      )
+      select coalesce(i.id, a.id) as id from input x
+      left join ins i on i.key = visit_agent_key(x.ua, nullif(x.purpose, ''), case when x.purpose = '' then 'referral' end, false)
+      left join visit_agents a on a.key = visit_agent_key(x.ua, nullif(x.purpose, ''), case when x.purpose = '' then 'referral' end, false)
+      order by x.n`),
+    ).map((r) => Number(r.id));
+    const botAgent = sql`${`{${agentIds.slice(0, nb).join(",")}}`}`;
+    const browserAgent = agentIds[nb]!;
+    // Oldest first in one sweep of the 90 days, as a site's visits arrive: the primary key takes them as it takes
+    // live traffic (each leaf page packed as it fills).
     for (let start = 1; start <= VISITS; start += LOAD_CHUNK) {
       const end = Math.min(VISITS, start + LOAD_CHUNK - 1);
       await db.execute(sql`
-      insert into visits (domain_id, occurred_at, path, user_agent, ip, referrer, status, bot_name, bot_purpose,
-                          is_ai_bot, verification, citation_engine, citation_reason, event_key, is_demo)
-      select ${domain.id}::uuid,
-             now() - ((${VISITS}::bigint - g) % 7776000) * interval '1 second',
-             '/page/' || (g * 7919 % 5000),
-             case when g % 100 < 85 then (${botUa}::text[])[1 + g % ${nb}] else 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/131.0.0.0 Safari/537.36' end,
-             null, case when g % 100 < 85 then null else 'https://chatgpt.com/' end, 200,
-             case when g % 100 < 85 then (${botName}::text[])[1 + g % ${nb}] end,
-             case when g % 100 < 85 then (${botPurpose}::text[])[1 + g % ${nb}] end,
-             case when g % 100 < 85 then (${botAi}::text[])[1 + g % ${nb}]::boolean else false end,
+      insert into visits (occurred_at, domain_id, agent_id, verification, status, is_ai_bot, path, event_key,
+                          bot_name, ip, referrer, citation_engine)
+      select now() - interval '90 days' + (g - 1) * (7776000.0 / ${VISITS}::bigint) * interval '1 second',
+             ${domain.id}::uuid,
+             case when g % 100 < 85 then (${botAgent}::int[])[1 + g % ${nb}] else ${browserAgent}::int end,
              'unknown',
-             case when g % 100 >= 85 then (${engines}::text[])[1 + g % 5] end,
-             case when g % 100 >= 85 then 'referral' end,
+             200,
+             case when g % 100 < 85 then (${botAi}::text[])[1 + g % ${nb}]::boolean else false end,
+             '/page/' || (g * 7919 % 5000),
              -- A computed event key, as ingest makes for an event sent without an id: 11 characters of a hash.
              't:' || substr(translate(encode(sha256(('bench:' || g)::bytea), 'base64'), '+/', '-_'), 1, 11),
-             false
+             case when g % 100 < 85 then (${botName}::text[])[1 + g % ${nb}] end,
+             null, case when g % 100 < 85 then null else 'https://chatgpt.com/' end,
+             case when g % 100 >= 85 then (${engines}::text[])[1 + g % 5] end
       from generate_series(${start}::bigint, ${end}::bigint) g`);
       log(`loaded ${end.toLocaleString("en")} visits`);
     }
     await db.execute(sql`
     insert into tracking_daily_bots (domain_id, day, bot_name, bot_purpose, is_ai_bot, visits)
-    select domain_id, (occurred_at at time zone 'UTC')::date, bot_name, min(bot_purpose), bool_or(is_ai_bot), count(*)
-    from visits where bot_name is not null group by 1, 2, 3`);
+    select domain_id, (occurred_at at time zone 'UTC')::date, bot_name, min(a.bot_purpose), bool_or(is_ai_bot), count(*)
+    from visits v join visit_agents a on a.id = v.agent_id where bot_name is not null group by 1, 2, 3`);
     await db.execute(sql`
     insert into tracking_page_counts (domain_id, path, visits)
     select domain_id, split_part(path, '?', 1), count(*) from visits where bot_name is not null group by 1, 2`);

@@ -31,10 +31,14 @@ test("top pages follow the period; bot and page filters equal the visits counted
   const [domain] = await plans.db.select().from(domains).where(eq(domains.hostname, HOST));
   const now = new Date();
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  // Noon UTC `d` days ago (never in the future: today's visits are an hour old at most).
+  // Noon UTC `d` days ago, never in the future (today's visits are an hour old at most) and never before the day
+  // began (in the first hour of a UTC day, today's visits are milliseconds after midnight).
   const at = (d: number, i = 0) =>
     new Date(
-      Math.min(today - d * DAY + 12 * 3_600_000 + i * 1000, now.getTime() - 3_600_000 + i),
+      Math.max(
+        today - d * DAY + i,
+        Math.min(today - d * DAY + 12 * 3_600_000 + i * 1000, now.getTime() - 3_600_000 + i),
+      ),
     ).toISOString();
   let n = 0;
   const ev = (path: string, userAgent: string, time: string, referrer?: string, ip?: string) => ({

@@ -26,7 +26,8 @@ afterAll(async () => {
 const count = async () =>
   rowsOf<{ all: number; demo: number }>(
     await handle.db.execute(
-      sql`select count(*)::int as all, count(*) filter (where is_demo)::int as demo from visits`,
+      sql`select count(*)::int as all, count(*) filter (where a.is_demo)::int as demo
+          from visits v join visit_agents a on a.id = v.agent_id`,
     ),
   )[0]!;
 

@@ -122,7 +122,7 @@ describe("rollups equal the stored visits counted afresh", () => {
           spoofed_visits::int, signature_verified_visits::int, ip_verified_visits::int, rdns_verified_visits::int
         from tracking_daily_bots where domain_id in ${ids()} order by 1, 2, 3`),
     ).toEqual(
-      await rows(sql`select domain_id, ${day} as day, bot_name, min(bot_purpose) as bot_purpose,
+      await rows(sql`select domain_id, ${day} as day, bot_name, min(a.bot_purpose) as bot_purpose,
           bool_or(is_ai_bot) as is_ai_bot, count(*)::int as visits,
           (count(*) filter (where verification = 'verified'))::int as verified_visits,
           (count(*) filter (where verification = 'unverified'))::int as spoofed_visits,
@@ -132,7 +132,8 @@ describe("rollups equal the stored visits counted afresh", () => {
             as ip_verified_visits,
           (count(*) filter (where verification = 'verified' and verification_method = 'rdns'))::int
             as rdns_verified_visits
-        from visits where domain_id in ${ids()} and bot_name is not null group by 1, 2, 3 order by 1, 2, 3`),
+        from visits v join visit_agents a on a.id = v.agent_id
+        where domain_id in ${ids()} and bot_name is not null group by 1, 2, 3 order by 1, 2, 3`),
     );
     expect(
       await rows(sql`select domain_id, path, visits::int from tracking_page_counts

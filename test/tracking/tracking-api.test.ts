@@ -2,7 +2,7 @@ import { gzipSync } from "node:zlib";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { DbHandle } from "@/lib/db/client";
-import { domains, visits } from "@/lib/db/schema";
+import { domains, visitAgents, visits } from "@/lib/db/schema";
 import { trackingReadCache } from "@/lib/tracking/reports/read-cache";
 import { createTestAccount, type TestAccount } from "../accounts";
 import { startTestApi, type TestApi } from "../api-server";
@@ -439,17 +439,18 @@ describe("POST /tracking/events", () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ received: 8, accepted: 8, duplicates: 0, skipped: 0 });
     const stored = await handle.db
-      .select({ v: visits, host: domains.hostname })
+      .select({ v: visits, host: domains.hostname, userAgent: visitAgents.userAgent })
       .from(visits)
       .innerJoin(domains, eq(domains.id, visits.domainId))
+      .innerJoin(visitAgents, eq(visitAgents.id, visits.agentId))
       .where(eq(domains.accountId, acct.accountId));
     const byTime = (a: { timestamp: string }, b: { timestamp: string }) =>
       a.timestamp.localeCompare(b.timestamp);
     const got = stored
-      .map(({ v, host }) => ({
+      .map(({ v, host, userAgent }) => ({
         domain: host,
         path: v.path,
-        userAgent: v.userAgent,
+        userAgent,
         ip: v.ip,
         referrer: v.referrer,
         status: v.status,
@@ -498,7 +499,16 @@ describe("POST /tracking/events", () => {
         },
       ],
     });
-    const rows = await handle.db.select().from(visits).where(eq(visits.path, "/p"));
+    // A visit with its agent's fields (visit_agents).
+    const stored = async (path: string) =>
+      (
+        await handle.db
+          .select()
+          .from(visits)
+          .innerJoin(visitAgents, eq(visitAgents.id, visits.agentId))
+          .where(eq(visits.path, path))
+      ).map((r) => ({ ...r.visit_agents, ...r.visits }));
+    const rows = await stored("/p");
     expect(rows[0]).toMatchObject({
       botName: "ChatGPT-User",
       botPurpose: "ai_user_fetch",
@@ -508,7 +518,7 @@ describe("POST /tracking/events", () => {
       ip: "203.0.113.9",
     });
     expect(["verified", "unverified", "unknown"]).toContain(rows[0]?.verification);
-    const [human] = await handle.db.select().from(visits).where(eq(visits.path, "/q"));
+    const [human] = await stored("/q");
     expect(human).toMatchObject({
       botName: null,
       citationEngine: "ChatGPT",

@@ -132,8 +132,8 @@ describe("a visit's key", () => {
         select table_name || '.' || column_name as name, collation_name as collation
         from information_schema.columns
         where table_schema = 'public' and data_type = 'text'
-          and table_name in ('visits', 'tracking_daily_bots', 'tracking_page_counts', 'tracking_daily_citations',
-                             'tracking_cited_pages')
+          and table_name in ('visits', 'visit_agents', 'tracking_daily_bots', 'tracking_page_counts',
+                             'tracking_daily_citations', 'tracking_cited_pages')
         order by 1`),
     );
     const bytewise = columns.filter((c) => c.collation === "C").map((c) => c.name);
@@ -143,13 +143,14 @@ describe("a visit's key", () => {
       "tracking_daily_bots.bot_name",
       "tracking_daily_citations.engine",
       "tracking_page_counts.path",
+      "visit_agents.key",
       "visits.bot_name",
       "visits.citation_engine",
       "visits.event_key",
       "visits.path",
     ]);
     // What is shown and never compared keeps the database's collation.
-    expect(columns.find((c) => c.name === "visits.user_agent")?.collation).toBeNull();
+    expect(columns.find((c) => c.name === "visit_agents.user_agent")?.collation).toBeNull();
   });
 
   test("keys stored before migrations 0019 and 0034 become what ingest computes now: the same events sent again are duplicates", async () => {

@@ -15,6 +15,7 @@ import { JobRunner } from "@/lib/jobs/runner";
 import { runnerOptionsFromEnv } from "@/lib/jobs/runner-options";
 import { eventKey, type TrackingEvent } from "@/lib/tracking/ingest/event-schema";
 import { prepareVisit, recordVisits } from "@/lib/tracking/ingest/record-visits";
+import { agentKey } from "@/lib/tracking/ingest/visit-agents";
 import {
   dropExpiredVisitPartitions,
   ensureVisitPartitions,
@@ -50,6 +51,52 @@ async function placement(db: Db, domainId: string): Promise<Record<string, strin
     ),
   );
   return Object.fromEntries(rows.map((r) => [r.path, r.part]));
+}
+
+/** Demo visits, with a user agent outside ASCII (its key hashes its UTF-8 bytes in SQL and in ingest alike). */
+function demoRows(domainId: string): NewVisit[] {
+  return ["Mozilla/5.0 (compatible; Bingbot/2.0; +http://www.bing.com/bingbot.htm) café ✓", UA.googlebot].map(
+    (userAgent, i) =>
+      prepareVisit(
+        domainId,
+        { occurredAt: new Date(Date.now() - i * 60_000), path: `/demo-${i}`, userAgent },
+        `demo:${i}`,
+        { isDemo: true },
+      )!,
+  );
+}
+
+/**
+ * Stores visits in the layout the visits table had before migrations 0034 and 0036 (every field in the visit's
+ * row), as the service stored them then; the rollups are not the migrations' concern.
+ */
+async function insertEarlierLayout(db: Db, rows: NewVisit[]): Promise<void> {
+  const json = rows.map((r) => ({
+    domain_id: r.domainId,
+    occurred_at: (r.occurredAt as Date).toISOString(),
+    path: r.path,
+    user_agent: r.userAgent,
+    ip: r.ip ?? null,
+    referrer: r.referrer ?? null,
+    status: r.status ?? null,
+    bot_name: r.botName ?? null,
+    bot_purpose: r.botPurpose ?? null,
+    is_ai_bot: r.isAiBot ?? false,
+    verification: r.verification,
+    verification_method: r.verificationMethod ?? null,
+    citation_engine: r.citationEngine ?? null,
+    citation_reason: r.citationReason ?? null,
+    event_key: r.eventKey,
+    is_demo: r.isDemo ?? false,
+  }));
+  await db.execute(sql`
+    insert into visits (domain_id, occurred_at, path, user_agent, ip, referrer, status, bot_name, bot_purpose,
+                        is_ai_bot, verification, verification_method, citation_engine, citation_reason, event_key,
+                        is_demo)
+    select * from jsonb_to_recordset(${JSON.stringify(json)}::jsonb) as x(domain_id uuid, occurred_at timestamptz,
+      path text, user_agent text, ip text, referrer text, status int, bot_name text, bot_purpose text,
+      is_ai_bot boolean, verification text, verification_method text, citation_engine text, citation_reason text,
+      event_key text, is_demo boolean)`);
 }
 
 /** A bot visit (GPTBot, an AI crawl) and a citation (a person ChatGPT referred) of `domainId` at `at`. */
@@ -241,7 +288,7 @@ describe("the raw-visit retention", () => {
   });
 });
 
-describe("migrating a database with visits", () => {
+describe("migrating a database with visits (0034 partitions them by month, 0036 stores their agents apart)", () => {
   /** A migrations folder holding the migrations before the partitioned visits. */
   function migrationsBefore(idx: number): string {
     const dir = mkdtempSync(path.join(os.tmpdir(), "migrations-"));
@@ -342,7 +389,9 @@ describe("migrating a database with visits", () => {
           return i === 0 ? [row(key(e)), row(`${key(e)}#2`)] : [row(key(e))];
         });
       const earlierRows = computedRows(earlierKey);
-      expect(await recordVisits(db, [...rows, ...earlierRows])).toBe(rows.length + earlierRows.length);
+      // Stored as the service stored visits before these migrations: every field in the visit's own row.
+      const stored = [...rows, ...earlierRows, ...demoRows(domain!.id)];
+      await insertEarlierLayout(db, stored);
       const keys = async () =>
         rowsOf<{ path: string; event_key: string }>(
           await db.execute(
@@ -351,7 +400,9 @@ describe("migrating a database with visits", () => {
         ).map((r) => `${r.path} ${r.event_key}`);
       const keysBefore = await keys();
       expect(keysBefore).toHaveLength(4);
-      const snapshot = async () =>
+      // Every field of every visit (a computed key's earlier form aside), read from the row before the migrations
+      // and from the row and its agent after them.
+      const snapshot = async (from: ReturnType<typeof sql>) =>
         rowsOf<{ n: number; digest: string; max_id: string }>(
           await db.execute(sql`
             select count(*)::int as n, max(id)::text as max_id,
@@ -359,16 +410,51 @@ describe("migrating a database with visits", () => {
                                             bot_name, bot_purpose, is_ai_bot, verification, verification_method,
                                             citation_engine, citation_reason,
                                             case when event_key like 't:%' then '' else event_key end,
-                                            is_demo, received_at),
+                                            is_demo),
                                   ',' order by id)) as digest
-            from visits`),
+            from ${from}`),
         )[0]!;
-      const before = await snapshot();
-      expect(before.n).toBe(rows.length + earlierRows.length);
+      const before = await snapshot(sql`visits`);
+      expect(before.n).toBe(stored.length);
 
       await fresh.migrate(path.join(process.cwd(), "drizzle"));
-      const after = await snapshot();
+      const after = await snapshot(
+        sql`(select v.*, a.user_agent, a.bot_purpose, a.citation_reason, a.is_demo
+             from visits v join visit_agents a on a.id = v.agent_id) joined`,
+      );
       expect(after).toEqual(before);
+      // Each distinct user agent, purpose, reason and demo flag stored once, under the key ingest computes.
+      const agents = rowsOf<{
+        key: string;
+        user_agent: string;
+        bot_purpose: string | null;
+        citation_reason: string | null;
+        is_demo: boolean;
+      }>(
+        await db.execute(
+          sql`select key, user_agent, bot_purpose, citation_reason, is_demo from visit_agents`,
+        ),
+      );
+      const distinct = new Set(
+        stored.map((r) =>
+          agentKey({
+            userAgent: r.userAgent,
+            botPurpose: r.botPurpose ?? null,
+            citationReason: r.citationReason ?? null,
+            isDemo: r.isDemo ?? false,
+          }),
+        ),
+      );
+      expect(agents.map((a) => a.key).sort()).toEqual([...distinct].sort());
+      for (const a of agents)
+        expect(a.key).toBe(
+          agentKey({
+            userAgent: a.user_agent,
+            botPurpose: a.bot_purpose,
+            citationReason: a.citation_reason,
+            isDemo: a.is_demo,
+          }),
+        );
       // The keys kept their hash's first 11 characters and their "#2".
       expect(await keys()).toEqual(
         keysBefore

@@ -8,8 +8,10 @@ import {
   date,
   index,
   integer,
+  pgEnum,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   uuid,
@@ -21,6 +23,8 @@ import { domains } from "./accounts";
  * nothing proves or disproves it yet (the API's "unverified").
  */
 export const VISIT_VERIFICATIONS = ["verified", "unverified", "unknown"] as const;
+/** The type of visits.verification: 4 bytes in the row, compared with the same string literals as text. */
+const visitVerification = pgEnum("visit_verification", VISIT_VERIFICATIONS);
 /** What decided a visit's verification: a Web Bot Auth signature, the operator's IP ranges, or reverse DNS. */
 export const VERIFICATION_METHODS = ["signature", "ip", "rdns"] as const;
 export type VerificationMethod = (typeof VERIFICATION_METHODS)[number];
@@ -35,15 +39,31 @@ export type VerificationMethod = (typeof VERIFICATION_METHODS)[number];
 const keyText = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"' });
 
 /**
+ * What many visits share and no report filters on: the user agent, the bot's purpose, the citation's reason and the
+ * demo flag, each distinct combination stored once and named by `key` (visit_agent_key in migration 0036, computed
+ * alike in lib/tracking/ingest/visit-agents). A visit holds its agent's id. Never updated or deleted: ingest caches
+ * the ids it has looked up.
+ */
+export const visitAgents = pgTable("visit_agents", {
+  id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+  key: keyText("key").notNull().unique(),
+  userAgent: text("user_agent").notNull(),
+  botPurpose: text("bot_purpose"),
+  citationReason: text("citation_reason"),
+  isDemo: boolean("is_demo").notNull().default(false),
+});
+
+/**
  * One recorded visit: a bot's request, or a person's visit that an AI engine referred (a citation). Other human
  * visits are not stored. `eventKey` makes ingest idempotent: a retried batch inserts nothing twice.
  *
  * The table is partitioned by UTC month on `occurredAt` (visits_YYYY_MM, and visits_default for a month with no
- * partition yet), which Drizzle cannot declare: migration 0034 creates the partitioned table and the SQL function
+ * partition yet), which Drizzle cannot declare: migration 0034 creates the partitioned table (0036 its current columns) and the SQL function
  * visits_ensure_partition that adds a month, and lib/tracking/raw-visits keeps the months (created ahead, dropped
  * past the raw-visit retention). This definition is the parent's columns, keys and indexes, for queries; each
  * partition carries the same indexes under its own name (visits_2026_11_domain_time_idx). Every unique key of a
- * partitioned table holds the partition key, hence `occurredAt` in the primary key.
+ * partitioned table holds the partition key, hence `occurredAt` in the primary key. The columns go fixed-width first,
+ * widest first, so none pads.
  */
 export const visits = pgTable(
   "visits",
@@ -61,23 +81,21 @@ export const visits = pgTable(
      */
     domainId: uuid("domain_id").notNull(),
     occurredAt: timestamp("occurred_at", { withTimezone: true }).notNull(),
+    /** The visit's user agent, bot purpose, citation reason and demo flag (visit_agents): no foreign key, as domain. */
+    agentId: integer("agent_id").notNull(),
+    verification: visitVerification("verification").notNull(),
+    /** An HTTP status, 100 to 599. */
+    status: smallint("status"),
+    isAiBot: boolean("is_ai_bot").notNull().default(false),
     path: keyText("path").notNull(),
-    userAgent: text("user_agent").notNull(),
-    ip: text("ip"),
-    referrer: text("referrer"),
-    status: integer("status"),
+    eventKey: keyText("event_key").notNull(),
     /** Null for a human visit. */
     botName: keyText("bot_name"),
-    botPurpose: text("bot_purpose"),
-    isAiBot: boolean("is_ai_bot").notNull().default(false),
-    verification: text("verification", { enum: VISIT_VERIFICATIONS }).notNull(),
     /** Null while undecided (and for visits decided before methods were recorded). */
     verificationMethod: text("verification_method", { enum: VERIFICATION_METHODS }),
+    ip: text("ip"),
+    referrer: text("referrer"),
     citationEngine: keyText("citation_engine"),
-    citationReason: text("citation_reason"),
-    eventKey: keyText("event_key").notNull(),
-    isDemo: boolean("is_demo").notNull().default(false),
-    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     // A visit's identity: a retried or replayed event is the same key (ON CONFLICT DO NOTHING); it carries its time,
@@ -92,7 +110,6 @@ export const visits = pgTable(
     index("visits_citations_idx")
       .on(t.domainId, t.occurredAt, t.id)
       .where(sql`${t.citationEngine} is not null`),
-    check("visits_verification_valid", sql`${t.verification} in ('verified', 'unverified', 'unknown')`),
     check("visits_verification_method_valid", sql`${t.verificationMethod} in ('signature', 'ip', 'rdns')`),
     check("visits_bot_or_citation", sql`${t.botName} is not null or ${t.citationEngine} is not null`),
   ],
@@ -190,4 +207,9 @@ export const trackingCitedPages = pgTable(
 );
 
 export type Visit = typeof visits.$inferSelect;
-export type NewVisit = typeof visits.$inferInsert;
+/**
+ * A visit as ingest prepares it: its row's fields and its agent's (visit_agents), before the agent is looked up
+ * (lib/tracking/ingest/visit-agents).
+ */
+export type NewVisit = Omit<typeof visits.$inferInsert, "agentId"> &
+  Pick<typeof visitAgents.$inferInsert, "userAgent" | "botPurpose" | "citationReason" | "isDemo">;

@@ -1,5 +1,6 @@
 import type { NewVisit } from "@/lib/db/schema";
 import { pageOf, pgArrayLiteral } from "./prepare-visit";
+import type { AgentFields } from "./visit-agents";
 
 type Cell = string | number | boolean | null | undefined;
 
@@ -9,23 +10,34 @@ type Cell = string | number | boolean | null | undefined;
  */
 const PROFILE = {
   domainId: (r: NewVisit): Cell => r.domainId,
-  userAgent: (r: NewVisit): Cell => r.userAgent,
   referrer: (r: NewVisit): Cell => r.referrer ?? null,
   botName: (r: NewVisit): Cell => r.botName ?? null,
+  /** Not stored with the visit (its agent holds it): the daily bots rollup takes it. */
   botPurpose: (r: NewVisit): Cell => r.botPurpose ?? null,
   isAiBot: (r: NewVisit): Cell => r.isAiBot ?? false,
   verification: (r: NewVisit): Cell => r.verification,
   verificationMethod: (r: NewVisit): Cell => r.verificationMethod ?? null,
   citationEngine: (r: NewVisit): Cell => r.citationEngine ?? null,
-  citationReason: (r: NewVisit): Cell => r.citationReason ?? null,
-  isDemo: (r: NewVisit): Cell => r.isDemo ?? false,
 };
 const PROFILE_FIELDS = Object.keys(PROFILE) as (keyof typeof PROFILE)[];
 const PROFILE_READ = Object.values(PROFILE);
 
+/** A profile's agent (visit_agents): stored once, its id looked up when the batch is stored. */
+function agentOf(r: NewVisit): AgentFields {
+  return {
+    userAgent: r.userAgent,
+    botPurpose: r.botPurpose ?? null,
+    citationReason: r.citationReason ?? null,
+    isDemo: r.isDemo ?? false,
+  };
+}
+
+/** Whether two visits of the same user agent share a profile (and so an agent). */
 function sameProfile(a: NewVisit, b: NewVisit): boolean {
   for (const read of PROFILE_READ) if (read(a) !== read(b)) return false;
-  return true;
+  return (
+    (a.citationReason ?? null) === (b.citationReason ?? null) && (a.isDemo ?? false) === (b.isDemo ?? false)
+  );
 }
 
 /**
@@ -179,13 +191,15 @@ class RollupCounter {
 
 /**
  * A batch of visits as the `unnest` parameters of the insert. A batch repeats a few dozen "profiles" (the same
- * domain, user agent, referrer, bot and verdicts), so those fields travel once per distinct profile and each
+ * domain, agent, referrer, bot and verdicts), so those fields travel once per distinct profile and each
  * visit carries the number of its profile besides its own time, path, address, status and key: a batch sends a
- * fraction of the bytes one array per column would, and each user agent is escaped once instead of once per
- * visit.
+ * fraction of the bytes one array per column would, and a user agent travels only when the process has not
+ * met its agent before (visit-agents), as an agent's id otherwise.
  */
 export function encodeVisitBatch(rows: readonly NewVisit[]): {
   profiles: Record<(typeof PROFILE_FIELDS)[number], string>;
+  /** Each profile's agent, in the profiles' order: the statement takes their ids (visit-agents). */
+  agents: AgentFields[];
   visits: Record<(typeof ROW_FIELDS)[number], string>;
   /** What the batch adds to the rollups if every visit it sends is new. */
   rollups: BatchRollups;
@@ -198,6 +212,7 @@ export function encodeVisitBatch(rows: readonly NewVisit[]): {
   // compared field by field: nothing is built per visit.
   const byAgent = new Map<string, { first: NewVisit; n: number }[]>();
   const profiles = PROFILE_READ.map(() => [] as Cell[]);
+  const agents: AgentFields[] = [];
   const visits = ROW_FIELDS.map(() => new Array<Cell>(rows.length));
   const rollups = new RollupCounter();
   const sorted = [...rows].sort(insertOrder);
@@ -234,6 +249,7 @@ export function encodeVisitBatch(rows: readonly NewVisit[]): {
       n = profiles[0]!.length + 1;
       same.push({ first: r, n });
       for (let f = 0; f < PROFILE_READ.length; f++) profiles[f]!.push(PROFILE_READ[f]!(r));
+      agents.push(agentOf(r));
     }
     // Milliseconds since the epoch: shorter than ISO text and far cheaper to write (V8 formats ISO with printf).
     const ms = (r.occurredAt as Date).getTime();
@@ -249,6 +265,7 @@ export function encodeVisitBatch(rows: readonly NewVisit[]): {
   for (const column of visits) column.length = i;
   return {
     profiles: Object.fromEntries(PROFILE_FIELDS.map((f, i) => [f, pgArrayLiteral(profiles[i]!)])) as never,
+    agents,
     visits: Object.fromEntries(ROW_FIELDS.map((f, i) => [f, pgArrayLiteral(visits[i]!)])) as never,
     rollups: rollups.encode(),
     count: i,

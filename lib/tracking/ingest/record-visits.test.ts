@@ -80,8 +80,11 @@ describe("encodeVisitBatch", () => {
 
   test("visits that share every profile field share one profile; each keeps its own time, path and key", () => {
     const rows = [visit({}, "/a"), visit({ ip: "203.0.113.2", status: 404 }, "/b"), visit({}, "/c")];
-    const { profiles, visits } = encodeVisitBatch(rows);
-    expect(profiles.userAgent).toBe(pgArrayLiteral([GPTBOT]));
+    const { profiles, agents, visits } = encodeVisitBatch(rows);
+    expect(profiles.botName).toBe(pgArrayLiteral(["GPTBot"]));
+    expect(agents).toEqual([
+      { userAgent: GPTBOT, botPurpose: "training", citationReason: null, isDemo: false },
+    ]);
     expect(visits.profile).toBe("{1,1,1}");
     expect(visits.path).toBe('{"/a","/b","/c"}');
     expect(visits.ip).toBe('{"203.0.113.1","203.0.113.2","203.0.113.1"}');
@@ -99,13 +102,13 @@ describe("encodeVisitBatch", () => {
       visit({ isDemo: true }),
       visit({ domainId: OTHER }),
     ].map((r, i) => ({ ...r, eventKey: `k${i}` }));
-    const { profiles, visits } = encodeVisitBatch(rows);
+    const { profiles, agents, visits } = encodeVisitBatch(rows);
     // Sent by domain (DOMAIN's five visits, then OTHER's two), each domain's in the order of their keys.
     expect(visits.profile).toBe("{1,2,1,3,4,5,5}");
     expect(profiles.domainId).toBe(pgArrayLiteral([DOMAIN, DOMAIN, DOMAIN, DOMAIN, OTHER]));
     expect(profiles.referrer).toBe('{NULL,"",NULL,NULL,NULL}');
     expect(profiles.verification).toBe('{"unknown","unknown","verified","unknown","unknown"}');
-    expect(profiles.isDemo).toBe("{false,false,false,true,false}");
+    expect(agents.map((a) => a.isDemo)).toEqual([false, false, false, true, false]);
   });
 
   test("visits are sent in one total order, by domain then event key in UTF-16 code units, whatever order they came in", () => {

@@ -5,6 +5,7 @@ import { domains, type NewVisit } from "@/lib/db/schema";
 import { accountsListening, emitWebhookEvent } from "@/lib/webhooks/outbox";
 import { rawVisits } from "../raw-visits/store";
 import { encodeVisitBatch } from "./encode-visits";
+import { resolveAgentIds } from "./visit-agents";
 import type { FirstCitation } from "./visit-statement";
 
 export { pageOf, pgArrayLiteral, prepareVisit } from "./prepare-visit";
@@ -65,12 +66,22 @@ export async function storeVisitBatch(
   let skipDuplicates = duplicateMemory.skipsFirst(key);
   for (let attempt = 1; ; attempt++) {
     try {
-      // The visits and the citation.detected events they cause commit together (the webhook outbox).
+      // The visits, the agents first met in them and the citation.detected events they cause commit together (the
+      // webhook outbox); the agents' ids are remembered once committed.
+      let remember = () => {};
       const inserted = await db.transaction(async (tx) => {
-        const { inserted, firstCitations } = await rawVisits.insertBatch(tx, batch, skipDuplicates);
+        const agents = await resolveAgentIds(db, tx, batch.agents);
+        remember = agents.remember;
+        const { inserted, firstCitations } = await rawVisits.insertBatch(
+          tx,
+          batch,
+          agents.ids,
+          skipDuplicates,
+        );
         if (firstCitations.length > 0) await emitCitationEvents(tx, firstCitations);
         return inserted;
       });
+      remember();
       duplicateMemory.record(key, inserted < batch.count);
       return inserted;
     } catch (err) {

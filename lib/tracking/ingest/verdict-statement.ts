@@ -27,7 +27,7 @@ export async function storeVerdicts(
       from jsonb_array_elements(${JSON.stringify(settled)}::jsonb) as x
     ),
     upd as (
-      update visits v set verification = i.verification, verification_method = ${method}
+      update visits v set verification = i.verification::visit_verification, verification_method = ${method}
       from input i
       -- The whole primary key: each visit found by one descent of its month's key, not among all of the domain's.
       where v.domain_id = i.domain_id and v.occurred_at = i.occurred_at and v.event_key = i.event_key

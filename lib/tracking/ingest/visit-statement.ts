@@ -3,6 +3,7 @@ import { type DbOrTx, PREPARED_STATEMENT } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
 import { AppError } from "@/lib/errors";
 import type { encodeVisitBatch } from "./encode-visits";
+import { pgArrayLiteral } from "./prepare-visit";
 
 /** A page an engine cited first that UTC day, as the statement returns it (one citation.detected event each). */
 export interface FirstCitation {
@@ -50,20 +51,24 @@ const PAGE_FUNNEL_UPSERTS = sql`
           first_cited_at = least(t.first_cited_at, excluded.first_cited_at)
       )`;
 
+/**
+ * Stores a batch's visits and their rollups in one statement. `agentIds` gives each profile's agent (visit_agents),
+ * in the profiles' order.
+ */
 export async function insertVisits(
   db: DbOrTx,
   batch: ReturnType<typeof encodeVisitBatch>,
+  agentIds: readonly number[],
   skipDuplicates: boolean,
 ): Promise<{ inserted: number; firstCitations: FirstCitation[] }> {
   const { profiles: p, visits: v, rollups: r } = batch;
   // The visits' insert, the same in both forms but for what it does with a stored event and what it returns.
   const insert = (tail: SQL) => sql`
       ins as (
-        insert into visits (domain_id, occurred_at, path, user_agent, ip, referrer, status, bot_name, bot_purpose,
-                            is_ai_bot, verification, verification_method, citation_engine, citation_reason,
-                            event_key, is_demo)
-        select domain_id, occurred_at, path, user_agent, ip, referrer, status, bot_name, bot_purpose, is_ai_bot,
-               verification, verification_method, citation_engine, citation_reason, event_key, is_demo
+        insert into visits (occurred_at, domain_id, agent_id, status, is_ai_bot, path, event_key, verification,
+                            bot_name, verification_method, ip, referrer, citation_engine)
+        select occurred_at, domain_id, agent_id, status, is_ai_bot, path, event_key, verification, bot_name,
+               verification_method, ip, referrer, citation_engine
         from input
         -- Unique-key inserts lock in insertion order: every batch inserts in the same total order (domain, event
         -- key, then time: encodeVisitBatch sends them sorted), so two batches sharing events wait for each other
@@ -76,11 +81,14 @@ export async function insertVisits(
   // and collations, so the upserts below group, order and lock alike in either form.
   const sources = skipDuplicates
     ? sql`${insert(sql`on conflict (domain_id, occurred_at, event_key) do nothing
-        returning domain_id, (occurred_at at time zone 'UTC')::date as day, path, bot_name, bot_purpose, is_ai_bot,
+        returning domain_id, (occurred_at at time zone 'UTC')::date as day, path, bot_name, agent_id, is_ai_bot,
                   citation_engine, verification, verification_method, occurred_at`)}
       bot_days as (
-        select domain_id, day, bot_name, bot_purpose, is_ai_bot, verification, verification_method, 1 as visits
-        from ins where bot_name is not null
+        -- The purpose is the agent's (every profile of an agent has the same).
+        select i.domain_id, i.day, i.bot_name, a.bot_purpose, i.is_ai_bot, i.verification, i.verification_method,
+               1 as visits
+        from ins i join (select distinct agent_id, bot_purpose from profile) a on a.agent_id = i.agent_id
+        where i.bot_name is not null
       ),
       page_visits as (
         select domain_id, split_part(path, '?', 1) as page, 1 as visits from ins where bot_name is not null
@@ -130,12 +138,11 @@ export async function insertVisits(
     await db.execute(sql`${sql.raw(PREPARED_STATEMENT)}
       with profile as (
         select * from unnest(
-          ${p.domainId}::uuid[], ${p.userAgent}::text[], ${p.referrer}::text[], ${p.botName}::text[],
-          ${p.botPurpose}::text[], ${p.isAiBot}::boolean[], ${p.verification}::text[],
-          ${p.verificationMethod}::text[], ${p.citationEngine}::text[], ${p.citationReason}::text[],
-          ${p.isDemo}::boolean[]
-        ) with ordinality as p(domain_id, user_agent, referrer, bot_name, bot_purpose, is_ai_bot, verification,
-                               verification_method, citation_engine, citation_reason, is_demo, n)
+          ${p.domainId}::uuid[], ${pgArrayLiteral(agentIds)}::int[], ${p.referrer}::text[], ${p.botName}::text[],
+          ${p.botPurpose}::text[], ${p.isAiBot}::boolean[], ${p.verification}::visit_verification[],
+          ${p.verificationMethod}::text[], ${p.citationEngine}::text[]
+        ) with ordinality as p(domain_id, agent_id, referrer, bot_name, bot_purpose, is_ai_bot, verification,
+                               verification_method, citation_engine, n)
       ),
       -- The batch's domains, each locked as a foreign key's check locks it (a removal waits for this transaction,
       -- and this statement for a removal in progress): once per domain instead of once per visit. A domain that
@@ -148,13 +155,12 @@ export async function insertVisits(
         -- to_timestamp takes float8 and rounds to microseconds: a millisecond count comes back exact from 1900 to
         -- 2109 (checked against epoch + n milliseconds over millions of counts). Dividing as numeric gave the same
         -- result everywhere (it became float8 for to_timestamp) at three times the cost.
-        select p.domain_id, to_timestamp(x.occurred_ms::float8 / 1000) as occurred_at, x.path, p.user_agent, x.ip,
-               p.referrer, x.status, p.bot_name, p.bot_purpose, p.is_ai_bot, p.verification, p.verification_method,
-               p.citation_engine,
-               p.citation_reason, x.event_key, p.is_demo, x.ord
+        select p.domain_id, to_timestamp(x.occurred_ms::float8 / 1000) as occurred_at, x.path, p.agent_id, x.ip,
+               p.referrer, x.status, p.bot_name, p.is_ai_bot, p.verification, p.verification_method,
+               p.citation_engine, x.event_key, x.ord
         from unnest(
           ${v.profile}::int[], ${v.occurredAt}::int8[], ${v.path}::text[], ${v.ip}::text[],
-          ${v.status}::int[], ${v.eventKey}::text[]
+          ${v.status}::int2[], ${v.eventKey}::text[]
         ) with ordinality as x(profile, occurred_ms, path, ip, status, event_key, ord)
         join profile p on p.n = x.profile
         join domain d on d.id = p.domain_id

@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, isNotNull, lt, lte, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
-import { type Visit, visits } from "@/lib/db/schema";
+import { type Visit, visitAgents, visits } from "@/lib/db/schema";
 import type { encodeVisitBatch } from "../ingest/encode-visits";
 import { type SettledVisit, storeVerdicts } from "../ingest/verdict-statement";
 import { type FirstCitation, insertVisits } from "../ingest/visit-statement";
@@ -62,6 +62,8 @@ export interface RawVisitStore {
   insertBatch(
     tx: DbOrTx,
     batch: ReturnType<typeof encodeVisitBatch>,
+    /** Each profile's agent id (visit_agents), in the batch's profiles' order. */
+    agentIds: readonly number[],
     skipDuplicates: boolean,
   ): Promise<{ inserted: number; firstCitations: FirstCitation[] }>;
   /** Visits still undecided get the verdict reached after they were stored (signature, reverse DNS). */
@@ -89,13 +91,15 @@ const postgresRawVisits: RawVisitStore = {
         at: visits.occurredAt,
         path: visits.path,
         bot: visits.botName,
-        purpose: visits.botPurpose,
+        purpose: visitAgents.botPurpose,
         isAiBot: visits.isAiBot,
         verification: visits.verification,
         verificationMethod: visits.verificationMethod,
         status: visits.status,
       })
       .from(visits)
+      // The purpose is the visit's agent's: a lookup by its key for each visit of the page.
+      .leftJoin(visitAgents, eq(visitAgents.id, visits.agentId))
       .where(
         and(
           eq(visits.domainId, q.domainId),
