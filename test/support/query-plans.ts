@@ -43,7 +43,12 @@ export interface PlanDb {
   db: Db;
   /** A Db over the same connection whose statements are captured. */
   logged: Db;
-  planOf(read: (db: Db) => Promise<unknown>, pattern: RegExp): Promise<string>;
+  /** With `analyze`, the plan as run: each node's actual row count (no timings). */
+  planOf(
+    read: (db: Db) => Promise<unknown>,
+    pattern: RegExp,
+    options?: { analyze?: boolean },
+  ): Promise<string>;
 }
 
 /**
@@ -57,7 +62,7 @@ export const planTest = dbTest.extend("plans", { scope: "file" }, async ({ handl
   return {
     db: handle.db,
     logged,
-    async planOf(read, pattern) {
+    async planOf(read, pattern, options = {}) {
       captured.length = 0;
       await read(logged);
       const sent = captured.filter((c) => pattern.test(c.query));
@@ -66,7 +71,11 @@ export const planTest = dbTest.extend("plans", { scope: "file" }, async ({ handl
         await tx.execute(sql`set local enable_seqscan = off`);
         await tx.execute(sql`set local enable_bitmapscan = off`);
         const rows = rowsOf<{ "QUERY PLAN": string }>(
-          await tx.execute(sql.raw(`explain (costs off) ${inline(sent[0]!.query, sent[0]!.params)}`)),
+          await tx.execute(
+            sql.raw(
+              `explain (costs off${options.analyze ? ", analyze, buffers off, timing off, summary off" : ""}) ${inline(sent[0]!.query, sent[0]!.params)}`,
+            ),
+          ),
         );
         return rows.map((r) => r["QUERY PLAN"]).join("\n");
       });

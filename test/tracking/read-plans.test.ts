@@ -100,7 +100,7 @@ function expectMonthsWalkedBackward(plan: string, index: string): void {
   expect(plan).not.toMatch(/(^|->\s+)(Incremental )?Sort\b/m);
 }
 
-test("the stats read takes a domain's top pages off the top of the page counts' index, without sorting them all", async () => {
+test("the stats read takes a domain's top pages off the top of the page counts' ranks, sorting only the pages that can be among them", async () => {
   const acct = await createTestAccount(plans.db, { domains: ["pages.example"] });
   const domain = { id: await domainId("pages.example") };
   // 30 pages, page i visited i + 1 times, and page 19 once more: it ties with page 20 at the top's edge (21 visits),
@@ -120,18 +120,26 @@ test("the stats read takes a domain's top pages off the top of the page counts' 
 
   trackingReadCache.clear();
   let topPages: string[] = [];
-  const plan = await plans.planOf(async (db) => {
-    const stats = await getBotStats(db, acct.accountId, "pages.example");
-    topPages = stats.topPages.map((p) => `${p.url} ${p.count}`);
-  }, /tracking_page_counts/);
+  const plan = await plans.planOf(
+    async (db) => {
+      const stats = await getBotStats(db, acct.accountId, "pages.example");
+      topPages = stats.topPages.map((p) => `${p.url} ${p.count}`);
+    },
+    /tracking_page_counts/,
+    { analyze: true },
+  );
   expect(topPages).toEqual([
     ...[29, 28, 27, 26, 25, 24, 23, 22, 21].map((i) => `/page-${i} ${i + 1}`),
     "/page-19 21",
   ]);
-  // The top ten and their ties come straight off the index under the limit: only those few are sorted by path,
-  // never the domain's page counts.
+  // The tenth page's rank comes off the top of the ranks' index (ten entries read); the pages of that rank or
+  // above come off the index by an index condition: the fifteen pages with 16 to 31 visits (rank 4, the tenth's),
+  // not the thirty of the domain. Only those are sorted.
   expect(plan).toMatch(
-    /Limit\n\s*->\s+Index (Only )?Scan using tracking_page_counts_top_idx on tracking_page_counts/,
+    /Limit \(actual rows=1(\.00)? loops=1\)\n\s*->\s+Index (Only )?Scan using tracking_page_counts_top_idx on tracking_page_counts( \w+)? \(actual rows=10(\.00)? loops=1\)/,
+  );
+  expect(plan).toMatch(
+    /Index Scan using tracking_page_counts_top_idx on tracking_page_counts( \w+)? \(actual rows=15(\.00)? loops=1\)\n\s*Index Cond: \(\(domain_id = '[^']+'::uuid\) AND \(visits_rank >= /,
   );
 });
 

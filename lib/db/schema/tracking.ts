@@ -142,7 +142,11 @@ export const trackingDailyBots = pgTable(
   ],
 );
 
-/** Bot visits per domain and path (query string dropped); serves topPages. */
+/**
+ * Bot visits per domain and path (query string dropped); serves topPages. Like every rollup, its pages keep half
+ * their room free (fillfactor 50, migration 0037), so a count's update stays on its row's page and writes no index
+ * entry (a HOT update), even when a batch updates every row of a page.
+ */
 export const trackingPageCounts = pgTable(
   "tracking_page_counts",
   {
@@ -151,16 +155,20 @@ export const trackingPageCounts = pgTable(
       .references(() => domains.id, { onDelete: "cascade" }),
     path: keyText("path").notNull(),
     visits: bigint("visits", { mode: "number" }).notNull(),
+    /**
+     * The count's rank, its power of two (floor(log2 visits)), monotonic in the count. Indexed instead of the
+     * count, so an update leaves every indexed column as it was but when the count reaches the next power.
+     */
+    visitsRank: smallint("visits_rank").generatedAlwaysAs(
+      sql`floor(ln("visits"::float8) / ln(2::float8))::smallint`,
+    ),
   },
   (t) => [
     primaryKey({ columns: [t.domainId, t.path] }),
-    // topPages of GET /tracking/stats: the first ten entries of a domain and those tying with the tenth, read off
-    // the top of this index ("fetch first 10 rows with ties"), then ordered by path. In plain "desc" order (nulls
-    // first), the order the read asks for: "desc nulls last" could not serve it, and every stats read would sort
-    // all of a domain's page counts. The path stays out of it: with it, each page count's update (never HOT, the
-    // visits column is indexed) would write a wider entry, which costs batches over many pages more than the
-    // small sort of the ties it would spare.
-    index("tracking_page_counts_top_idx").on(t.domainId, t.visits.desc().nullsFirst()),
+    // topPages of GET /tracking/stats: the ranks from the top down to the tenth page's hold every page that counts
+    // as many visits as the tenth or more; those alone are ordered by their counts (then by path). In plain "desc"
+    // order, the order the read walks it in.
+    index("tracking_page_counts_top_idx").on(t.domainId, t.visitsRank.desc().nullsFirst()),
     check("tracking_page_counts_visits_positive", sql`${t.visits} > 0`),
   ],
 );

@@ -26,8 +26,8 @@ function json<T>(value: unknown): T {
 
 /**
  * The three figures in ONE statement (one round trip, one snapshot): totals and top bots from the daily
- * rollup, top pages from the page counts (their index gives the top ten and the pages tying with the tenth,
- * which alone are sorted by path).
+ * rollup, top pages from the page counts (their ranks' index gives the pages that can be among the top ten,
+ * which alone are sorted).
  */
 async function readBotStats(db: Db, domainId: string, hostname: string, now: number) {
   const since30 = utcDay(now, 29);
@@ -49,7 +49,16 @@ async function readBotStats(db: Db, domainId: string, hostname: string, now: num
            group by bot_name order by sum(visits) desc, bot_name collate "C" asc limit ${TOP}) b) as bots,
         (select coalesce(json_agg(p), '[]'::json) from (
            select path, visits::text as count from (
-             select path, visits from tracking_page_counts where domain_id = ${domainId}
+             -- Every page counting as many visits as the tenth or more has a rank at least the tenth's (the rank
+             -- grows with the count): those pages, read off the top of the ranks' index (in its order, so the index
+             -- bounds the read), hold the top ten and its ties.
+             select path, visits from (
+               select path, visits from tracking_page_counts
+               where domain_id = ${domainId}
+                 and visits_rank >= coalesce((select visits_rank from tracking_page_counts
+                                              where domain_id = ${domainId}
+                                              order by visits_rank desc offset ${TOP - 1} limit 1), -1)
+               order by visits_rank desc) ranked
              order by visits desc fetch first ${TOP} rows with ties) top
            order by visits desc, path collate "C" asc limit ${TOP}) p) as pages`),
   );
