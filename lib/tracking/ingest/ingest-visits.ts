@@ -41,16 +41,35 @@ function domainMatcher(rows: { id: string; hostname: string }[]) {
  * POST /tracking/events: validates each event on its own, stores the new bot visits and citations of the
  * account's domains with their rollups (one transaction, a handful of statements per batch), and reports
  * what happened to every event. A batch whose valid events all name unregistered domains is 403.
+ *
+ * Not an async function: an async function's parameters stay reachable until it returns, so `body` (the parsed
+ * JSON of a thousand events) would live through the wait for the database, be copied by the young generation's
+ * collections and promoted to the old one. Here it is validated at once and let go; a malformed batch still
+ * rejects the returned promise (it never throws).
  */
-export async function ingestEvents(
+export function ingestEvents(
   db: Db,
   accountId: string,
   body: unknown,
   options: { now?: () => number } = {},
 ): Promise<EventsIngestResult> {
-  const batch = await prepareEvents(db, accountId, body, options);
-  // Reverse DNS never holds a batch up: cached answers settled visits in prepareEvents, the rest are looked up
-  // afterwards. Only the encoded batch and its counts wait for the database (the parsed events do not).
+  let validated: ReturnType<typeof validateBatch>;
+  try {
+    validated = validateBatch(body, options);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+  return prepareEvents(db, accountId, validated).then((batch) => storeEvents(db, batch));
+}
+
+/**
+ * Stores a prepared batch. Reverse DNS never holds a batch up: cached answers settled visits in prepareEvents, the
+ * rest are looked up afterwards. Only the encoded batch and its counts wait for the database.
+ */
+async function storeEvents(
+  db: Db,
+  batch: Awaited<ReturnType<typeof prepareEvents>>,
+): Promise<EventsIngestResult> {
   const inserted = await storeVisitBatch(db, batch.encoded);
   verifyInBackground(db, batch.pending, batch.verifier);
   // Signed visits whose agent's keys were not at hand: verified once the directory is fetched, after the commit.
@@ -59,13 +78,8 @@ export async function ingestEvents(
   return { received, accepted: inserted, duplicates: prepared - inserted, skipped, rejected };
 }
 
-/**
- * The synchronous part of ingestEvents, with the one query it needs (the account's domains): validates the
- * batch, prepares the rows to store and encodes them. What it parsed and prepared is garbage once it returns,
- * before the batch waits for the database: with several batches in flight, keeping it alive through that wait
- * made the young generation's collections copy it and promote it to the old generation.
- */
-async function prepareEvents(db: Db, accountId: string, body: unknown, options: { now?: () => number }) {
+/** The batch's events validated one by one (a malformed envelope: a 400 thrown here). */
+function validateBatch(body: unknown, options: { now?: () => number }) {
   const validated = validateEvents(body, options);
   if (!validated.ok) {
     throw validationError(
@@ -73,6 +87,16 @@ async function prepareEvents(db: Db, accountId: string, body: unknown, options: 
       validated.errors.map((e) => ({ field: e.field === "(event)" ? "body" : e.field, message: e.message })),
     );
   }
+  return validated;
+}
+
+/**
+ * The synchronous part of ingestEvents after validation, with the one query it needs (the account's domains):
+ * prepares the rows to store and encodes them. What it prepared is garbage once it returns, before the batch waits
+ * for the database: with several batches in flight, keeping it alive through that wait would have the young
+ * generation's collections copy it and promote it to the old generation.
+ */
+async function prepareEvents(db: Db, accountId: string, validated: ReturnType<typeof validateBatch>) {
   const domainOf = domainMatcher(await listDomains(db, accountId));
   const rejected: RejectedEvent[] = [...validated.rejected];
   const rows: NewVisit[] = [];
