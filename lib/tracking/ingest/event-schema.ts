@@ -180,16 +180,18 @@ export function validateEvents(body: unknown, options: { now?: () => number } = 
   const at = now(); // once per batch: one clock reading judges every plain event's time window
   const accepted: AcceptedEvent[] = [];
   const rejected: RejectedEvent[] = [];
-  envelope.data.events.forEach((raw, index) => {
+  const events = envelope.data.events;
+  for (let index = 0; index < events.length; index++) {
+    const raw = events[index];
     const fast = acceptPlainEvent(raw, at, hosts);
     if (fast) {
       accepted.push({ index, event: fast, key: eventKey(fast) });
-      return;
+      continue;
     }
     const parsed = schema.safeParse(raw);
     if (parsed.success) accepted.push({ index, event: parsed.data, key: eventKey(parsed.data) });
     else rejected.push({ index, errors: toFieldErrors(parsed.error) });
-  });
+  }
   return { ok: true, accepted, rejected };
 }
 
@@ -242,18 +244,29 @@ function acceptPlainEvent(raw: unknown, t: number, hosts: Map<string, string | n
   )
     return null;
   if (typeof timestamp !== "string" || !ISO_DATETIME.test(timestamp)) return null;
-  const at = new DateFromValue(isoDateTimeMs(timestamp));
-  if (at.getTime() > t + MAX_FUTURE_MS || at.getTime() < t - MAX_AGE_MS) return null;
-  const event: TrackingEvent = {
+  const ms = isoDateTimeMs(timestamp);
+  if (ms > t + MAX_FUTURE_MS || ms < t - MAX_AGE_MS) return null;
+  // One object, in the schema's key order (id first when there is one): no copy to put the id in front.
+  if (id === undefined)
+    return {
+      domain: host,
+      path: cleanPath,
+      userAgent,
+      ip: cleanIp,
+      referrer: referrer ? (referrer as string) : undefined,
+      status: (status as number | null | undefined) ?? undefined,
+      timestamp: new DateFromValue(ms),
+    };
+  return {
+    id: id as string,
     domain: host,
     path: cleanPath,
     userAgent,
     ip: cleanIp,
     referrer: referrer ? (referrer as string) : undefined,
     status: (status as number | null | undefined) ?? undefined,
-    timestamp: at,
+    timestamp: new DateFromValue(ms),
   };
-  return id === undefined ? event : { id: id as string, ...event };
 }
 
 /**
