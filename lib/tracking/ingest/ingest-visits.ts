@@ -103,8 +103,18 @@ async function prepareEvents(db: Db, accountId: string, validated: ReturnType<ty
   const unregistered = new Set<string>();
   let skipped = 0;
   const signatures: PendingSignature[] = [];
+  // A batch's events name one domain or a few, mostly in runs: its id and prepareVisit's options are looked up and
+  // made once per run, not per event.
+  let runDomain: string | undefined;
+  let runDomainId: string | undefined;
+  let runOptions = { domain: "", signatures };
   for (const { index, event, key } of validated.accepted) {
-    const domainId = domainOf(event.domain);
+    if (event.domain !== runDomain) {
+      runDomain = event.domain;
+      runDomainId = domainOf(event.domain);
+      runOptions = { domain: event.domain, signatures };
+    }
+    const domainId = runDomainId;
     if (!domainId) {
       unregistered.add(event.domain);
       rejected.push({ index, errors: [{ field: "domain", message: "is not registered on this account" }] });
@@ -126,7 +136,7 @@ async function prepareEvents(db: Db, accountId: string, validated: ReturnType<ty
       visit.host = event.host;
       visit.method = event.method;
     }
-    const row = prepareVisit(domainId, visit, key, { domain: event.domain, signatures });
+    const row = prepareVisit(domainId, visit, key, runOptions);
     if (row) rows.push(row);
     else skipped++;
   }
