@@ -2,6 +2,7 @@ import { engineFromReferrer, engineFromUtm } from "../catalog/ai-referrers";
 import type { AiEngine } from "../catalog/bots";
 import { classifyUserAgent, type UserAgentClass } from "../catalog/classify";
 import type { IpVerification } from "../catalog/ip-ranges/verify";
+import { LruCache } from "../lru-cache";
 
 type CitationReason = "user_fetch" | "referral" | "utm";
 
@@ -36,9 +37,26 @@ export function detectCitation(visit: VisitForCitation): Citation | null {
     if (visit.ipVerification === "unverified") return null;
     return { engine: bot.engine, reason: "user_fetch" };
   }
-  const referred = engineFromReferrer(visit.referrer);
+  const referred = engineOfReferrer(visit.referrer);
   if (referred) return { engine: referred, reason: "referral" };
   const tagged = engineFromUtm(visit.path);
   if (tagged) return { engine: tagged, reason: "utm" };
   return null;
+}
+
+/**
+ * Referrers repeat heavily (a handful of engines' and search engines' addresses), and reading one parses it as a
+ * URL: each distinct referrer up to REFERRER_CACHED_LENGTH characters is read once, longer ones every time (so
+ * the cache's memory stays bounded).
+ */
+const REFERRER_CACHED_LENGTH = 256;
+const referrerEngines = new LruCache<string, AiEngine | null>(5_000);
+
+function engineOfReferrer(referrer: string | null | undefined): AiEngine | null {
+  if (!referrer || referrer.length > REFERRER_CACHED_LENGTH) return engineFromReferrer(referrer);
+  const cached = referrerEngines.get(referrer);
+  if (cached !== undefined) return cached;
+  const engine = engineFromReferrer(referrer);
+  referrerEngines.set(referrer, engine);
+  return engine;
 }
