@@ -98,8 +98,25 @@ export function pageOf(path: string): string {
  * as one text parameter, whatever the batch's size, and Postgres parses it without a JSON detour.
  */
 export function pgArrayLiteral(values: readonly (string | number | boolean | null | undefined)[]): string {
+  // Most columns are all plain text (no quote, no backslash, no null) or all small whole numbers: one native join
+  // writes those, without a string per value.
+  const first = values[0];
+  let i = 0;
+  if (typeof first === "string") {
+    for (; i < values.length; i++) {
+      const v = values[i];
+      if (typeof v !== "string" || v.indexOf('"') !== -1 || v.indexOf("\\") !== -1) break;
+    }
+    if (i === values.length) return `{"${values.join('","')}"}`;
+  } else if (typeof first === "number") {
+    for (; i < values.length; i++) {
+      const v = values[i];
+      if (typeof v !== "number" || (v | 0) !== v) break;
+    }
+    if (i === values.length) return `{${values.join(",")}}`;
+  }
   const parts = new Array<string>(values.length);
-  for (let i = 0; i < values.length; i++) {
+  for (i = 0; i < values.length; i++) {
     const v = values[i];
     if (v == null) parts[i] = "NULL";
     else if (typeof v === "string")

@@ -149,6 +149,16 @@ test("pgArrayLiteral quotes every text and escapes quotes and backslashes; null 
   );
 });
 
+test("pgArrayLiteral: a column that is plain text or small numbers at first and not further on", () => {
+  expect(pgArrayLiteral([])).toBe("{}");
+  expect(pgArrayLiteral(["a", "b"])).toBe('{"a","b"}');
+  expect(pgArrayLiteral(["a", 'b"c', "d\\e"])).toBe('{"a","b\\"c","d\\\\e"}');
+  expect(pgArrayLiteral(["a", null, ""])).toBe('{"a",NULL,""}');
+  expect(pgArrayLiteral(["a", 1, true])).toBe('{"a",1,true}');
+  expect(pgArrayLiteral([1, -2, 0])).toBe("{1,-2,0}");
+  expect(pgArrayLiteral([1, 2.5, null, 3_000_000_000, false])).toBe("{1,2.5,NULL,3000000000,false}");
+});
+
 test("pgArrayLiteral writes every number as String() does, times in milliseconds included", () => {
   const edges = [
     2 ** 31 - 1,
