@@ -172,15 +172,18 @@ function toFieldErrors(error: z.ZodError): FieldError[] {
  * fails as a whole; otherwise each event stands alone and the bad ones come back in `rejected` by index.
  */
 export function validateEvents(body: unknown, options: { now?: () => number } = {}): ValidateEventsResult {
-  const envelope = trackingEventBatchSchema.safeParse(body);
-  if (!envelope.success) return { ok: false, errors: toFieldErrors(envelope.error) };
+  let events = plainEnvelope(body);
+  if (events === null) {
+    const envelope = trackingEventBatchSchema.safeParse(body);
+    if (!envelope.success) return { ok: false, errors: toFieldErrors(envelope.error) };
+    events = envelope.data.events;
+  }
   const now = options.now ?? Date.now;
   const schema = options.now ? makeTrackingEventSchema(options.now) : trackingEventSchema;
   const hosts = new Map<string, string | null>();
   const at = now(); // once per batch: one clock reading judges every plain event's time window
   const accepted: AcceptedEvent[] = [];
   const rejected: RejectedEvent[] = [];
-  const events = envelope.data.events;
   for (let index = 0; index < events.length; index++) {
     const raw = events[index];
     const fast = acceptPlainEvent(raw, at, hosts);
@@ -193,6 +196,17 @@ export function validateEvents(body: unknown, options: { now?: () => number } = 
     else rejected.push({ index, errors: toFieldErrors(parsed.error) });
   }
   return { ok: true, accepted, rejected };
+}
+
+/**
+ * The events of a plainly valid envelope (an object whose `events` is an array of 1 to 1000 entries), as they are:
+ * the envelope's schema accepts exactly these and would copy the array entry by entry; null for anything else
+ * (the schema then words the errors).
+ */
+function plainEnvelope(body: unknown): unknown[] | null {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return null;
+  const events = (body as { events?: unknown }).events;
+  return Array.isArray(events) && events.length >= 1 && events.length <= MAX_EVENTS_PER_BATCH ? events : null;
 }
 
 const ISO_DATETIME: RegExp = z.iso.datetime({ offset: true })._zod.def.pattern!;
