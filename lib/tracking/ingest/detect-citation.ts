@@ -29,17 +29,31 @@ export interface VisitForCitation {
  * and neither is any other bot, whatever its referrer says.
  */
 export function detectCitation(visit: VisitForCitation): Citation | null {
-  const classification = visit.classification ?? classifyUserAgent(visit.userAgent);
+  return citationOf(
+    visit.path,
+    visit.referrer,
+    visit.classification ?? classifyUserAgent(visit.userAgent),
+    visit.ipVerification,
+  );
+}
+
+/** detectCitation of a classified visit, from its fields as they are (ingest calls it once per event). */
+export function citationOf(
+  path: string,
+  referrer: string | null | undefined,
+  classification: UserAgentClass,
+  ipVerification: IpVerification | undefined,
+): Citation | null {
   if (classification.kind === "bot") {
     const { bot } = classification;
     // A user-triggered fetch (someone asked the assistant a question), counted under the assistant's engine.
     if ((bot.purpose !== "ai_user_fetch" && bot.purpose !== "ai_assistant") || !bot.engine) return null;
-    if (visit.ipVerification === "unverified") return null;
+    if (ipVerification === "unverified") return null;
     return { engine: bot.engine, reason: "user_fetch" };
   }
-  const referred = engineOfReferrer(visit.referrer);
+  const referred = engineOfReferrer(referrer);
   if (referred) return { engine: referred, reason: "referral" };
-  const tagged = engineFromUtm(visit.path);
+  const tagged = engineFromUtm(path);
   if (tagged) return { engine: tagged, reason: "utm" };
   return null;
 }
