@@ -69,7 +69,8 @@ export async function readJson(req: Request): Promise<unknown> {
   // Every JSON body passes here, including those a service validates piece by piece (tracking events). Decoded
   // UTF-8 holds neither a NUL nor a lone surrogate (invalid bytes become U+FFFD, and JSON refuses raw control
   // characters), so parsed text can only hold one through a \u escape: a body without such an escape is not walked.
-  const unsafe = UNSAFE_ESCAPE.test(text) ? findUnsafeText(value) : null;
+  // The plain search first: it skips a body without any \u escape several times faster than the pattern does.
+  const unsafe = text.includes("\\u") && UNSAFE_ESCAPE.test(text) ? findUnsafeText(value) : null;
   if (unsafe !== null) throw unsafeTextError(unsafe || "body");
   return value;
 }

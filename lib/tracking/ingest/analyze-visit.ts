@@ -1,6 +1,6 @@
 import { classifyUserAgent, type UserAgentClass } from "../catalog/classify";
 import { type IpVerification, verifyBotIp } from "../catalog/ip-ranges/verify";
-import { type Citation, detectCitation } from "./detect-citation";
+import { type Citation, citationOf } from "./detect-citation";
 
 export interface VisitInput {
   path: string;
@@ -24,18 +24,16 @@ export interface VisitAnalysis {
  * until the range files are refreshed: the committed seed files hold only part of each operator's list, so
  * genuine fetchers from the missing ranges would read as impostors.
  */
-export function analyzeVisit(
-  visit: VisitInput,
-  options: { trustIpVerification?: boolean } = {},
-): VisitAnalysis {
+export function analyzeVisit(visit: VisitInput, options?: { trustIpVerification?: boolean }): VisitAnalysis {
   const classification = classifyUserAgent(visit.userAgent);
   const verification =
     classification.kind === "bot" ? verifyBotIp(classification.bot.name, visit.ip) : "unknown";
-  const citation = detectCitation({
-    path: visit.path,
-    referrer: visit.referrer,
+  // Positional, not detectCitation's object: this runs once per ingested event.
+  const citation = citationOf(
+    visit.path,
+    visit.referrer,
     classification,
-    ipVerification: options.trustIpVerification ? verification : undefined,
-  });
+    options?.trustIpVerification ? verification : undefined,
+  );
   return { classification, verification, citation };
 }

@@ -2,6 +2,7 @@ import { engineFromReferrer, engineFromUtm } from "../catalog/ai-referrers";
 import type { AiEngine } from "../catalog/bots";
 import { classifyUserAgent, type UserAgentClass } from "../catalog/classify";
 import type { IpVerification } from "../catalog/ip-ranges/verify";
+import { LruCache } from "../lru-cache";
 
 type CitationReason = "user_fetch" | "referral" | "utm";
 
@@ -28,17 +29,48 @@ export interface VisitForCitation {
  * and neither is any other bot, whatever its referrer says.
  */
 export function detectCitation(visit: VisitForCitation): Citation | null {
-  const classification = visit.classification ?? classifyUserAgent(visit.userAgent);
+  return citationOf(
+    visit.path,
+    visit.referrer,
+    visit.classification ?? classifyUserAgent(visit.userAgent),
+    visit.ipVerification,
+  );
+}
+
+/** detectCitation of a classified visit, from its fields as they are (ingest calls it once per event). */
+export function citationOf(
+  path: string,
+  referrer: string | null | undefined,
+  classification: UserAgentClass,
+  ipVerification: IpVerification | undefined,
+): Citation | null {
   if (classification.kind === "bot") {
     const { bot } = classification;
     // A user-triggered fetch (someone asked the assistant a question), counted under the assistant's engine.
     if ((bot.purpose !== "ai_user_fetch" && bot.purpose !== "ai_assistant") || !bot.engine) return null;
-    if (visit.ipVerification === "unverified") return null;
+    if (ipVerification === "unverified") return null;
     return { engine: bot.engine, reason: "user_fetch" };
   }
-  const referred = engineFromReferrer(visit.referrer);
+  const referred = engineOfReferrer(referrer);
   if (referred) return { engine: referred, reason: "referral" };
-  const tagged = engineFromUtm(visit.path);
+  const tagged = engineFromUtm(path);
   if (tagged) return { engine: tagged, reason: "utm" };
   return null;
+}
+
+/**
+ * Referrers repeat heavily (a handful of engines' and search engines' addresses), and reading one parses it as a
+ * URL: each distinct referrer up to REFERRER_CACHED_LENGTH characters is read once, longer ones every time (so
+ * the cache's memory stays bounded).
+ */
+const REFERRER_CACHED_LENGTH = 256;
+const referrerEngines = new LruCache<string, AiEngine | null>(5_000);
+
+function engineOfReferrer(referrer: string | null | undefined): AiEngine | null {
+  if (!referrer || referrer.length > REFERRER_CACHED_LENGTH) return engineFromReferrer(referrer);
+  const cached = referrerEngines.get(referrer);
+  if (cached !== undefined) return cached;
+  const engine = engineFromReferrer(referrer);
+  referrerEngines.set(referrer, engine);
+  return engine;
 }

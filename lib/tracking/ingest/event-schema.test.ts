@@ -178,10 +178,18 @@ describe("validateEvents", () => {
     ["events not an array", { events: {} }],
     ["empty batch", { events: [] }],
     ["1001 events", { events: Array.from({ length: 1001 }, () => VALID) }],
+    ["null", null],
+    ["an array of events", [VALID]],
+    ["events a string", { events: "x" }],
   ])("rejects the whole batch: %s", (_, body) => {
     const result = validateEvents(body, { now });
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.errors.length).toBeGreaterThan(0);
+  });
+
+  test("an envelope with other keys beside its events, or a single event, is a batch", () => {
+    const result = validateEvents({ events: [VALID], note: "ignored" }, { now });
+    expect(result.ok && result.accepted.length).toBe(1);
   });
 
   test("1000 events is the limit, not over it", () => {

@@ -172,25 +172,41 @@ function toFieldErrors(error: z.ZodError): FieldError[] {
  * fails as a whole; otherwise each event stands alone and the bad ones come back in `rejected` by index.
  */
 export function validateEvents(body: unknown, options: { now?: () => number } = {}): ValidateEventsResult {
-  const envelope = trackingEventBatchSchema.safeParse(body);
-  if (!envelope.success) return { ok: false, errors: toFieldErrors(envelope.error) };
+  let events = plainEnvelope(body);
+  if (events === null) {
+    const envelope = trackingEventBatchSchema.safeParse(body);
+    if (!envelope.success) return { ok: false, errors: toFieldErrors(envelope.error) };
+    events = envelope.data.events;
+  }
   const now = options.now ?? Date.now;
   const schema = options.now ? makeTrackingEventSchema(options.now) : trackingEventSchema;
   const hosts = new Map<string, string | null>();
   const at = now(); // once per batch: one clock reading judges every plain event's time window
   const accepted: AcceptedEvent[] = [];
   const rejected: RejectedEvent[] = [];
-  envelope.data.events.forEach((raw, index) => {
+  for (let index = 0; index < events.length; index++) {
+    const raw = events[index];
     const fast = acceptPlainEvent(raw, at, hosts);
     if (fast) {
       accepted.push({ index, event: fast, key: eventKey(fast) });
-      return;
+      continue;
     }
     const parsed = schema.safeParse(raw);
     if (parsed.success) accepted.push({ index, event: parsed.data, key: eventKey(parsed.data) });
     else rejected.push({ index, errors: toFieldErrors(parsed.error) });
-  });
+  }
   return { ok: true, accepted, rejected };
+}
+
+/**
+ * The events of a plainly valid envelope (an object whose `events` is an array of 1 to 1000 entries), as they are:
+ * the envelope's schema accepts exactly these and would copy the array entry by entry; null for anything else
+ * (the schema then words the errors).
+ */
+function plainEnvelope(body: unknown): unknown[] | null {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return null;
+  const events = (body as { events?: unknown }).events;
+  return Array.isArray(events) && events.length >= 1 && events.length <= MAX_EVENTS_PER_BATCH ? events : null;
 }
 
 const ISO_DATETIME: RegExp = z.iso.datetime({ offset: true })._zod.def.pattern!;
@@ -242,18 +258,29 @@ function acceptPlainEvent(raw: unknown, t: number, hosts: Map<string, string | n
   )
     return null;
   if (typeof timestamp !== "string" || !ISO_DATETIME.test(timestamp)) return null;
-  const at = new DateFromValue(isoDateTimeMs(timestamp));
-  if (at.getTime() > t + MAX_FUTURE_MS || at.getTime() < t - MAX_AGE_MS) return null;
-  const event: TrackingEvent = {
+  const ms = isoDateTimeMs(timestamp);
+  if (ms > t + MAX_FUTURE_MS || ms < t - MAX_AGE_MS) return null;
+  // One object, in the schema's key order (id first when there is one): no copy to put the id in front.
+  if (id === undefined)
+    return {
+      domain: host,
+      path: cleanPath,
+      userAgent,
+      ip: cleanIp,
+      referrer: referrer ? (referrer as string) : undefined,
+      status: (status as number | null | undefined) ?? undefined,
+      timestamp: new DateFromValue(ms),
+    };
+  return {
+    id: id as string,
     domain: host,
     path: cleanPath,
     userAgent,
     ip: cleanIp,
     referrer: referrer ? (referrer as string) : undefined,
     status: (status as number | null | undefined) ?? undefined,
-    timestamp: at,
+    timestamp: new DateFromValue(ms),
   };
-  return id === undefined ? event : { id: id as string, ...event };
 }
 
 /**

@@ -1,7 +1,8 @@
-import { listDomains, requireRegisteredDomain } from "@/lib/accounts/domains";
+import { eq, sql } from "drizzle-orm";
+import { requireRegisteredDomain } from "@/lib/accounts/domains";
 import type { Db } from "@/lib/db/client";
 import { runsOnThisThread } from "@/lib/db/rows";
-import type { NewVisit } from "@/lib/db/schema";
+import { domains, type NewVisit } from "@/lib/db/schema";
 import { AppError as ApiError, validationError } from "@/lib/errors";
 import { type EventsIngestResult, LOG_REJECTED_REPORTED, type LogsIngestResult } from "../api-schemas";
 import { encodeVisitBatch } from "./encode-visits";
@@ -30,6 +31,27 @@ function yieldToServer(): Promise<void> {
 }
 const MAX_FUTURE_MS = 5 * 60 * 1000;
 
+/**
+ * The account's domains (id and hostname), by a query built once per database: every batch asks, and building
+ * the select with its columns each time cost more than reading the rows.
+ */
+const domainQueries = new WeakMap<Db, ReturnType<typeof buildDomainQuery>>();
+function buildDomainQuery(db: Db) {
+  return db
+    .select({ id: domains.id, hostname: domains.hostname })
+    .from(domains)
+    .where(eq(domains.accountId, sql.placeholder("accountId")))
+    .prepare("ingest_account_domains");
+}
+function accountDomains(db: Db, accountId: string): Promise<{ id: string; hostname: string }[]> {
+  let query = domainQueries.get(db);
+  if (query === undefined) {
+    query = buildDomainQuery(db);
+    domainQueries.set(db, query);
+  }
+  return query.execute({ accountId });
+}
+
 /** The registered domain an event's host belongs to: the hostname itself, or its www. twin. */
 function domainMatcher(rows: { id: string; hostname: string }[]) {
   const byHost = new Map(rows.map((r) => [r.hostname, r.id]));
@@ -41,16 +63,35 @@ function domainMatcher(rows: { id: string; hostname: string }[]) {
  * POST /tracking/events: validates each event on its own, stores the new bot visits and citations of the
  * account's domains with their rollups (one transaction, a handful of statements per batch), and reports
  * what happened to every event. A batch whose valid events all name unregistered domains is 403.
+ *
+ * Not an async function: an async function's parameters stay reachable until it returns, so `body` (the parsed
+ * JSON of a thousand events) would live through the wait for the database, be copied by the young generation's
+ * collections and promoted to the old one. Here it is validated at once and let go; a malformed batch still
+ * rejects the returned promise (it never throws).
  */
-export async function ingestEvents(
+export function ingestEvents(
   db: Db,
   accountId: string,
   body: unknown,
   options: { now?: () => number } = {},
 ): Promise<EventsIngestResult> {
-  const batch = await prepareEvents(db, accountId, body, options);
-  // Reverse DNS never holds a batch up: cached answers settled visits in prepareEvents, the rest are looked up
-  // afterwards. Only the encoded batch and its counts wait for the database (the parsed events do not).
+  let validated: ReturnType<typeof validateBatch>;
+  try {
+    validated = validateBatch(body, options);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+  return prepareEvents(db, accountId, validated).then((batch) => storeEvents(db, batch));
+}
+
+/**
+ * Stores a prepared batch. Reverse DNS never holds a batch up: cached answers settled visits in prepareEvents, the
+ * rest are looked up afterwards. Only the encoded batch and its counts wait for the database.
+ */
+async function storeEvents(
+  db: Db,
+  batch: Awaited<ReturnType<typeof prepareEvents>>,
+): Promise<EventsIngestResult> {
   const inserted = await storeVisitBatch(db, batch.encoded);
   verifyInBackground(db, batch.pending, batch.verifier);
   // Signed visits whose agent's keys were not at hand: verified once the directory is fetched, after the commit.
@@ -59,13 +100,8 @@ export async function ingestEvents(
   return { received, accepted: inserted, duplicates: prepared - inserted, skipped, rejected };
 }
 
-/**
- * The synchronous part of ingestEvents, with the one query it needs (the account's domains): validates the
- * batch, prepares the rows to store and encodes them. What it parsed and prepared is garbage once it returns,
- * before the batch waits for the database: with several batches in flight, keeping it alive through that wait
- * made the young generation's collections copy it and promote it to the old generation.
- */
-async function prepareEvents(db: Db, accountId: string, body: unknown, options: { now?: () => number }) {
+/** The batch's events validated one by one (a malformed envelope: a 400 thrown here). */
+function validateBatch(body: unknown, options: { now?: () => number }) {
   const validated = validateEvents(body, options);
   if (!validated.ok) {
     throw validationError(
@@ -73,14 +109,34 @@ async function prepareEvents(db: Db, accountId: string, body: unknown, options: 
       validated.errors.map((e) => ({ field: e.field === "(event)" ? "body" : e.field, message: e.message })),
     );
   }
-  const domainOf = domainMatcher(await listDomains(db, accountId));
+  return validated;
+}
+
+/**
+ * The synchronous part of ingestEvents after validation, with the one query it needs (the account's domains):
+ * prepares the rows to store and encodes them. What it prepared is garbage once it returns, before the batch waits
+ * for the database: with several batches in flight, keeping it alive through that wait would have the young
+ * generation's collections copy it and promote it to the old generation.
+ */
+async function prepareEvents(db: Db, accountId: string, validated: ReturnType<typeof validateBatch>) {
+  const domainOf = domainMatcher(await accountDomains(db, accountId));
   const rejected: RejectedEvent[] = [...validated.rejected];
   const rows: NewVisit[] = [];
   const unregistered = new Set<string>();
   let skipped = 0;
   const signatures: PendingSignature[] = [];
+  // A batch's events name one domain or a few, mostly in runs: its id and prepareVisit's options are looked up and
+  // made once per run, not per event.
+  let runDomain: string | undefined;
+  let runDomainId: string | undefined;
+  let runOptions = { domain: "", signatures };
   for (const { index, event, key } of validated.accepted) {
-    const domainId = domainOf(event.domain);
+    if (event.domain !== runDomain) {
+      runDomain = event.domain;
+      runDomainId = domainOf(event.domain);
+      runOptions = { domain: event.domain, signatures };
+    }
+    const domainId = runDomainId;
     if (!domainId) {
       unregistered.add(event.domain);
       rejected.push({ index, errors: [{ field: "domain", message: "is not registered on this account" }] });
@@ -102,7 +158,7 @@ async function prepareEvents(db: Db, accountId: string, body: unknown, options: 
       visit.host = event.host;
       visit.method = event.method;
     }
-    const row = prepareVisit(domainId, visit, key, { domain: event.domain, signatures });
+    const row = prepareVisit(domainId, visit, key, runOptions);
     if (row) rows.push(row);
     else skipped++;
   }

@@ -98,16 +98,47 @@ export function pageOf(path: string): string {
  * as one text parameter, whatever the batch's size, and Postgres parses it without a JSON detour.
  */
 export function pgArrayLiteral(values: readonly (string | number | boolean | null | undefined)[]): string {
+  // Most columns are all plain text (no quote, no backslash, no null) or all small whole numbers: one native join
+  // writes those, without a string per value.
+  const first = values[0];
+  let i = 0;
+  if (typeof first === "string") {
+    for (; i < values.length; i++) {
+      const v = values[i];
+      if (typeof v !== "string" || v.indexOf('"') !== -1 || v.indexOf("\\") !== -1) break;
+    }
+    if (i === values.length) return `{"${values.join('","')}"}`;
+  } else if (typeof first === "number") {
+    for (; i < values.length; i++) {
+      const v = values[i];
+      if (typeof v !== "number" || (v | 0) !== v) break;
+    }
+    if (i === values.length) return `{${values.join(",")}}`;
+  }
   const parts = new Array<string>(values.length);
-  for (let i = 0; i < values.length; i++) {
+  for (i = 0; i < values.length; i++) {
     const v = values[i];
     if (v == null) parts[i] = "NULL";
     else if (typeof v === "string")
       // Most values hold neither a quote nor a backslash: two scans are cheaper than the regex then.
       parts[i] =
         v.indexOf('"') === -1 && v.indexOf("\\") === -1 ? `"${v}"` : `"${v.replace(ARRAY_QUOTED, "\\$&")}"`;
+    else if (typeof v === "number" && v > SMALL_INTEGER && v < 1e15 && Number.isInteger(v))
+      parts[i] = wholeText(v);
     else parts[i] = String(v);
   }
   return `{${parts.join(",")}}`;
 }
 const ARRAY_QUOTED = /["\\]/g;
+/** Above this a whole number is a heap number, which String() writes through the double formatter. */
+const SMALL_INTEGER = 2 ** 31 - 1;
+
+/**
+ * `String(n)` of a whole number from 2^31 to 10^15 (a time in milliseconds, the one such column of a batch) as two
+ * small integers, the millions and the six digits below them: a third of the cost of formatting the double. Both
+ * parts are exact: `%` of integers below 2^53 is, and so is dividing the multiple of 10^6 that remains.
+ */
+function wholeText(n: number): string {
+  const low = n % 1_000_000;
+  return String((n - low) / 1_000_000) + String(low + 1_000_000).slice(1);
+}

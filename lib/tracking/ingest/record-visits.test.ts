@@ -152,6 +152,37 @@ test("pgArrayLiteral quotes every text and escapes quotes and backslashes; null 
   );
 });
 
+test("pgArrayLiteral: a column that is plain text or small numbers at first and not further on", () => {
+  expect(pgArrayLiteral([])).toBe("{}");
+  expect(pgArrayLiteral(["a", "b"])).toBe('{"a","b"}');
+  expect(pgArrayLiteral(["a", 'b"c', "d\\e"])).toBe('{"a","b\\"c","d\\\\e"}');
+  expect(pgArrayLiteral(["a", null, ""])).toBe('{"a",NULL,""}');
+  expect(pgArrayLiteral(["a", 1, true])).toBe('{"a",1,true}');
+  expect(pgArrayLiteral([1, -2, 0])).toBe("{1,-2,0}");
+  expect(pgArrayLiteral([1, 2.5, null, 3_000_000_000, false])).toBe("{1,2.5,NULL,3000000000,false}");
+});
+
+test("pgArrayLiteral writes every number as String() does, times in milliseconds included", () => {
+  const edges = [
+    2 ** 31 - 1,
+    2 ** 31,
+    2 ** 31 + 1,
+    1e15 - 1,
+    1e15,
+    2 ** 53,
+    2 ** 53 + 2,
+    1e21,
+    0,
+    -0,
+    -1.7e12,
+  ];
+  const random = Array.from({ length: 20_000 }, (_, i) =>
+    i % 3 === 0 ? Math.floor(Math.random() * 1e15) : i % 3 === 1 ? 1.7e12 + i : Math.random() * 1e13,
+  );
+  const values = [...edges, ...random, 1_700_000_000_000, 1_700_000_999_999, 1_700_000_000_001.5];
+  expect(pgArrayLiteral(values)).toBe(`{${values.map((v) => String(v)).join(",")}}`);
+});
+
 describe("DuplicateMemory: which form a batch's first attempt uses", () => {
   test("plain until a batch of the same domains holds duplicates; plain again after a batch without", () => {
     const memory = new DuplicateMemory();

@@ -11,7 +11,9 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = legacyMethods({
     ok(await listBotVisits(db, auth.accountId, query)),
   ),
   // POST /api/tracking/visits (older interface): the same events as POST /api/v1/tracking/events
-  POST: implement(legacyIngestVisitsRoute, async ({ db, auth, body }) =>
-    ok(await ingestEvents(db, auth.accountId, body)),
+  POST: implement(legacyIngestVisitsRoute, ({ db, auth, body }) =>
+    // Not awaited here: an async handler would keep its context, and with it the parsed body, alive until the
+    // batch is stored (see ingestEvents).
+    ingestEvents(db, auth.accountId, body).then((result) => ok(result)),
   ),
 });

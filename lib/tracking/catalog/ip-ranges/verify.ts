@@ -28,13 +28,25 @@ export function createIpVerifier(feeds: Partial<Record<RangeSourceKey, unknown>>
     if (!set.isEmpty) sets.set(key, set);
   }
 
+  // Each known bot's range sets, gathered on its first visit (the definitions and the sets never change). Only
+  // names spelt as their definition are kept (what classification gives), so the map stays as small as the table.
+  const rangesByBot = new Map<string, IpRangeSet[]>();
+  const rangesOf = (botName: string): IpRangeSet[] | null => {
+    const known = rangesByBot.get(botName);
+    if (known !== undefined) return known;
+    const definition = getBotDefinition(botName);
+    if (!definition) return null;
+    const ranges = definition.ipRanges.flatMap((key) => sets.get(key) ?? []);
+    if (definition.name === botName) rangesByBot.set(botName, ranges);
+    return ranges;
+  };
+
   return {
     loadedSources: () => [...sets.keys()],
     verifyBotIp(botName, ip) {
-      const definition = getBotDefinition(botName);
-      if (!definition || !ip) return "unknown";
-      const ranges = definition.ipRanges.flatMap((key) => sets.get(key) ?? []);
-      if (ranges.length === 0) return "unknown";
+      if (!ip) return "unknown";
+      const ranges = rangesOf(botName);
+      if (ranges === null || ranges.length === 0) return "unknown";
       const address = parseIp(ip);
       if (!address || !isPublicIp(address)) return "unknown";
       return ranges.some((set) => set.contains(address)) ? "verified" : "unverified";

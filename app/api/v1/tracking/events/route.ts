@@ -6,7 +6,9 @@ import { ingestEvents } from "@/lib/tracking/ingest/ingest-visits";
 
 // POST /api/v1/tracking/events: a batch of visits; each validated alone; idempotent per event (free)
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
-  POST: implement(ingestTrackingEventsRoute, async ({ db, auth, body }) =>
-    ok(await ingestEvents(db, auth.accountId, body)),
+  POST: implement(ingestTrackingEventsRoute, ({ db, auth, body }) =>
+    // Not awaited here: an async handler would keep its context, and with it the parsed body, alive until the
+    // batch is stored (see ingestEvents).
+    ingestEvents(db, auth.accountId, body).then((result) => ok(result)),
   ),
 });
