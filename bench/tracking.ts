@@ -359,7 +359,19 @@ try {
     const rss = rssMb(app.pid);
     return { live, computed, spread, wide, rss, rssAtStart, kill: app.kill };
   };
+  // The rollups' row updates and how many were heap-only (no index entry written), over the HTTP ingest: Postgres
+  // reports a backend's counts within a second of its transaction, and the ingest ends with a second's pause.
+  const rollupUpdates = async () =>
+    rowsOf<{ updated: string; hot: string }>(
+      await db.execute(sql`
+        select coalesce(sum(n_tup_upd), 0)::text as updated, coalesce(sum(n_tup_hot_upd), 0)::text as hot
+        from pg_stat_user_tables where relname = any(${`{${ROLLUPS.join(",")}}`}::text[])`),
+    )[0]!;
+  const updatesBefore = await rollupUpdates();
   const http = HTTP_BATCHES > 0 ? await httpIngest() : null;
+  const updatesAfter = await rollupUpdates();
+  const rollupUpdated = Number(updatesAfter.updated) - Number(updatesBefore.updated);
+  const rollupHot = Number(updatesAfter.hot) - Number(updatesBefore.hot);
 
   // 3. Reads on the loaded table: uncached (the cache cleared before each call) and cached, twice: right after
   //    the ingest (Postgres still writing out what it stored: the checkpoint, the background writer), then
@@ -430,6 +442,9 @@ try {
   if (http) {
     console.log(
       `serving process RSS after the HTTP ingest: ${http.rss.toFixed(0)} MB (at start ${http.rssAtStart.toFixed(0)} MB; goal < 400 MB: ${http.rss < 400 ? "met" : "NOT met"})`,
+    );
+    console.log(
+      `rollup rows updated during the HTTP ingest: ${rollupUpdated.toLocaleString("en")}, heap-only (no index entry): ${rollupUpdated > 0 ? ((100 * rollupHot) / rollupUpdated).toFixed(1) : "0"}%`,
     );
   } else console.log("ingest over HTTP: skipped (BENCH_HTTP_BATCHES=0)");
   console.log(
