@@ -260,19 +260,8 @@ function acceptPlainEvent(raw: unknown, t: number, hosts: Map<string, string | n
   if (typeof timestamp !== "string" || !ISO_DATETIME.test(timestamp)) return null;
   const ms = isoDateTimeMs(timestamp);
   if (ms > t + MAX_FUTURE_MS || ms < t - MAX_AGE_MS) return null;
-  // One object, in the schema's key order (id first when there is one): no copy to put the id in front.
-  if (id === undefined)
-    return {
-      domain: host,
-      path: cleanPath,
-      userAgent,
-      ip: cleanIp,
-      referrer: referrer ? (referrer as string) : undefined,
-      status: (status as number | null | undefined) ?? undefined,
-      timestamp: new DateFromValue(ms),
-    };
-  return {
-    id: id as string,
+  // One object, the id added to it when there is one (no copy of the event to carry it).
+  const event: TrackingEvent = {
     domain: host,
     path: cleanPath,
     userAgent,
@@ -281,6 +270,8 @@ function acceptPlainEvent(raw: unknown, t: number, hosts: Map<string, string | n
     status: (status as number | null | undefined) ?? undefined,
     timestamp: new DateFromValue(ms),
   };
+  if (id !== undefined) event.id = id as string;
+  return event;
 }
 
 /**
