@@ -45,6 +45,14 @@ function cpuSeconds(pid: number): number {
     return 0;
   }
 }
+/** The server's write-ahead log so far: bytes, and full-page images (the first change to a page after a checkpoint). */
+async function walStats() {
+  const [r] = rowsOf<{ bytes: string; fpi: string }>(
+    await handle.db.execute(sql`select wal_bytes::text as bytes, wal_fpi::text as fpi from pg_stat_wal`),
+  );
+  return { bytes: Number(r!.bytes), fpi: Number(r!.fpi) };
+}
+
 /** CPU seconds used by every postgres process on this machine (the database the bench writes to). */
 function postgresCpuSeconds(): number {
   let total = 0;
@@ -313,6 +321,7 @@ try {
       // Each run starts from a checkpoint: otherwise whether Postgres's checkpoint (and the full-page images in the
       // write-ahead log after it) fell inside a run or not moved its figures by a fifth from run to run.
       await db.execute(sql`checkpoint`);
+      const wal0 = await walStats();
       const cpu0 = { server: cpuSeconds(app.pid), postgres: postgresCpuSeconds(), bench: process.cpuUsage() };
       const t = performance.now();
       await Promise.all(
@@ -345,7 +354,12 @@ try {
         client: perBatch((bench.user + bench.system) / 1e6),
         wall: perBatch(seconds),
       };
-      return { stored, eventsPerSecond: (bodies.length * 1000) / seconds, cpu };
+      const wal1 = await walStats();
+      const wal = {
+        kb: ((wal1.bytes - wal0.bytes) / 1024 / bodies.length).toFixed(0),
+        fpi: ((wal1.fpi - wal0.fpi) / bodies.length).toFixed(0),
+      };
+      return { stored, eventsPerSecond: (bodies.length * 1000) / seconds, cpu, wal };
     };
     // The server warms up first (its code compiled, its pools open, its heap grown to its working size) on batches of
     // their own, as bench:api warms up before it counts: a run's figures are the steady state.
@@ -408,7 +422,8 @@ try {
   // The server's settings that move these figures: what the machine's Postgres runs with, not what the bench chose.
   const settings = rowsOf<{ name: string; setting: string; unit: string | null }>(
     await db.execute(sql`select name, setting, unit from pg_settings
-      where name in ('server_version', 'shared_buffers', 'autovacuum', 'synchronous_commit', 'max_wal_size')
+      where name in ('server_version', 'shared_buffers', 'autovacuum', 'synchronous_commit', 'max_wal_size',
+                     'checkpoint_timeout', 'wal_compression')
       order by name`),
   );
   console.log("\n## Tracking benchmark (Postgres)\n");
@@ -438,6 +453,7 @@ try {
     console.log(
       `  CPU ms per batch of 1000: server ${r.cpu.server}, Postgres ${r.cpu.postgres}, bench client ${r.cpu.client} (wall ${r.cpu.wall} ms per batch, 4 in flight)`,
     );
+    console.log(`  write-ahead log per batch: ${r.wal.kb} kB, ${r.wal.fpi} full-page images`);
   }
   if (http) {
     console.log(
