@@ -53,7 +53,11 @@ export const visitsQuery = z
   });
 
 const visitView = z.object({
-  id: z.string(),
+  id: z
+    .string()
+    .describe(
+      "The visit's identity within its domain (opaque): its time and event key, the same for every read",
+    ),
   timestamp: z.string().describe("ISO 8601 UTC"),
   path: z.string(),
   bot: z.string(),

@@ -177,6 +177,37 @@ test("a page after the first continues exactly where the cursor points, ties on 
   expect(seen).toEqual(stored);
 });
 
+test("a visit's id is its time and event key: two visits with one client id at two times have two ids, and a read again gives the same ones", async () => {
+  const acct = await createTestAccount(plans.db, { domains: ["ids.example"] });
+  const domain = { id: await domainId("ids.example") };
+  const [earlier, later] = [Date.UTC(2026, 10, 21, 9), Date.UTC(2026, 10, 21, 10)];
+  const times = [earlier, later];
+  await recordVisits(
+    plans.db,
+    times.map(
+      (t) =>
+        prepareVisit(domain.id, { occurredAt: new Date(t), path: "/same", userAgent: UA.gptbot }, "id:e-1")!,
+    ),
+  );
+  const read = () =>
+    listBotVisits(plans.db, acct.accountId, { domain: "ids.example", limit: 10, from: new Date(earlier) });
+  const first = await read();
+  expect(first.visits.map((v) => v.timestamp)).toEqual(
+    [later, earlier].map((t) => new Date(t).toISOString()),
+  );
+  const ids = first.visits.map((v) => v.id);
+  expect(new Set(ids).size).toBe(2);
+  expect((await read()).visits.map((v) => v.id)).toEqual(ids);
+  // The id of a visit lists the visits after it: the older one.
+  const after = await listBotVisits(plans.db, acct.accountId, {
+    domain: "ids.example",
+    limit: 10,
+    from: new Date(earlier),
+    cursor: ids[0]!,
+  });
+  expect(after.visits.map((v) => v.id)).toEqual([ids[1]]);
+});
+
 test("a cursor holding a time Postgres cannot store, or a key no visit can have, is refused as a bad cursor, before any query", async () => {
   const acct = await createTestAccount(plans.db, { domains: ["cursors.example"] });
   for (const at of [

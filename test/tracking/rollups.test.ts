@@ -111,7 +111,7 @@ describe("rollups equal the stored visits counted afresh", () => {
     for (const batch of batches) accepted.push(await recordVisits(handle.db, batch));
     expect(accepted).toEqual([400, 400, 200, 300, 300]);
     const stored = await handle.db
-      .select({ id: visits.id })
+      .select({ key: visits.eventKey })
       .from(visits)
       .where(inArray(visits.domainId, domainIds));
     expect(stored).toHaveLength(1600);

@@ -28,7 +28,7 @@ const visitOf = (domainId: string, path = "/") =>
   prepareVisit(domainId, { occurredAt: new Date(), path, userAgent: UA.gptbot }, `key-${++n}`) as NewVisit;
 
 const countFor = async (ids: string[]) =>
-  (await handle.db.select({ id: visits.id }).from(visits).where(inArray(visits.domainId, ids))).length;
+  (await handle.db.select({ key: visits.eventKey }).from(visits).where(inArray(visits.domainId, ids))).length;
 
 async function twoDomains() {
   const acct = await createTestAccount(handle.db);

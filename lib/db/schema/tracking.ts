@@ -1,7 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
   bigint,
-  bigserial,
   boolean,
   check,
   customType,
@@ -58,22 +57,17 @@ export const visitAgents = pgTable("visit_agents", {
  * visits are not stored. `eventKey` makes ingest idempotent: a retried batch inserts nothing twice.
  *
  * The table is partitioned by UTC month on `occurredAt` (visits_YYYY_MM, and visits_default for a month with no
- * partition yet), which Drizzle cannot declare: migration 0034 creates the partitioned table (0036 its current columns) and the SQL function
- * visits_ensure_partition that adds a month, and lib/tracking/raw-visits keeps the months (created ahead, dropped
- * past the raw-visit retention). This definition is the parent's columns, keys and indexes, for queries; each
- * partition carries the same indexes under its own name (visits_2026_11_domain_time_idx). Every unique key of a
- * partitioned table holds the partition key, hence `occurredAt` in the primary key. The columns go fixed-width first,
- * widest first, so none pads.
+ * partition yet), which Drizzle cannot declare: migration 0034 creates the partitioned table (0038 its current
+ * columns) and the SQL function visits_ensure_partition that adds a month, and lib/tracking/raw-visits keeps the
+ * months (created ahead, dropped past the raw-visit retention). This definition is the parent's columns, keys and
+ * indexes, for queries; each partition carries the same indexes under its own name (visits_2026_11_pkey). Every
+ * unique key of a partitioned table holds the partition key, hence `occurredAt` in the primary key. That key is a
+ * visit's only identity: a visit has no id of its own, which would cost 8 bytes a row and a sequence step per
+ * insert. The columns go fixed-width first, widest alignment first, so none pads.
  */
 export const visits = pgTable(
   "visits",
   {
-    /**
-     * Unique by its sequence, and not indexed: nothing reads a visit by id alone; the API shows it, and it orders
-     * the citations of the same instant in the citations index. An index of its own would cost every insert a
-     * B-tree descent.
-     */
-    id: bigserial("id", { mode: "number" }).notNull(),
     /**
      * The domain: no foreign key, whose check would cost a lookup per inserted visit, a large share of ingest's
      * work. The ingest statement locks each domain of its batch once, as the key's check would, and refuses the
@@ -106,10 +100,9 @@ export const visits = pgTable(
     // and Postgres packs a leaf page that receives its group's newest entries when it splits (about 90% full); in
     // descending order every new entry lands at the front of its group and each split leaves two half-full pages.
     primaryKey({ name: "visits_pkey", columns: [t.domainId, t.occurredAt, t.eventKey] }),
-    // GET /citations: the newest citations of a domain (scanned backward as well).
-    index("visits_citations_idx")
-      .on(t.domainId, t.occurredAt, t.id)
-      .where(sql`${t.citationEngine} is not null`),
+    // GET /citations: the newest citations of a domain (scanned backward as well; citations of one instant in the
+    // index's own order).
+    index("visits_citations_idx").on(t.domainId, t.occurredAt).where(sql`${t.citationEngine} is not null`),
     check("visits_verification_method_valid", sql`${t.verificationMethod} in ('signature', 'ip', 'rdns')`),
     check("visits_bot_or_citation", sql`${t.botName} is not null or ${t.citationEngine} is not null`),
   ],

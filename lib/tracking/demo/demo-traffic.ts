@@ -13,7 +13,11 @@ const DEMO_VISIT_COUNT = 3000;
  * has no visits yet, so restarts add nothing. Returns how many visits were stored.
  */
 export async function seedDemoTraffic(db: Db, domainId: string, now = Date.now()): Promise<number> {
-  const [any] = await db.select({ id: visits.id }).from(visits).where(eq(visits.domainId, domainId)).limit(1);
+  const [any] = await db
+    .select({ at: visits.occurredAt })
+    .from(visits)
+    .where(eq(visits.domainId, domainId))
+    .limit(1);
   if (any) return 0;
   const sample = generateSampleVisits({ count: DEMO_VISIT_COUNT, days: 60, now, seed: 20_240_601 });
   const rows = sample

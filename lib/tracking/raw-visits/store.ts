@@ -26,7 +26,6 @@ export interface BotVisitsQuery {
 
 /** @public (what another raw-visit store implements) */
 export interface RawBotVisit {
-  id: number;
   key: string;
   at: Date;
   path: string;
@@ -86,7 +85,6 @@ const postgresRawVisits: RawVisitStore = {
   botVisits: (db, q) =>
     db
       .select({
-        id: visits.id,
         key: visits.eventKey,
         at: visits.occurredAt,
         path: visits.path,
@@ -134,9 +132,10 @@ const postgresRawVisits: RawVisitStore = {
       .where(
         and(eq(visits.domainId, domainId), isNotNull(visits.citationEngine), gte(visits.occurredAt, since)),
       )
-      // Plain "desc" (nulls first, and the columns are not null): each month's visits_citations_idx read backward
-      // (the months before the period pruned), the months merged in order, no sort.
-      .orderBy(desc(visits.occurredAt), desc(visits.id))
+      // Plain "desc" (nulls first, and the column is not null): each month's visits_citations_idx read backward
+      // (the months before the period pruned), the months merged in order, no sort. Citations of one instant come
+      // in the index's order.
+      .orderBy(desc(visits.occurredAt))
       .limit(limit),
   maintain: maintainVisitPartitions,
 };

@@ -62,7 +62,9 @@ export async function listBotVisits(db: Db, accountId: string, q: VisitsQuery) {
   return {
     domain: domain.hostname,
     visits: page.map((r) => ({
-      id: String(r.id),
+      // A visit's identity within its domain, opaque: its time and event key (a client's id may recur at another
+      // time), encoded as the cursor that lists the visits after it.
+      id: encodeCursor(r.at, r.key),
       timestamp: r.at.toISOString(),
       path: r.path,
       bot: r.bot ?? "",
