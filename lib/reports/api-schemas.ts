@@ -24,6 +24,11 @@ const instant = z
 const bool = z.enum(["true", "false"]).transform((v) => v === "true");
 
 const VISITS_LIMIT = { min: 1, max: 200, default: 50 } as const;
+/**
+ * The longest cursor (and visit id) the visits list writes: base64url of a time (24 characters) and "|" and an event
+ * key, at most "id:" and a client's 128 characters of up to 3 UTF-8 bytes each: 412 bytes, 550 characters.
+ */
+const VISITS_CURSOR_MAX = 600;
 
 export const visitsQuery = z
   .object({
@@ -39,7 +44,7 @@ export const visitsQuery = z
     aiOnly: bool.optional().describe("`true`: only AI bots."),
     cursor: z
       .string()
-      .max(200)
+      .max(VISITS_CURSOR_MAX)
       .regex(/^[A-Za-z0-9_-]+$/, "Not a cursor from a previous page.")
       .optional()
       .describe("`nextCursor` of the previous page."),

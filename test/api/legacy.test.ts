@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, vi } from "vitest";
+import { registerDomain } from "@/lib/accounts/domains";
 import type { DbHandle } from "@/lib/db/client";
 import { legacyTokens, visibilityObservations } from "@/lib/db/schema";
 import { createLegacyToken, revokeLegacyToken } from "@/lib/keys/legacy-tokens";
@@ -209,6 +210,53 @@ describe("reads", () => {
       { headers: bearer(token) },
     );
     expect(windowed.data.visits).toHaveLength(2);
+  });
+
+  test("visits with the longest ids an event may carry page through with their own cursors, and each id lists the visits after it", async () => {
+    // A domain of its own (the other reads count the shared one's visits). 128 characters of three UTF-8 bytes
+    // each: the longest key in bytes an event can have.
+    const host = "long-ids.example";
+    await registerDomain(handle.db, acct.accountId, host);
+    const longId = (n: number) => `${n}${"\u20ac".repeat(127)}`;
+    const at = (n: number) => new Date(Date.now() - 10 * 60_000 - n * 1000).toISOString();
+    const sent = await callApi(api, "/api/tracking/visits", {
+      method: "POST",
+      headers: bearer(token),
+      json: {
+        events: [1, 2, 3].map((n) => ({
+          id: longId(n),
+          domain: host,
+          path: `/long-${n}`,
+          userAgent: UA.gptbot,
+          timestamp: at(n),
+        })),
+      },
+    });
+    expect(sent.data).toMatchObject({ accepted: 3 });
+    const from = new Date(Date.now() - 20 * 60_000).toISOString();
+    const to = new Date(Date.now() - 9 * 60_000).toISOString();
+    type Page = { visits: { id: string; path: string }[]; nextCursor: string | null };
+    const read = (cursor?: string) =>
+      callApi<Page>(
+        api,
+        `/api/tracking/visits?domain=${host}&from=${from}&to=${to}&limit=1${cursor ? `&cursor=${cursor}` : ""}`,
+        { headers: bearer(token) },
+      );
+    const paths: string[] = [];
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 4; page++) {
+      const res = await read(cursor);
+      expect(res.status).toBe(200);
+      paths.push(...res.data.visits.map((v) => v.path));
+      ids.push(...res.data.visits.map((v) => v.id));
+      if (!res.data.nextCursor) break;
+      cursor = res.data.nextCursor;
+    }
+    expect(paths).toEqual(["/long-1", "/long-2", "/long-3"]);
+    const after = await read(ids[0]);
+    expect(after.status).toBe(200);
+    expect(after.data.visits.map((v) => v.path)).toEqual(["/long-2"]);
   });
 
   test("citations: as /api/v1/citations", async () => {
