@@ -37,6 +37,8 @@ export interface SignOptions {
   signWith?: KeyObject;
   keyid?: string;
   tag?: string;
+  /** More signature parameters, as written after the others (e.g. ';nonce="n";x=1.0'). */
+  extraParams?: string;
 }
 
 /** The three headers of a signed request. */
@@ -60,7 +62,7 @@ export function signRequest(o: SignOptions): {
     components.push(`"@path"`);
     lines.push(`"@path": ${o.path}`);
   }
-  const params = `(${components.join(" ")});created=${o.created};expires=${o.expires};keyid="${o.keyid ?? o.key.keyid}";tag="${o.tag ?? "web-bot-auth"}"`;
+  const params = `(${components.join(" ")});created=${o.created};expires=${o.expires};keyid="${o.keyid ?? o.key.keyid}";tag="${o.tag ?? "web-bot-auth"}"${o.extraParams ?? ""}`;
   lines.push(`"@signature-params": ${params}`);
   const signature = sign(null, Buffer.from(lines.join("\n")), o.signWith ?? o.key.privateKey);
   return {

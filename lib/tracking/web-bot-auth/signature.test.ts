@@ -167,6 +167,17 @@ describe("prepareSignatureCheck", () => {
     expect(verifies(headers, { method: "GET", path: "/other" })).toBe(false);
   });
 
+  test("parameters are signed as written: a decimal stays a decimal, and is no Integer for created", () => {
+    // A parameter this product does not know is still part of the signature base, serialised exactly (1.0, not 1).
+    expect(verifies(signed({ extraParams: ';nonce="n-1";x=1.0;y=-0.25' }))).toBe(true);
+    const decimal = signed();
+    const input = decimal.signatureInput.replace(/created=(\d+)/, "created=$1.0");
+    expect(check({ ...decimal, signatureInput: input })).toMatchObject({
+      kind: "invalid",
+      reason: "created and expires are required",
+    });
+  });
+
   test("another authority, another key, a tampered agent: the signature fails", () => {
     expect(verifies(signed(), { authority: "evil.example" })).toBe(false);
     expect(verifies(signed({ signWith: agentKeyPair().privateKey }))).toBe(false);

@@ -6,7 +6,15 @@ export class Token {
   constructor(readonly value: string) {}
 }
 
-type BareItem = number | string | Token | Uint8Array | boolean;
+/**
+ * A Decimal (a number written with a fraction, "1.0" or "2.50"): kept apart from an Integer of the same value, so it
+ * serialises back as a decimal ("1.0"), as the signature base must, and never passes for an Integer parameter.
+ */
+export class Decimal {
+  constructor(readonly value: number) {}
+}
+
+type BareItem = number | Decimal | string | Token | Uint8Array | boolean;
 type Parameters = Map<string, BareItem>;
 export interface Item {
   value: BareItem;
@@ -131,14 +139,17 @@ class Parser {
     return this.fail("expected an item");
   }
 
-  number(): number {
+  number(): number | Decimal {
     const m = /^-?(\d{1,15})(\.\d{1,3})?/.exec(this.text.slice(this.i));
     if (!m) return this.fail("invalid number");
     if (m[2] && (m[1] as string).length > 12) this.fail("decimal too long");
     const next = this.text[this.i + m[0].length];
     if (next !== undefined && next >= "0" && next <= "9") this.fail("number too long");
+    if (next === ".") this.fail(m[2] ? "invalid decimal" : "a decimal needs digits after its point");
     this.i += m[0].length;
-    return Number(m[0]);
+    // -0 is 0: the sign of a zero is not kept (RFC 8941 serialises it as "0").
+    const value = Number(m[0]) + 0;
+    return m[2] ? new Decimal(value) : value;
   }
 
   string(): string {
@@ -204,9 +215,10 @@ export function parseItem(text: string): Item {
 }
 
 function serializeBareItem(value: BareItem): string {
-  if (typeof value === "number") {
-    if (Number.isInteger(value)) return String(value);
-    const rounded = Math.round(value * 1000) / 1000;
+  if (typeof value === "number") return String(value);
+  if (value instanceof Decimal) {
+    // At most three digits after the point, at least one (RFC 8941 section 4.1.5).
+    const rounded = Math.round(value.value * 1000) / 1000 + 0;
     return Number.isInteger(rounded) ? `${rounded}.0` : String(rounded);
   }
   if (typeof value === "string") return `"${value.replace(/[\\"]/g, "\\$&")}"`;
