@@ -1,5 +1,6 @@
-// A visit's domain without a foreign key: the ingest statement locks each domain of its batch once and refuses a
-// batch whose domain is gone, and removing domains removes their visits (a trigger), however they are removed.
+// A visit's domain, and its rollups', without a foreign key: the ingest statement locks each domain of its batch once
+// and refuses a batch whose domain is gone, and removing domains removes their visits and rollup rows (a trigger),
+// however they are removed.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -26,9 +27,45 @@ test.beforeAll(async ({ handle: _handle }) => {
 let n = 0;
 const visitOf = (domainId: string, path = "/") =>
   prepareVisit(domainId, { occurredAt: new Date(), path, userAgent: UA.gptbot }, `key-${++n}`) as NewVisit;
+/** A user-triggered fetch by ChatGPT: a citation, so it also writes the citation rollups. */
+const citationOf = (domainId: string, path = "/") =>
+  prepareVisit(
+    domainId,
+    { occurredAt: new Date(), path, userAgent: UA.chatgptUser },
+    `key-${++n}`,
+  ) as NewVisit;
 
 const countFor = async (ids: string[]) =>
   (await handle.db.select({ key: visits.eventKey }).from(visits).where(inArray(visits.domainId, ids))).length;
+
+/** Every tracking table keyed by domain but the visits: the rollups (a table added later is covered too). */
+async function rollupTables(): Promise<string[]> {
+  return rowsOf<{ table_name: string }>(
+    await handle.db.execute(sql`
+      select table_name from information_schema.columns
+      where table_schema = current_schema() and column_name = 'domain_id' and left(table_name, 9) = 'tracking_'
+      order by 1`),
+  ).map((r) => r.table_name);
+}
+
+/** The domains' rows in each rollup table. */
+async function rollupRowsFor(ids: string[]): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const table of await rollupTables()) {
+    const [row] = rowsOf<{ n: number }>(
+      await handle.db.execute(
+        sql`select count(*)::int as n from ${sql.identifier(table)}
+            where domain_id in (${sql.join(
+              ids.map((id) => sql`${id}::uuid`),
+              sql`, `,
+            )})`,
+      ),
+    );
+    counts[table] = row!.n;
+  }
+  return counts;
+}
+const none = async () => Object.fromEntries((await rollupTables()).map((t) => [t, 0]));
 
 async function twoDomains() {
   const acct = await createTestAccount(handle.db);
@@ -56,21 +93,35 @@ describe("a visit's domain", () => {
     expect(await countFor([ghost])).toBe(0);
   });
 
-  test("removing domains removes their visits, one domain or many in one statement; others keep theirs", async () => {
+  test("removing domains removes their visits and rollup rows, one domain or many in one statement; others keep theirs", async () => {
     const one = await twoDomains();
     const other = await twoDomains();
-    await recordVisits(handle.db, [visitOf(one.a.id), visitOf(one.b.id), visitOf(one.b.id, "/x")]);
-    await recordVisits(handle.db, [visitOf(other.a.id), visitOf(other.b.id)]);
+    await recordVisits(handle.db, [
+      visitOf(one.a.id),
+      citationOf(one.a.id),
+      visitOf(one.b.id),
+      visitOf(one.b.id, "/x"),
+    ]);
+    await recordVisits(handle.db, [visitOf(other.a.id), citationOf(other.b.id)]);
+    const kept = await rollupRowsFor([one.b.id]);
+    // Every rollup table holds rows of the domain about to go, so each table's removal is seen.
+    expect(await rollupTables()).toHaveLength(6);
+    expect(Object.values(await rollupRowsFor([one.a.id])).every((c) => c > 0)).toBe(true);
     await handle.db.delete(domains).where(eq(domains.id, one.a.id));
     expect(await countFor([one.a.id])).toBe(0);
+    expect(await rollupRowsFor([one.a.id])).toEqual(await none());
     expect(await countFor([one.b.id])).toBe(2);
+    expect(await rollupRowsFor([one.b.id])).toEqual(kept);
+    // An account's removal removes its domains, and with them their visits and rollups.
     await handle.db.delete(domains).where(eq(domains.accountId, other.acct.accountId));
     expect(await countFor([other.a.id, other.b.id])).toBe(0);
+    expect(await rollupRowsFor([other.a.id, other.b.id])).toEqual(await none());
     expect(await countFor([one.b.id])).toBe(2);
+    expect(await rollupRowsFor([one.b.id])).toEqual(kept);
   });
 
   test.skipIf(!isPostgres())(
-    "a removal waits for a batch being stored, then removes its visits too (no visit outlives its domain)",
+    "a removal waits for a batch being stored, then removes its visits and rollup rows too (nothing outlives its domain)",
     async () => {
       const { a } = await twoDomains();
       let release!: () => void;
@@ -81,11 +132,16 @@ describe("a visit's domain", () => {
       const insertedRows = new Promise<void>((r) => {
         stored = r;
       });
-      await recordVisits(handle.db, [visitOf(a.id, "/held")]);
+      await recordVisits(handle.db, [visitOf(a.id, "/held"), citationOf(a.id, "/cited")]);
       // The batch's transaction stays open after its insert, holding its locks: the domain row (key share) and
       // the rollup rows it updated, which the removal's cascade must delete.
       const batch = handle.db.transaction(async (tx) => {
-        await recordVisits(tx, [visitOf(a.id, "/held"), visitOf(a.id, "/held-2")]);
+        // New rollup rows (a new page, a page cited for the first time) and rows added to.
+        await recordVisits(tx, [
+          visitOf(a.id, "/held"),
+          visitOf(a.id, "/held-2"),
+          citationOf(a.id, "/cited-2"),
+        ]);
         stored();
         await held;
       });
@@ -104,6 +160,7 @@ describe("a visit's domain", () => {
       await removal;
       expect(removed).toBe(true);
       expect(await countFor([a.id])).toBe(0);
+      expect(await rollupRowsFor([a.id])).toEqual(await none());
     },
   );
 });

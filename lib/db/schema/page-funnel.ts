@@ -1,6 +1,5 @@
 import { sql } from "drizzle-orm";
 import { bigint, check, customType, date, pgTable, primaryKey, timestamp, uuid } from "drizzle-orm/pg-core";
-import { domains } from "./accounts";
 
 /** Text compared byte by byte (collation "C"), as the other rollups' keys (see tracking.ts). */
 const keyText = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"' });
@@ -13,9 +12,8 @@ const keyText = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"
 export const trackingDailyPages = pgTable(
   "tracking_daily_pages",
   {
-    domainId: uuid("domain_id")
-      .notNull()
-      .references(() => domains.id, { onDelete: "cascade" }),
+    /** No foreign key, as visits' domain: the ingest statement holds the domain, a trigger removes its rows. */
+    domainId: uuid("domain_id").notNull(),
     day: date("day", { mode: "string" }).notNull(),
     page: keyText("page").notNull(),
     aiCrawls: bigint("ai_crawls", { mode: "number" }).notNull(),
@@ -38,9 +36,8 @@ export const trackingDailyPages = pgTable(
 export const trackingDailyPageCitations = pgTable(
   "tracking_daily_page_citations",
   {
-    domainId: uuid("domain_id")
-      .notNull()
-      .references(() => domains.id, { onDelete: "cascade" }),
+    /** No foreign key, as visits' domain: the ingest statement holds the domain, a trigger removes its rows. */
+    domainId: uuid("domain_id").notNull(),
     day: date("day", { mode: "string" }).notNull(),
     page: keyText("page").notNull(),
     engine: keyText("engine").notNull(),

@@ -15,7 +15,6 @@ import {
   timestamp,
   uuid,
 } from "drizzle-orm/pg-core";
-import { domains } from "./accounts";
 
 /**
  * A visit's verification as stored: "verified"; "unverified", the claim disproved (the API's "spoofed"); "unknown",
@@ -112,9 +111,8 @@ export const visits = pgTable(
 export const trackingDailyBots = pgTable(
   "tracking_daily_bots",
   {
-    domainId: uuid("domain_id")
-      .notNull()
-      .references(() => domains.id, { onDelete: "cascade" }),
+    /** No foreign key, as visits' domain: the ingest statement holds the domain, a trigger removes its rows. */
+    domainId: uuid("domain_id").notNull(),
     day: date("day", { mode: "string" }).notNull(),
     botName: keyText("bot_name").notNull(),
     botPurpose: text("bot_purpose").notNull(),
@@ -143,9 +141,8 @@ export const trackingDailyBots = pgTable(
 export const trackingPageCounts = pgTable(
   "tracking_page_counts",
   {
-    domainId: uuid("domain_id")
-      .notNull()
-      .references(() => domains.id, { onDelete: "cascade" }),
+    /** No foreign key, as visits' domain: the ingest statement holds the domain, a trigger removes its rows. */
+    domainId: uuid("domain_id").notNull(),
     path: keyText("path").notNull(),
     visits: bigint("visits", { mode: "number" }).notNull(),
     /**
@@ -170,9 +167,8 @@ export const trackingPageCounts = pgTable(
 export const trackingDailyCitations = pgTable(
   "tracking_daily_citations",
   {
-    domainId: uuid("domain_id")
-      .notNull()
-      .references(() => domains.id, { onDelete: "cascade" }),
+    /** No foreign key, as visits' domain: the ingest statement holds the domain, a trigger removes its rows. */
+    domainId: uuid("domain_id").notNull(),
     day: date("day", { mode: "string" }).notNull(),
     engine: keyText("engine").notNull(),
     citations: bigint("citations", { mode: "number" }).notNull(),
@@ -191,9 +187,8 @@ export const trackingDailyCitations = pgTable(
 export const trackingCitedPages = pgTable(
   "tracking_cited_pages",
   {
-    domainId: uuid("domain_id")
-      .notNull()
-      .references(() => domains.id, { onDelete: "cascade" }),
+    /** No foreign key, as visits' domain: the ingest statement holds the domain, a trigger removes its rows. */
+    domainId: uuid("domain_id").notNull(),
     day: date("day", { mode: "string" }).notNull(),
     engine: keyText("engine").notNull(),
     page: keyText("page").notNull(),
