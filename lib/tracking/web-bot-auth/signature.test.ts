@@ -176,6 +176,15 @@ describe("prepareSignatureCheck", () => {
       kind: "invalid",
       reason: "created and expires are required",
     });
+    // A reason names the value as it was written, whatever its type.
+    const withAlg = (alg: string) =>
+      check({ ...decimal, signatureInput: `${decimal.signatureInput};alg=${alg}` });
+    expect(withAlg("1.0")).toMatchObject({ kind: "unjudged", reason: "algorithm 1.0 is not supported" });
+    expect(withAlg("rsa")).toMatchObject({ kind: "unjudged", reason: "algorithm rsa is not supported" });
+    expect(check({ ...decimal, signatureAgent: 'sig1="https://signer.example";type=cimd' })).toMatchObject({
+      kind: "unjudged",
+      reason: "Signature-Agent type cimd is not supported",
+    });
   });
 
   test("another authority, another key, a tampered agent: the signature fails", () => {

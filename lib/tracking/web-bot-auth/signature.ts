@@ -248,7 +248,7 @@ function signatureAgentFor(
   const type = item.params.get("type");
   const typeName = type === undefined ? "directory" : type instanceof Token ? type.value : null;
   if (typeName !== "directory" && typeName !== "jwks_uri") {
-    throw new Unjudged(`Signature-Agent type ${String(typeName)} is not supported`);
+    throw new Unjudged(`Signature-Agent type ${String(type)} is not supported`);
   }
   let url: URL;
   try {

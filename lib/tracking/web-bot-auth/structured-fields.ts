@@ -4,6 +4,11 @@
 
 export class Token {
   constructor(readonly value: string) {}
+
+  /** As written in the field, so a reason that names a parameter's value shows it. */
+  toString(): string {
+    return this.value;
+  }
 }
 
 /**
@@ -12,6 +17,11 @@ export class Token {
  */
 export class Decimal {
   constructor(readonly value: number) {}
+
+  /** As serialised in the field ("1.0"), so a reason that names a parameter's value shows it. */
+  toString(): string {
+    return serializeBareItem(this);
+  }
 }
 
 type BareItem = number | Decimal | string | Token | Uint8Array | boolean;
