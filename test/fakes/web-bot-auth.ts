@@ -1,23 +1,42 @@
-// Signs requests the way a Web Bot Auth agent does (RFC 9421, Ed25519), for tests: the signature base is written
-// out by hand here, independently of the verifier's own builder.
+// Signs requests the way a Web Bot Auth agent does (RFC 9421: Ed25519, or RSA-PSS SHA-512 and ECDSA P-256 as
+// other signers may), for tests: the signature base is written out by hand here, independently of the verifier's
+// own builder.
 
-import { generateKeyPairSync, type KeyObject, sign } from "node:crypto";
+import { constants, generateKeyPairSync, type KeyObject, type SignKeyObjectInput, sign } from "node:crypto";
 import { jwkThumbprint } from "@/lib/providers/agent-keys/directory";
+
+export type AgentKeyAlgorithm = "ed25519" | "rsa-pss-sha512" | "ecdsa-p256-sha256";
 
 export interface AgentKeyPair {
   privateKey: KeyObject;
   publicKey: KeyObject;
-  /** The public key as a JWK (kty, crv, x). */
-  jwk: { kty: string; crv: string; x: string };
+  /** The public key as a JWK (kty, crv, x for Ed25519). */
+  jwk: Record<string, string>;
   /** Its RFC 7638 thumbprint: the keyid. */
   keyid: string;
+  alg: AgentKeyAlgorithm;
 }
 
-export function agentKeyPair(): AgentKeyPair {
-  const { privateKey, publicKey } = generateKeyPairSync("ed25519");
-  const exported = publicKey.export({ format: "jwk" }) as { kty: string; crv: string; x: string };
-  const jwk = { kty: exported.kty, crv: exported.crv, x: exported.x };
-  return { privateKey, publicKey, jwk, keyid: jwkThumbprint(jwk) as string };
+export function agentKeyPair(alg: AgentKeyAlgorithm = "ed25519"): AgentKeyPair {
+  const { privateKey, publicKey } =
+    alg === "ed25519"
+      ? generateKeyPairSync("ed25519")
+      : alg === "rsa-pss-sha512"
+        ? generateKeyPairSync("rsa", { modulusLength: 2048 })
+        : generateKeyPairSync("ec", { namedCurve: "P-256" });
+  const jwk = publicKey.export({ format: "jwk" }) as Record<string, string>;
+  return { privateKey, publicKey, jwk, keyid: jwkThumbprint(jwk) as string, alg };
+}
+
+/** RFC 9421 section 3.3: the digest and the key options each algorithm signs with. */
+function signingOptions(
+  alg: AgentKeyAlgorithm,
+  key: KeyObject,
+): [string | null, KeyObject | SignKeyObjectInput] {
+  if (alg === "rsa-pss-sha512")
+    return ["sha512", { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 64 }];
+  if (alg === "ecdsa-p256-sha256") return ["sha256", { key, dsaEncoding: "ieee-p1363" }];
+  return [null, key];
 }
 
 export interface SignOptions {
@@ -62,9 +81,12 @@ export function signRequest(o: SignOptions): {
     components.push(`"@path"`);
     lines.push(`"@path": ${o.path}`);
   }
-  const params = `(${components.join(" ")});created=${o.created};expires=${o.expires};keyid="${o.keyid ?? o.key.keyid}";tag="${o.tag ?? "web-bot-auth"}"${o.extraParams ?? ""}`;
+  // Ed25519 signatures leave the algorithm to the key, as the drafts' examples do; the others name it.
+  const alg = o.key.alg === "ed25519" ? "" : `;alg="${o.key.alg}"`;
+  const params = `(${components.join(" ")});created=${o.created};expires=${o.expires};keyid="${o.keyid ?? o.key.keyid}"${alg};tag="${o.tag ?? "web-bot-auth"}"${o.extraParams ?? ""}`;
   lines.push(`"@signature-params": ${params}`);
-  const signature = sign(null, Buffer.from(lines.join("\n")), o.signWith ?? o.key.privateKey);
+  const [digest, key] = signingOptions(o.key.alg, o.signWith ?? o.key.privateKey);
+  const signature = sign(digest, Buffer.from(lines.join("\n")), key);
   return {
     signature: `${label}=:${signature.toString("base64")}:`,
     signatureInput: `${label}=${params}`,

@@ -170,6 +170,35 @@ test("first signed visits are settled once the directory is fetched; later ones 
   });
 });
 
+test("agents signing with RSA-PSS SHA-512 or ECDSA P-256 (RFC 9421) are verified as Ed25519 ones are", async () => {
+  const rsa = agentKeyPair("rsa-pss-sha512");
+  const ec = agentKeyPair("ecdsa-p256-sha256");
+  // The directory labels its keys as it likes (the reference signer's keys are named test-key-rsa-pss): keys
+  // are found by thumbprint.
+  directory.keys = [
+    { ...rsa.jwk, kid: "test-key-rsa-pss", alg: "PS512" },
+    { ...ec.jwk, kid: ec.keyid },
+  ];
+  await ingestEvents(db, accountId, {
+    events: [
+      event("/rsa", signed({ key: rsa })),
+      event("/ec", signed({ key: ec, agentForm: "string" })),
+      event("/rsa-forged", signed({ key: rsa, signWith: agentKeyPair("rsa-pss-sha512").privateKey })),
+      event("/ec-elsewhere", signed({ key: ec }), { host: "evil.example" }),
+    ],
+  });
+  await signaturesIdle();
+  expect(await stored()).toEqual({
+    rows: [
+      ["/ec", "verified", "signature"],
+      ["/ec-elsewhere", "unverified", "signature"],
+      ["/rsa", "verified", "signature"],
+      ["/rsa-forged", "unverified", "signature"],
+    ],
+    rollup: { visits: 4, verified: 2, spoofed: 2, bySignature: 2 },
+  });
+});
+
 test("expired and replayed signatures are spoofed, decided without the directory", async () => {
   const t = now();
   await ingestEvents(db, accountId, {

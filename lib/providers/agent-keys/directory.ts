@@ -1,7 +1,8 @@
 // Key directories of signed agents (Web Bot Auth): the JSON Web Key Set an agent publishes at
 // /.well-known/http-message-signatures-directory (or the JWKS URL its Signature-Agent names), fetched through the
-// guarded fetcher, kept as parsed Ed25519 public keys by JWK thumbprint (RFC 7638), and cached as long as the
-// response's Cache-Control max-age (or Expires) allows.
+// guarded fetcher, kept as parsed public keys (Ed25519, RSA, ECDSA P-256 and P-384: the asymmetric algorithms of
+// RFC 9421) by JWK thumbprint (RFC 7638), and cached as long as the response's Cache-Control max-age (or Expires)
+// allows.
 
 import { createHash, createPublicKey, type KeyObject } from "node:crypto";
 import { guardedFetch } from "@/lib/fetch";
@@ -19,6 +20,8 @@ export const DEFAULT_CACHE_SECONDS = 60 * 60;
 
 export interface AgentKey {
   key: KeyObject;
+  /** The JWK's `alg` member (PS512, ES256, EdDSA…), when it names one: the key signs with that algorithm only. */
+  alg: string | null;
   /** Seconds since the epoch; the key signs nothing before or after. */
   notBefore: number | null;
   expires: number | null;
@@ -78,9 +81,40 @@ export function jwkThumbprint(jwk: Record<string, unknown>): string | null {
   );
 }
 
+/** RSA keys shorter than this are refused (RFC 9421 section 3.3.1 and 3.3.2 require 2048 bits). */
+const MIN_RSA_BITS = 2048;
+
+/** The public key a JWK holds, when it is one this verifier uses for signatures. */
+function publicKeyOf(k: Record<string, unknown>): KeyObject | null {
+  let jwk: Record<string, string>;
+  if (k.kty === "OKP" && k.crv === "Ed25519" && typeof k.x === "string")
+    jwk = { kty: "OKP", crv: "Ed25519", x: k.x };
+  else if (k.kty === "RSA" && typeof k.n === "string" && typeof k.e === "string")
+    jwk = { kty: "RSA", n: k.n, e: k.e };
+  else if (
+    k.kty === "EC" &&
+    (k.crv === "P-256" || k.crv === "P-384") &&
+    typeof k.x === "string" &&
+    typeof k.y === "string"
+  )
+    jwk = { kty: "EC", crv: k.crv, x: k.x, y: k.y };
+  else return null;
+  let key: KeyObject;
+  try {
+    key = createPublicKey({ key: jwk, format: "jwk" });
+  } catch {
+    return null;
+  }
+  if (key.asymmetricKeyType === "rsa" && (key.asymmetricKeyDetails?.modulusLength ?? 0) < MIN_RSA_BITS)
+    return null;
+  return key;
+}
+
 /**
- * The Ed25519 keys of a directory document, by thumbprint. A key whose `kid` is not its thumbprint is
- * mislabelled and left out (the profile requires them equal); other key types are not used for Web Bot Auth here.
+ * The signature keys of a directory document, by thumbprint: Ed25519 (the profile's), RSA of 2048 bits or more
+ * and ECDSA on P-256 or P-384. A signature names its key by thumbprint, which the key material itself gives: a
+ * `kid` that differs is a label the directory chose and does not hide the key (as the reference verifier reads
+ * directories). Keys for encryption (`use` other than "sig") and other types are left out.
  */
 export function parseKeyDirectory(document: unknown): Map<string, AgentKey> {
   const keys = new Map<string, AgentKey>();
@@ -89,18 +123,13 @@ export function parseKeyDirectory(document: unknown): Map<string, AgentKey> {
   for (const jwk of list) {
     if (typeof jwk !== "object" || jwk === null) continue;
     const k = jwk as Record<string, unknown>;
-    if (k.kty !== "OKP" || k.crv !== "Ed25519" || typeof k.x !== "string") continue;
     if (k.use !== undefined && k.use !== "sig") continue;
-    const thumbprint = jwkThumbprint(k);
-    if (!thumbprint || (k.kid !== undefined && k.kid !== thumbprint)) continue;
-    let key: KeyObject;
-    try {
-      key = createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: k.x }, format: "jwk" });
-    } catch {
-      continue;
-    }
+    const key = publicKeyOf(k);
+    const thumbprint = key && jwkThumbprint(k);
+    if (!key || !thumbprint) continue;
     keys.set(thumbprint, {
       key,
+      alg: typeof k.alg === "string" ? k.alg : null,
       notBefore: typeof k.nbf === "number" ? k.nbf : null,
       expires: typeof k.exp === "number" ? k.exp : null,
     });

@@ -35,7 +35,7 @@ export function verdictWith(
   const t = at.getTime() / 1000;
   if (agentKey.notBefore !== null && t < agentKey.notBefore) return "unverified";
   if (agentKey.expires !== null && t > agentKey.expires) return "unverified";
-  return verifySignatureCheck(check, agentKey.key) ? "verified" : "unverified";
+  return verifySignatureCheck(check, agentKey.key, agentKey.alg) ? "verified" : "unverified";
 }
 
 /** A directory fetched this recently is trusted to be complete: a key it lacks is not the agent's. */

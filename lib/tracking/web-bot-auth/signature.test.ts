@@ -248,16 +248,19 @@ describe("prepareSignatureCheck", () => {
     expect(check({ ...signed(), signature: "sig2=:AAAA:" }).kind).toBe("invalid");
   });
 
-  test("a directory's keys: mislabelled kids and other key types are left out", () => {
+  test("a directory's keys: by thumbprint whatever their kid; keys for encryption and broken keys left out", () => {
     const other = agentKeyPair();
+    const third = agentKeyPair();
     const parsed = parseKeyDirectory({
       keys: [
         { ...key.jwk, kid: key.keyid },
+        // The signature names a key by the thumbprint its material gives; a kid is the directory's label.
         { ...other.jwk, kid: "not-its-thumbprint" },
         { kty: "EC", crv: "P-256", x: "x", y: "y" },
-        { ...other.jwk, use: "enc" },
+        { ...third.jwk, use: "enc" },
       ],
     });
-    expect([...parsed.keys()]).toEqual([key.keyid]);
+    expect([...parsed.keys()]).toEqual([key.keyid, other.keyid]);
+    expect(parsed.has("not-its-thumbprint")).toBe(false);
   });
 });

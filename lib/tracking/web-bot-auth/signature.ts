@@ -1,9 +1,10 @@
 // Web Bot Auth: HTTP Message Signatures (RFC 9421) as the Web Bot Auth profile uses them (tag "web-bot-auth",
-// Ed25519, created/expires, keyid = the key's JWK thumbprint, Signature-Agent naming the key directory). This
-// file turns a request's signature headers into one check that needs only the key; lib/providers/agent-keys
-// fetches and caches the keys.
+// created/expires, keyid = the key's JWK thumbprint, Signature-Agent naming the key directory), with the
+// profile's Ed25519 and the other asymmetric algorithms of RFC 9421 (RSA-PSS SHA-512, which the reference
+// implementation also signs with, RSA PKCS#1 v1.5 SHA-256, ECDSA P-256 and P-384). This file turns a request's
+// signature headers into one check that needs only the key; lib/providers/agent-keys fetches and caches the keys.
 
-import { type KeyObject, verify } from "node:crypto";
+import { constants, type KeyObject, verify } from "node:crypto";
 import {
   type Dictionary,
   type InnerList,
@@ -30,6 +31,25 @@ const MAX_LIFETIME_SECONDS = 24 * 60 * 60;
 /** The thumbprint of RFC 9421's Ed25519 test key (Appendix B.1.4): its private half is public. */
 const RFC9421_TEST_KEY_THUMBPRINT = "poqkLGiymh_W0uP6PZFw-dvez3QJT5SolqXBCW38r0U";
 
+/** The algorithms of RFC 9421 section 3.3 a public key verifies (hmac-sha256 needs a shared secret). */
+const ALGORITHMS = [
+  "ed25519",
+  "rsa-pss-sha512",
+  "rsa-v1_5-sha256",
+  "ecdsa-p256-sha256",
+  "ecdsa-p384-sha384",
+] as const;
+export type SignatureAlgorithm = (typeof ALGORITHMS)[number];
+const isAlgorithm = (alg: unknown): alg is SignatureAlgorithm =>
+  typeof alg === "string" && (ALGORITHMS as readonly string[]).includes(alg);
+
+/** A signature's length where the algorithm fixes it (RSA's is the key's modulus). */
+const SIGNATURE_BYTES: Partial<Record<SignatureAlgorithm, number>> = {
+  ed25519: 64,
+  "ecdsa-p256-sha256": 64,
+  "ecdsa-p384-sha384": 96,
+};
+
 /** What a tracked request carried: the raw header values and what the signature base is built from. */
 export interface SignedRequest {
   signature: string;
@@ -54,6 +74,8 @@ export type SignatureCheck =
   | {
       kind: "check";
       label: string;
+      /** The `alg` parameter; null when the signature leaves the algorithm to the key. */
+      alg: SignatureAlgorithm | null;
       /** The URL the keys are fetched from (the agent's identifier). */
       directory: string;
       keyid: string;
@@ -108,7 +130,7 @@ export function prepareSignatureCheck(
   if (!Number.isInteger(created) || !Number.isInteger(expires))
     return invalid("created and expires are required");
   if (typeof keyid !== "string" || keyid === "") return invalid("keyid is required");
-  if (alg !== undefined && alg !== "ed25519") return unjudged(`algorithm ${String(alg)} is not supported`);
+  if (alg !== undefined && !isAlgorithm(alg)) return unjudged(`algorithm ${String(alg)} is not supported`);
   const t = Math.floor(request.at.getTime() / 1000);
   if ((expires as number) <= (created as number)) return invalid("expires is not after created");
   if ((created as number) > t + CLOCK_SKEW_SECONDS) return invalid("created after the request");
@@ -123,7 +145,8 @@ export function prepareSignatureCheck(
   const sig = signatures.get(label);
   if (!sig || isInnerList(sig) || !(sig.value instanceof Uint8Array))
     return invalid("no signature value for its label");
-  if (sig.value.length !== 64) return invalid("not an Ed25519 signature");
+  const length = alg === undefined ? undefined : SIGNATURE_BYTES[alg];
+  if (length !== undefined && sig.value.length !== length) return invalid(`not an ${alg} signature`);
 
   let agent: ReturnType<typeof signatureAgentFor>;
   try {
@@ -164,6 +187,7 @@ export function prepareSignatureCheck(
   return {
     kind: "check",
     label,
+    alg: alg ?? null,
     directory: agent.url,
     keyid,
     base: Buffer.from(base, "utf8"),
@@ -188,13 +212,79 @@ export function signatureBase(input: InnerList, value: (component: Item) => stri
   return `${base}"@signature-params": ${serializeMember(input)}`;
 }
 
-/** Verifies a prepared check with the agent's key (an Ed25519 public key). */
+/** The algorithms a JWK's `alg` member allows (RFC 7518 names; EdDSA and Ed25519 for RFC 8037's keys). */
+const JWK_ALGORITHMS: Record<string, SignatureAlgorithm> = {
+  EdDSA: "ed25519",
+  Ed25519: "ed25519",
+  PS512: "rsa-pss-sha512",
+  RS256: "rsa-v1_5-sha256",
+  ES256: "ecdsa-p256-sha256",
+  ES384: "ecdsa-p384-sha384",
+};
+
+/**
+ * The algorithm a key verifies a signature with (RFC 9421 section 3.3.7): the signature's `alg`, which must fit the
+ * key, else what the key gives (its type and curve, or its JWK `alg`; an RSA key without either is taken for
+ * RSA-PSS SHA-512, the profile's RSA algorithm). Null when they disagree.
+ */
+export function algorithmFor(
+  signed: SignatureAlgorithm | null,
+  key: KeyObject,
+  jwkAlg: string | null = null,
+): SignatureAlgorithm | null {
+  const type = key.asymmetricKeyType;
+  const curve = key.asymmetricKeyDetails?.namedCurve;
+  const fits: SignatureAlgorithm[] =
+    type === "ed25519"
+      ? ["ed25519"]
+      : type === "rsa"
+        ? ["rsa-pss-sha512", "rsa-v1_5-sha256"]
+        : type === "ec" && curve === "prime256v1"
+          ? ["ecdsa-p256-sha256"]
+          : type === "ec" && curve === "secp384r1"
+            ? ["ecdsa-p384-sha384"]
+            : [];
+  const declared = jwkAlg === null ? null : (JWK_ALGORITHMS[jwkAlg] ?? "unknown");
+  if (declared === "unknown") return null;
+  const alg = signed ?? declared ?? fits[0] ?? null;
+  if (alg === null || !fits.includes(alg) || (declared !== null && declared !== alg)) return null;
+  return alg;
+}
+
+/** Verifies a prepared check with the agent's public key (and the JWK's `alg`, when the directory gives one). */
 export function verifySignatureCheck(
   check: Extract<SignatureCheck, { kind: "check" }>,
   key: KeyObject,
+  jwkAlg: string | null = null,
 ): boolean {
+  const alg = algorithmFor(check.alg, key, jwkAlg);
   try {
-    return verify(null, check.base, key, check.signature);
+    switch (alg) {
+      case "ed25519":
+        return verify(null, check.base, key, check.signature);
+      case "rsa-pss-sha512":
+        // RFC 9421 section 3.3.1: MGF1 with SHA-512 and a 64-byte salt.
+        return verify(
+          "sha512",
+          check.base,
+          { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 64 },
+          check.signature,
+        );
+      case "rsa-v1_5-sha256":
+        return verify("sha256", check.base, { key, padding: constants.RSA_PKCS1_PADDING }, check.signature);
+      case "ecdsa-p256-sha256":
+      case "ecdsa-p384-sha384":
+        // RFC 9421 sections 3.3.4 and 3.3.5: r and s concatenated, not DER.
+        if (check.signature.length !== (alg === "ecdsa-p256-sha256" ? 64 : 96)) return false;
+        return verify(
+          alg === "ecdsa-p256-sha256" ? "sha256" : "sha384",
+          check.base,
+          { key, dsaEncoding: "ieee-p1363" },
+          check.signature,
+        );
+      default:
+        return false;
+    }
   } catch {
     return false;
   }

@@ -1,0 +1,228 @@
+// The reference implementation's published test vectors (cloudflare/web-bot-auth, packages/web-bot-auth/test/
+// test_data, Apache-2.0; test/tracking/fixtures/web-bot-auth): signatures its signer made with the RFC 9421 test
+// keys, RSA-PSS SHA-512 and Ed25519, over `@authority` alone or with the Signature-Agent in both forms the
+// drafts have used, and the Signature-Agent forms it reads. Each must verify here, from a directory holding the
+// public half of its key, and fail once the request differs.
+import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, sign } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+import { jwkThumbprint, parseKeyDirectory } from "@/lib/providers/agent-keys/directory";
+import {
+  algorithmFor,
+  prepareSignatureCheck,
+  type SignatureCheck,
+  signatureBase,
+  verifySignatureCheck,
+} from "./signature";
+import { type InnerList, parseDictionary } from "./structured-fields";
+
+const FIXTURES = path.join(process.cwd(), "test/tracking/fixtures/web-bot-auth");
+const read = <T>(name: string): T => JSON.parse(readFileSync(path.join(FIXTURES, name), "utf8")) as T;
+
+interface Vector {
+  key: Record<string, string>;
+  target_url: string;
+  created_ms: number;
+  expires_ms: number;
+  label: string;
+  signature: string;
+  signature_input: string;
+  signature_agent?: string;
+}
+
+const vectors = [
+  ...read<Vector[]>("web_bot_auth_architecture_v1.json").map((v) => ["v1", v] as const),
+  ...read<Vector[]>("web_bot_auth_architecture_v2.json").map((v) => ["v2", v] as const),
+];
+
+/** The public half of a vector's private JWK, as a directory publishes it (with the JWK's own alg, if any). */
+function publicJwk(key: Record<string, string>): Record<string, string> {
+  const exported = createPublicKey(createPrivateKey({ key, format: "jwk" })).export({
+    format: "jwk",
+  }) as Record<string, string>;
+  return key.alg ? { ...exported, alg: key.alg } : exported;
+}
+
+function requestOf(v: Vector, changes: { authority?: string } = {}) {
+  const url = new URL(v.target_url);
+  return {
+    signature: v.signature,
+    signatureInput: v.signature_input,
+    signatureAgent: v.signature_agent ?? null,
+    authority: changes.authority ?? url.host,
+    path: url.pathname + url.search,
+    at: new Date(v.created_ms),
+  };
+}
+
+/** A vector without a Signature-Agent names no directory: its signature is checked on the base alone. */
+function bareCheck(v: Vector, authority: string): Extract<SignatureCheck, { kind: "check" }> {
+  const input = parseDictionary(v.signature_input).get(v.label) as InnerList;
+  const signature = parseDictionary(v.signature).get(v.label) as { value: Uint8Array };
+  return {
+    kind: "check",
+    label: v.label,
+    alg: input.params.get("alg") as "ed25519" | "rsa-pss-sha512",
+    directory: "",
+    keyid: input.params.get("keyid") as string,
+    base: Buffer.from(signatureBase(input, () => authority)),
+    signature: Buffer.from(signature.value),
+  };
+}
+
+describe("the reference implementation's signatures (architecture vectors v1 and v2)", () => {
+  test("the fixtures hold both algorithms and both Signature-Agent forms", () => {
+    expect(vectors).toHaveLength(8);
+    expect(new Set(vectors.map(([, v]) => v.key.kty))).toEqual(new Set(["RSA", "OKP"]));
+    expect(vectors.filter(([, v]) => v.signature_agent?.startsWith('"'))).toHaveLength(2);
+    expect(vectors.filter(([, v]) => v.signature_agent?.includes('="'))).toHaveLength(2);
+  });
+
+  test.each(vectors.map(([set, v], i) => [`${set} #${i} ${v.key.kty} ${v.label}`, v] as const))(
+    "%s verifies from its directory, and fails for another host",
+    (_name, v) => {
+      const directory = parseKeyDirectory({ keys: [publicJwk(v.key)] });
+      const keyid = parseDictionary(v.signature_input).get(v.label) as InnerList;
+      const agentKey = directory.get(keyid.params.get("keyid") as string);
+      expect(agentKey, "the directory holds the key the signature names (its thumbprint)").toBeDefined();
+      if (!agentKey) return;
+      const host = new URL(v.target_url).host;
+      if (v.signature_agent) {
+        const check = prepareSignatureCheck(requestOf(v), { allowTestVectors: true });
+        expect(check).toMatchObject({
+          kind: "check",
+          label: v.label,
+          directory: "https://signature-agent.test/.well-known/http-message-signatures-directory",
+        });
+        if (check.kind !== "check") return;
+        expect(verifySignatureCheck(check, agentKey.key, agentKey.alg)).toBe(true);
+        // Without the JWK's alg the key decides (RSA-PSS SHA-512 for RSA, as the signature says).
+        expect(verifySignatureCheck(check, agentKey.key)).toBe(true);
+        const elsewhere = prepareSignatureCheck(requestOf(v, { authority: "example.org" }), {
+          allowTestVectors: true,
+        });
+        expect(
+          elsewhere.kind === "check" && verifySignatureCheck(elsewhere, agentKey.key, agentKey.alg),
+        ).toBe(false);
+      } else {
+        // Web Bot Auth attributes a signature through its Signature-Agent: without one nothing is concluded.
+        expect(prepareSignatureCheck(requestOf(v), { allowTestVectors: true })).toMatchObject({
+          kind: "unjudged",
+          reason: "no Signature-Agent",
+        });
+        expect(verifySignatureCheck(bareCheck(v, host), agentKey.key, agentKey.alg)).toBe(true);
+        expect(verifySignatureCheck(bareCheck(v, "example.org"), agentKey.key, agentKey.alg)).toBe(false);
+      }
+    },
+  );
+
+  test("a key used with an algorithm it does not declare or cannot do verifies nothing", () => {
+    const [, rsa] = vectors.find(([, v]) => v.key.kty === "RSA" && v.signature_agent) ?? [];
+    const [, ed] = vectors.find(([, v]) => v.key.kty === "OKP" && v.signature_agent) ?? [];
+    if (!rsa || !ed) throw new Error("fixtures changed");
+    const rsaCheck = prepareSignatureCheck(requestOf(rsa), { allowTestVectors: true });
+    const edCheck = prepareSignatureCheck(requestOf(ed), { allowTestVectors: true });
+    if (rsaCheck.kind !== "check" || edCheck.kind !== "check") throw new Error("not checks");
+    const rsaKey = createPublicKey({ key: publicJwk(rsa.key), format: "jwk" });
+    const edKey = createPublicKey({ key: publicJwk(ed.key), format: "jwk" });
+    // The directory says RS256 (PKCS#1 v1.5): a PSS signature from that key is not accepted.
+    expect(verifySignatureCheck(rsaCheck, rsaKey, "RS256")).toBe(false);
+    expect(verifySignatureCheck(rsaCheck, rsaKey, "PS512")).toBe(true);
+    expect(verifySignatureCheck(rsaCheck, rsaKey, "HS256")).toBe(false);
+    // An Ed25519 signature against the RSA key, and the other way round.
+    expect(verifySignatureCheck(edCheck, rsaKey)).toBe(false);
+    expect(verifySignatureCheck(rsaCheck, edKey)).toBe(false);
+    expect(algorithmFor("rsa-pss-sha512", edKey)).toBeNull();
+    expect(algorithmFor(null, rsaKey)).toBe("rsa-pss-sha512");
+    expect(algorithmFor(null, rsaKey, "RS256")).toBe("rsa-v1_5-sha256");
+  });
+});
+
+describe("RFC 9421's other asymmetric algorithms", () => {
+  const AT = new Date("2026-11-20T12:00:00Z");
+  const T = AT.getTime() / 1000;
+  const signed = (alg: string | null, privateKey: KeyObject, jwk: Record<string, string>, options = {}) => {
+    const keyid = jwkThumbprint(jwk) as string;
+    const params = `("@authority" "signature-agent";key="sig1");created=${T - 5};expires=${T + 60};keyid="${keyid}"${alg ? `;alg="${alg}"` : ""};tag="web-bot-auth"`;
+    const base = `"@authority": example.com\n"signature-agent";key="sig1": "https://signer.example"\n"@signature-params": ${params}`;
+    const signature = sign(
+      alg === "ecdsa-p384-sha384" ? "sha384" : alg === "rsa-pss-sha512" || alg === null ? "sha512" : "sha256",
+      Buffer.from(base),
+      { key: privateKey, ...options },
+    );
+    return prepareSignatureCheck({
+      signature: `sig1=:${signature.toString("base64")}:`,
+      signatureInput: `sig1=${params}`,
+      signatureAgent: 'sig1="https://signer.example"',
+      authority: "example.com",
+      path: "/",
+      at: AT,
+    });
+  };
+  const pair = (type: "rsa" | "ec", options: object) => {
+    const { privateKey, publicKey } = generateKeyPairSync(
+      type as "rsa",
+      options as { modulusLength: number },
+    );
+    return { privateKey, publicKey, jwk: publicKey.export({ format: "jwk" }) as Record<string, string> };
+  };
+  const rsa = pair("rsa", { modulusLength: 2048 });
+  const p256 = pair("ec", { namedCurve: "P-256" });
+  const p384 = pair("ec", { namedCurve: "P-384" });
+
+  test.each([
+    ["rsa-pss-sha512", rsa, { padding: 6, saltLength: 64 }],
+    ["rsa-v1_5-sha256", rsa, { padding: 1 }],
+    ["ecdsa-p256-sha256", p256, { dsaEncoding: "ieee-p1363" }],
+    ["ecdsa-p384-sha384", p384, { dsaEncoding: "ieee-p1363" }],
+  ] as const)("%s: verified from the directory's key, failed with another key", (alg, k, options) => {
+    const check = signed(alg, k.privateKey, k.jwk, options);
+    expect(check).toMatchObject({ kind: "check", alg });
+    if (check.kind !== "check") return;
+    const directory = parseKeyDirectory({ keys: [k.jwk] });
+    const agentKey = directory.get(check.keyid);
+    expect(agentKey).toBeDefined();
+    expect(verifySignatureCheck(check, agentKey?.key as KeyObject, agentKey?.alg ?? null)).toBe(true);
+    const other = alg.startsWith("rsa")
+      ? pair("rsa", { modulusLength: 2048 })
+      : alg.includes("384")
+        ? pair("ec", { namedCurve: "P-384" })
+        : pair("ec", { namedCurve: "P-256" });
+    expect(verifySignatureCheck(check, other.publicKey)).toBe(false);
+  });
+
+  test("an ECDSA signature in DER (not r‖s) is no signature of RFC 9421", () => {
+    const check = signed("ecdsa-p256-sha256", p256.privateKey, p256.jwk, { dsaEncoding: "der" });
+    expect(check.kind === "check" && verifySignatureCheck(check, p256.publicKey)).toBe(false);
+  });
+
+  test("without alg, the key decides: RSA is taken for RSA-PSS SHA-512", () => {
+    const check = signed(null, rsa.privateKey, rsa.jwk, { padding: 6, saltLength: 64 });
+    expect(check).toMatchObject({ kind: "check", alg: null });
+    expect(check.kind === "check" && verifySignatureCheck(check, rsa.publicKey)).toBe(true);
+  });
+
+  test("a directory leaves out RSA keys under 2048 bits, symmetric keys and unknown curves", () => {
+    const small = pair("rsa", { modulusLength: 1024 });
+    const k256 = pair("ec", { namedCurve: "secp256k1" });
+    const parsed = parseKeyDirectory({
+      keys: [small.jwk, k256.jwk, { kty: "oct", k: "c2VjcmV0" }, rsa.jwk, p256.jwk],
+    });
+    expect([...parsed.keys()].sort()).toEqual([jwkThumbprint(rsa.jwk), jwkThumbprint(p256.jwk)].sort());
+  });
+
+  test("hmac-sha256 (a shared secret, no directory can hold it): nothing concluded", () => {
+    const check = signed("ecdsa-p256-sha256", p256.privateKey, p256.jwk, { dsaEncoding: "ieee-p1363" });
+    if (check.kind !== "check") throw new Error("not a check");
+    const hmac = prepareSignatureCheck({
+      signature: `sig1=:${check.signature.toString("base64")}:`,
+      signatureInput: `sig1=("@authority" "signature-agent";key="sig1");created=${T - 5};expires=${T + 60};keyid="k";alg="hmac-sha256";tag="web-bot-auth"`,
+      signatureAgent: 'sig1="https://signer.example"',
+      authority: "example.com",
+      path: "/",
+      at: AT,
+    });
+    expect(hmac).toMatchObject({ kind: "unjudged", reason: "algorithm hmac-sha256 is not supported" });
+  });
+});
