@@ -43,6 +43,8 @@ export interface SignOptions {
   key: AgentKeyPair;
   /** The directory's origin, e.g. http://127.0.0.1:1234 */
   agent: string;
+  /** The Signature-Agent member's type: the agent is a key set's URL, or a Signature Agent Card's. */
+  agentType?: "jwks_uri" | "cimd";
   authority: string;
   created: number;
   expires: number;
@@ -68,9 +70,10 @@ export function signRequest(o: SignOptions): {
 } {
   const label = o.label ?? "sig1";
   const form = o.agentForm ?? "dictionary";
-  const signatureAgent = form === "dictionary" ? `${label}="${o.agent}"` : `"${o.agent}"`;
+  const type = o.agentType ? `;type=${o.agentType}` : "";
+  const signatureAgent = form === "dictionary" ? `${label}="${o.agent}"${type}` : `"${o.agent}"${type}`;
   const agentId = form === "dictionary" ? `"signature-agent";key="${label}"` : `"signature-agent"`;
-  const agentValue = `"${o.agent}"`;
+  const agentValue = `"${o.agent}"${type}`;
   const components = [`"@authority"`, agentId];
   const lines = [`"@authority": ${o.authority}`, `${agentId}: ${agentValue}`];
   if (o.method) {

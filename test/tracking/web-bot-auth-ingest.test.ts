@@ -199,6 +199,28 @@ test("agents signing with RSA-PSS SHA-512 or ECDSA P-256 (RFC 9421) are verified
   });
 });
 
+test("an agent naming its keys by a Signature Agent Card (type=cimd) is verified from the card's key set", async () => {
+  const card = `${origin}/card`;
+  process.env.TRACKING_SIGNATURE_AGENTS = `ChatGPT-User=${origin}; ChatGPT-User=${card}`;
+  try {
+    await ingestEvents(db, accountId, {
+      events: [
+        event("/card-a", signed({ agent: card, agentType: "cimd" })),
+        event("/card-b", signed({ agent: card, agentType: "cimd", signWith: agentKeyPair().privateKey })),
+      ],
+    });
+    await signaturesIdle();
+    expect((await stored()).rows).toEqual([
+      ["/card-a", "verified", "signature"],
+      ["/card-b", "unverified", "signature"],
+    ]);
+    // The card was read, then the key set it names.
+    expect(directory.requests).toBe(2);
+  } finally {
+    process.env.TRACKING_SIGNATURE_AGENTS = `ChatGPT-User=${origin}`;
+  }
+});
+
 test("expired and replayed signatures are spoofed, decided without the directory", async () => {
   const t = now();
   await ingestEvents(db, accountId, {
@@ -268,7 +290,10 @@ test("a signature from an agent the bot's operator does not sign as proves nothi
 test("signed requests in an nginx JSON log are verified too", async () => {
   // Warm the cache: the log's visits are then decided at ingest.
   expect(
-    await agentKeyDirectories.load(`${origin}/.well-known/http-message-signatures-directory`),
+    await agentKeyDirectories.load({
+      url: `${origin}/.well-known/http-message-signatures-directory`,
+      card: false,
+    }),
   ).not.toBeNull();
   const headers = signed();
   const line = (path: string, h: object) =>
@@ -303,7 +328,7 @@ test("signed requests in an nginx JSON log are verified too", async () => {
 
 test("a key published after the directory was cached: fetched again, the visit verified", async () => {
   const url = `${origin}/.well-known/http-message-signatures-directory`;
-  expect(await agentKeyDirectories.load(url)).not.toBeNull();
+  expect(await agentKeyDirectories.load({ url, card: false })).not.toBeNull();
   expect(directory.requests).toBe(1);
   // The agent rotates: a new key beside the old one. Our copy is still fresh, but over a minute old.
   const rotated = agentKeyPair();

@@ -26,6 +26,14 @@ beforeAll(async () => {
       res.end(JSON.stringify({ keys: [{ ...key.jwk, kid: key.keyid }] }));
     } else if (req.url === "/moved") {
       res.writeHead(302, { location: "/.well-known/http-message-signatures-directory" }).end();
+    } else if (req.url === "/card" || req.url === "/card-inline" || req.url === "/card-elsewhere") {
+      const own = req.url === "/card-elsewhere" ? `${base}/card` : `${base}${req.url}`;
+      const keys =
+        req.url === "/card-inline"
+          ? { jwks: { keys: [{ ...key.jwk, kid: "my-key" }] } }
+          : { jwks_uri: `${base}/.well-known/http-message-signatures-directory` };
+      res.writeHead(200, { "content-type": "application/json", "cache-control": "max-age=120" });
+      res.end(JSON.stringify({ client_id: own, client_name: "Example Bot", ...keys }));
     } else if (req.url === "/not-jwks") {
       res.writeHead(200, { "content-type": "application/json" }).end('{"hello":1}');
     } else res.writeHead(500).end();
@@ -52,6 +60,26 @@ describe("fetchKeyDirectory", () => {
     await expect(fetchKeyDirectory(`${base}/moved`, { fetch })).rejects.toThrow(KeyDirectoryError);
     await expect(fetchKeyDirectory(`${base}/broken`, { fetch })).rejects.toThrow(/HTTP 500/);
     await expect(fetchKeyDirectory(`${base}/not-jwks`, { fetch })).rejects.toThrow(/JSON Web Key Set/);
+  });
+
+  test("a Signature Agent Card: its own keys, or the key set it names, kept as long as both may be", async () => {
+    const viaUri = await fetchKeyDirectory(`${base}/card`, { fetch, now: () => 1_000_000, card: true });
+    expect([...viaUri.keys.keys()]).toEqual([key.keyid]);
+    expect(viaUri.url).toBe(`${base}/card`);
+    // The card may be kept 120 s, its key set 600 s: the keys are as fresh as the shorter.
+    expect(viaUri.freshUntil).toBe(1_000_000 + 120_000);
+    const inline = await fetchKeyDirectory(`${base}/card-inline`, { fetch, card: true });
+    expect([...inline.keys.keys()]).toEqual([key.keyid]);
+    await expect(fetchKeyDirectory(`${base}/card-elsewhere`, { fetch, card: true })).rejects.toThrow(
+      "client_id must match the card URL",
+    );
+    // A key set read as a card, and a card read as a key set, are neither.
+    await expect(
+      fetchKeyDirectory(`${base}/.well-known/http-message-signatures-directory`, { fetch, card: true }),
+    ).rejects.toMatchObject({ code: "KEY_DIRECTORY_NOT_CARD" });
+    await expect(fetchKeyDirectory(`${base}/card`, { fetch })).rejects.toMatchObject({
+      code: "KEY_DIRECTORY_NOT_JWKS",
+    });
   });
 
   test("the guarded fetcher's address rule applies: a private address is refused unless allowed", async () => {

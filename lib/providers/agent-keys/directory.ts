@@ -42,7 +42,9 @@ export type KeyDirectoryErrorCode =
   /** The answer is not JSON. */
   | "KEY_DIRECTORY_NOT_JSON"
   /** The answer is JSON but not a JSON Web Key Set. */
-  | "KEY_DIRECTORY_NOT_JWKS";
+  | "KEY_DIRECTORY_NOT_JWKS"
+  /** A Signature Agent Card that does not name its keys as the drafts require. */
+  | "KEY_DIRECTORY_NOT_CARD";
 
 /** A signed agent's key directory that could not be read. */
 export class KeyDirectoryError extends ProviderError<KeyDirectoryErrorCode> {
@@ -154,15 +156,15 @@ export function cacheLifetime(headers: Record<string, string[]>, now: number): n
   return Math.min(MAX_CACHE_SECONDS, Math.max(MIN_CACHE_SECONDS, seconds));
 }
 
-/** Fetches and parses one directory. Throws KeyDirectoryError (or the fetcher's FetchError). */
-export async function fetchKeyDirectory(
+/** A JSON document fetched the way a directory is (no redirects, bounded), with its cache lifetime in seconds. */
+async function fetchJson(
   url: string,
-  options: { fetch?: GuardedFetch; now?: () => number } = {},
-): Promise<KeyDirectory> {
-  const fetch = options.fetch ?? guardedFetch;
-  const now = options.now ?? Date.now;
+  accept: string,
+  fetch: GuardedFetch,
+  now: number,
+): Promise<{ document: unknown; seconds: number }> {
   const response = await fetch(url, {
-    headers: { accept: `${DIRECTORY_MEDIA_TYPE}, application/jwk-set+json;q=0.9, application/json;q=0.8` },
+    headers: { accept },
     // The profile forbids following redirects: the directory is the URL the agent named.
     redirect: "manual",
     timeoutMs: 5_000,
@@ -173,20 +175,76 @@ export async function fetchKeyDirectory(
       status: response.status,
     });
   }
-  let document: unknown;
   try {
-    document = JSON.parse(response.text());
+    return { document: JSON.parse(response.text()), seconds: cacheLifetime(response.headers, now) };
   } catch {
     throw new KeyDirectoryError(url, "KEY_DIRECTORY_NOT_JSON", "is not JSON");
   }
-  if (!Array.isArray((document as { keys?: unknown })?.keys)) {
-    throw new KeyDirectoryError(url, "KEY_DIRECTORY_NOT_JWKS", "is not a JSON Web Key Set");
+}
+
+const JWKS_ACCEPT = `${DIRECTORY_MEDIA_TYPE}, application/jwk-set+json;q=0.9, application/json;q=0.8`;
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * Where a Signature Agent Card (a client ID metadata document, `Signature-Agent` type `cimd`) keeps its keys: its
+ * own `jwks`, or the key set at its `jwks_uri` (https). As the reference implementation reads cards: `client_id`
+ * is the card's own URL, and exactly one of `jwks` and `jwks_uri` is given. `cardUrl` is the URL it was fetched
+ * from; a card fetched over plain http (private addresses, where allowed) may name an http key set.
+ */
+export function readAgentCard(card: unknown, cardUrl: string): { jwks: unknown } | { jwksUri: string } {
+  const fail = (message: string) => new KeyDirectoryError(cardUrl, "KEY_DIRECTORY_NOT_CARD", message);
+  if (!isRecord(card)) throw fail("signature agent card must be an object");
+  if (card.client_id === undefined) throw fail("client_id is required when card URL is known");
+  if (typeof card.client_id !== "string") throw fail("client_id must be a string");
+  if (card.client_id !== cardUrl) throw fail("client_id must match the card URL");
+  if (card.jwks !== undefined && card.jwks_uri !== undefined)
+    throw fail("card must not contain both jwks and jwks_uri");
+  if (card.jwks !== undefined) {
+    if (!isRecord(card.jwks) || !Array.isArray(card.jwks.keys)) throw fail("jwks must be a JWK Set");
+    return { jwks: card.jwks };
+  }
+  if (typeof card.jwks_uri !== "string") throw fail("card must contain either jwks or jwks_uri");
+  let jwksUri: URL;
+  try {
+    jwksUri = new URL(card.jwks_uri);
+  } catch {
+    throw fail("jwks_uri must be a URL");
+  }
+  const cardScheme = new URL(cardUrl).protocol;
+  if (jwksUri.protocol !== "https:" && jwksUri.protocol !== cardScheme) throw fail("jwks_uri must use https");
+  return { jwksUri: jwksUri.toString() };
+}
+
+/**
+ * Fetches and parses one key set: a directory or JWKS URL, or (`card`) a Signature Agent Card and the key set it
+ * names, kept as long as both may be cached. Throws KeyDirectoryError (or the fetcher's FetchError).
+ */
+export async function fetchKeyDirectory(
+  url: string,
+  options: { fetch?: GuardedFetch; now?: () => number; card?: boolean } = {},
+): Promise<KeyDirectory> {
+  const fetch = options.fetch ?? guardedFetch;
+  const now = options.now ?? Date.now;
+  let fetched = await fetchJson(url, options.card ? "application/json" : JWKS_ACCEPT, fetch, now());
+  let jwksUrl = url;
+  if (options.card) {
+    const source = readAgentCard(fetched.document, url);
+    if ("jwksUri" in source) {
+      jwksUrl = source.jwksUri;
+      const keySet = await fetchJson(jwksUrl, JWKS_ACCEPT, fetch, now());
+      fetched = { document: keySet.document, seconds: Math.min(fetched.seconds, keySet.seconds) };
+    } else fetched = { document: source.jwks, seconds: fetched.seconds };
+  }
+  if (!Array.isArray((fetched.document as { keys?: unknown })?.keys)) {
+    throw new KeyDirectoryError(jwksUrl, "KEY_DIRECTORY_NOT_JWKS", "is not a JSON Web Key Set");
   }
   const fetchedAt = now();
   return {
     url,
-    keys: parseKeyDirectory(document),
+    keys: parseKeyDirectory(fetched.document),
     fetchedAt,
-    freshUntil: fetchedAt + cacheLifetime(response.headers, fetchedAt) * 1000,
+    freshUntil: fetchedAt + fetched.seconds * 1000,
   };
 }

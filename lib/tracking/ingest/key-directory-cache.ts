@@ -2,7 +2,19 @@ import { readPrivateTargetPolicy } from "@/lib/fetch";
 import { fetchKeyDirectory, type KeyDirectory } from "@/lib/providers/agent-keys/directory";
 import { isPublicIp, parseIp } from "../catalog/ip-ranges/cidr";
 
-/** Directories named by signed requests, parsed (KeyObjects), by URL; failures remembered so a dead one is not hammered. */
+/** Where a signature's keys come from: a key set's URL, or a Signature Agent Card's (which names the key set). */
+export interface KeySource {
+  url: string;
+  card: boolean;
+}
+
+/** One name per key source: a URL read as a card is not the same source as the URL read as a key set. */
+export const keySourceName = (source: KeySource): string => (source.card ? `card ${source.url}` : source.url);
+
+/**
+ * Key sets named by signed requests, parsed (KeyObjects), by key source; failures remembered so a dead one is not
+ * hammered.
+ */
 class KeyDirectoryCache {
   private readonly entries = new Map<string, KeyDirectory>();
   private readonly failedUntil = new Map<string, number>();
@@ -13,13 +25,14 @@ class KeyDirectoryCache {
     readonly failureBackoffMs = 30_000,
   ) {}
 
-  fetcher: (url: string) => Promise<KeyDirectory> = (url) => fetchKeyDirectory(url);
+  fetcher: (source: KeySource) => Promise<KeyDirectory> = (source) =>
+    fetchKeyDirectory(source.url, { card: source.card });
   now: () => number = Date.now;
 
   /** The cached directory, fresh or stale; a stale one is refreshed in the background. Never fetches inline. */
-  peek(url: string): KeyDirectory | undefined {
-    const entry = this.entries.get(url);
-    if (entry === undefined || entry.freshUntil <= this.now()) void this.load(url);
+  peek(source: KeySource): KeyDirectory | undefined {
+    const entry = this.entries.get(keySourceName(source));
+    if (entry === undefined || entry.freshUntil <= this.now()) void this.load(source);
     return entry;
   }
 
@@ -27,7 +40,8 @@ class KeyDirectoryCache {
    * The directory: the cached copy while fresh, else fetched (once, however many ask while the fetch runs) unless
    * it failed moments ago; null when it cannot be had. `force` fetches it again regardless.
    */
-  load(url: string, options: { force?: boolean } = {}): Promise<KeyDirectory | null> {
+  load(source: KeySource, options: { force?: boolean } = {}): Promise<KeyDirectory | null> {
+    const url = keySourceName(source);
     const running = this.loading.get(url);
     if (running) return running;
     const cached = this.entries.get(url);
@@ -36,7 +50,7 @@ class KeyDirectoryCache {
     if (!options.force && (this.failedUntil.get(url) ?? 0) > this.now()) {
       return Promise.resolve(this.entries.get(url) ?? null);
     }
-    const task = this.fetcher(url)
+    const task = this.fetcher(source)
       .then((directory) => {
         this.entries.delete(url);
         this.entries.set(url, directory);
@@ -57,8 +71,8 @@ class KeyDirectoryCache {
   }
 
   /** The cached copy, fresh or stale, without fetching. */
-  cached(url: string): KeyDirectory | undefined {
-    return this.entries.get(url);
+  cached(source: KeySource): KeyDirectory | undefined {
+    return this.entries.get(keySourceName(source));
   }
 
   clear(): void {

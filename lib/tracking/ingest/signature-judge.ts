@@ -62,7 +62,7 @@ export function judgeSignature(
   if (check.kind === "invalid") return { verification: "unverified", method: "signature" };
   if (check.kind === "unjudged") return null;
   if (!botSignsAs(botName, check.directory)) return null;
-  const directory = agentKeyDirectories.peek(check.directory);
+  const directory = agentKeyDirectories.peek({ url: check.directory, card: check.card });
   if (directory) {
     const verdict = verdictWith(directory, check, signed.at);
     if (verdict) return { verification: verdict, method: "signature" };

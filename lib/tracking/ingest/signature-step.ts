@@ -1,6 +1,6 @@
 import type { DbOrTx } from "@/lib/db/client";
 import { rawVisits, type SettledVisit } from "../raw-visits/store";
-import { agentKeyDirectories } from "./key-directory-cache";
+import { agentKeyDirectories, type KeySource, keySourceName } from "./key-directory-cache";
 import { awaitingSignature, COMPLETE_FOR_MS, type PendingSignature, verdictWith } from "./signature-judge";
 
 /** The parsed key directories, shared with the tests that warm or inspect them. */
@@ -12,6 +12,7 @@ const MAX_PENDING_SIGNATURES = 20_000;
 const RETRY_DELAYS_MS = [30_000, 2 * 60_000, 10 * 60_000, 30 * 60_000, 2 * 60 * 60_000];
 
 interface Waiting {
+  source: KeySource;
   db: DbOrTx;
   items: PendingSignature[];
   attempt: number;
@@ -30,21 +31,23 @@ let pendingCount = 0;
  */
 export function settleSignaturesInBackground(db: DbOrTx, pending: PendingSignature[]): void {
   if (pending.length === 0) return;
-  const byDirectory = new Map<string, PendingSignature[]>();
+  const byDirectory = new Map<string, { source: KeySource; items: PendingSignature[] }>();
   for (const p of pending) {
     if (pendingCount >= MAX_PENDING_SIGNATURES) break;
     pendingCount++;
-    const list = byDirectory.get(p.check.directory);
-    if (list) list.push(p);
-    else byDirectory.set(p.check.directory, [p]);
+    const source = { url: p.check.directory, card: p.check.card };
+    const name = keySourceName(source);
+    const entry = byDirectory.get(name);
+    if (entry) entry.items.push(p);
+    else byDirectory.set(name, { source, items: [p] });
   }
-  for (const [url, items] of byDirectory) {
-    const queued = waiting.get(url);
+  for (const [name, { source, items }] of byDirectory) {
+    const queued = waiting.get(name);
     if (queued) {
       queued.items.push(...items);
       continue;
     }
-    track(attempt(url, { db, items, attempt: 0, timer: null }));
+    track(attempt(source, { source, db, items, attempt: 0, timer: null }));
   }
 }
 
@@ -55,14 +58,15 @@ function track(task: Promise<void>): void {
   running.add(t);
 }
 
-async function attempt(url: string, w: Waiting): Promise<void> {
+async function attempt(source: KeySource, w: Waiting): Promise<void> {
+  const name = keySourceName(source);
   // A key the cached copy lacks may have been published since: fetched again (at most once a minute).
-  const cached = agentKeyDirectories.cached(url);
+  const cached = agentKeyDirectories.cached(source);
   const lacksKey =
     cached !== undefined &&
     agentKeyDirectories.now() - cached.fetchedAt >= COMPLETE_FOR_MS &&
     w.items.some((item) => !cached.keys.has(item.check.keyid));
-  const directory = await agentKeyDirectories.load(url, { force: w.attempt > 0 || lacksKey });
+  const directory = await agentKeyDirectories.load(source, { force: w.attempt > 0 || lacksKey });
   if (!directory) {
     if (w.attempt >= RETRY_DELAYS_MS.length) {
       pendingCount -= w.items.length;
@@ -70,12 +74,12 @@ async function attempt(url: string, w: Waiting): Promise<void> {
     }
     const delay = RETRY_DELAYS_MS[w.attempt] as number;
     w.attempt++;
-    waiting.set(url, w);
-    w.timer = setTimeout(() => retryNow(url), delay);
+    waiting.set(name, w);
+    w.timer = setTimeout(() => retryNow(name), delay);
     w.timer.unref?.();
     return;
   }
-  waiting.delete(url);
+  waiting.delete(name);
   pendingCount -= w.items.length;
   const settled: SettledVisit[] = [];
   for (const item of w.items) {
@@ -90,17 +94,17 @@ async function attempt(url: string, w: Waiting): Promise<void> {
   await rawVisits.settleVerdicts(w.db, settled, "signature");
 }
 
-function retryNow(url: string): void {
-  const w = waiting.get(url);
+function retryNow(name: string): void {
+  const w = waiting.get(name);
   if (!w) return;
-  waiting.delete(url);
+  waiting.delete(name);
   if (w.timer) clearTimeout(w.timer);
-  track(attempt(url, w));
+  track(attempt(w.source, w));
 }
 
 /** Tries every waiting directory again now (tests; an operator's nudge after an agent's outage). */
 export function retryWaitingSignatures(): void {
-  for (const url of [...waiting.keys()]) retryNow(url);
+  for (const name of [...waiting.keys()]) retryNow(name);
 }
 
 /** Resolves once every background verification started so far has finished (tests, graceful shutdown). */

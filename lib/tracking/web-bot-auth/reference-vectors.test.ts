@@ -1,13 +1,14 @@
 // The reference implementation's published test vectors (cloudflare/web-bot-auth, packages/web-bot-auth/test/
 // test_data, Apache-2.0; test/tracking/fixtures/web-bot-auth): signatures its signer made with the RFC 9421 test
 // keys, RSA-PSS SHA-512 and Ed25519, over `@authority` alone or with the Signature-Agent in both forms the
-// drafts have used, and the Signature-Agent forms it reads. Each must verify here, from a directory holding the
-// public half of its key, and fail once the request differs.
+// drafts have used; the Signature-Agent forms it reads (a directory, a key set's URL, a Signature Agent Card's);
+// and the cards it accepts or refuses. Each signature must verify here, from a directory holding the public half
+// of its key, and fail once the request differs.
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, sign } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { jwkThumbprint, parseKeyDirectory } from "@/lib/providers/agent-keys/directory";
+import { jwkThumbprint, parseKeyDirectory, readAgentCard } from "@/lib/providers/agent-keys/directory";
 import {
   algorithmFor,
   prepareSignatureCheck,
@@ -65,6 +66,7 @@ function bareCheck(v: Vector, authority: string): Extract<SignatureCheck, { kind
     label: v.label,
     alg: input.params.get("alg") as "ed25519" | "rsa-pss-sha512",
     directory: "",
+    card: false,
     keyid: input.params.get("keyid") as string,
     base: Buffer.from(signatureBase(input, () => authority)),
     signature: Buffer.from(signature.value),
@@ -224,5 +226,80 @@ describe("RFC 9421's other asymmetric algorithms", () => {
       at: AT,
     });
     expect(hmac).toMatchObject({ kind: "unjudged", reason: "algorithm hmac-sha256 is not supported" });
+  });
+});
+
+describe("the reference implementation's Signature-Agent forms and Signature Agent Cards", () => {
+  interface AgentVector {
+    name: string;
+    header: string;
+    entries: { label: string; uri: string; type: "directory" | "jwks_uri" | "cimd" }[];
+  }
+  interface CardVector {
+    name: string;
+    url: string;
+    valid: boolean;
+    error?: string;
+    card: unknown;
+  }
+  const key = generateKeyPairSync("ed25519");
+  const jwk = key.publicKey.export({ format: "jwk" }) as Record<string, string>;
+  const keyid = jwkThumbprint(jwk) as string;
+  const AT = new Date("2026-11-20T12:00:00Z");
+  const T = AT.getTime() / 1000;
+
+  test.each(read<AgentVector[]>("web_bot_auth_signature_agent_v1.json").map((v) => [v.name, v] as const))(
+    "%s: the signature resolves to the entry's URI and type",
+    (_name, v) => {
+      const [entry] = v.entries;
+      if (!entry) throw new Error("no entry");
+      const member = v.header.slice(v.header.indexOf("=") + 1);
+      const params = `("@authority" "signature-agent";key="${entry.label}");created=${T - 5};expires=${T + 60};keyid="${keyid}";tag="web-bot-auth"`;
+      const base = `"@authority": example.com\n"signature-agent";key="${entry.label}": ${member}\n"@signature-params": ${params}`;
+      const check = prepareSignatureCheck({
+        signature: `${entry.label}=:${sign(null, Buffer.from(base), key.privateKey).toString("base64")}:`,
+        signatureInput: `${entry.label}=${params}`,
+        signatureAgent: v.header,
+        authority: "example.com",
+        path: "/",
+        at: AT,
+      });
+      const url =
+        entry.type === "directory" ? `${entry.uri}/.well-known/http-message-signatures-directory` : entry.uri;
+      expect(check).toMatchObject({
+        kind: "check",
+        label: entry.label,
+        directory: url,
+        card: entry.type === "cimd",
+      });
+      expect(check.kind === "check" && verifySignatureCheck(check, key.publicKey)).toBe(true);
+    },
+  );
+
+  test.each(read<CardVector[]>("web_bot_auth_signature_agent_card_v1.json").map((v) => [v.name, v] as const))(
+    "card %s: read as the reference reads it",
+    (_name, v) => {
+      if (v.valid) {
+        const source = readAgentCard(v.card, v.url);
+        const card = v.card as { jwks?: unknown; jwks_uri?: string };
+        expect(source).toEqual(card.jwks ? { jwks: card.jwks } : { jwksUri: card.jwks_uri });
+        if ("jwks" in source) expect(parseKeyDirectory(source.jwks).size).toBe(1);
+      } else {
+        expect(() => readAgentCard(v.card, v.url)).toThrow(v.error as string);
+      }
+    },
+  );
+
+  test("cards without keys, with keys in no set, or naming a plain-http key set over https are refused", () => {
+    const url = "https://example.com/bot";
+    expect(() => readAgentCard({ client_id: url }, url)).toThrow("card must contain either jwks or jwks_uri");
+    expect(() => readAgentCard({ jwks_uri: "https://example.com/k" }, url)).toThrow("client_id is required");
+    expect(() => readAgentCard({ client_id: url, jwks: { keys: "x" } }, url)).toThrow(
+      "jwks must be a JWK Set",
+    );
+    expect(() => readAgentCard({ client_id: url, jwks_uri: "http://example.com/k" }, url)).toThrow(
+      "jwks_uri must use https",
+    );
+    expect(() => readAgentCard([], url)).toThrow("must be an object");
   });
 });

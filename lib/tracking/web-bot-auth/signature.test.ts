@@ -151,6 +151,23 @@ describe("prepareSignatureCheck", () => {
   const signed = (o: Partial<Parameters<typeof signRequest>[0]> = {}) =>
     signRequest({ key, agent: AGENT, authority: "example.com", created: T - 10, expires: T + 300, ...o });
 
+  test("a Signature-Agent of type jwks_uri or cimd names a key set's or a card's own URL", () => {
+    const jwks = signed({ agent: "https://signer.example/keys.json", agentType: "jwks_uri" });
+    expect(check(jwks)).toMatchObject({
+      kind: "check",
+      directory: "https://signer.example/keys.json",
+      card: false,
+    });
+    expect(verifies(jwks)).toBe(true);
+    const card = signed({ agent: "https://signer.example/bot", agentType: "cimd" });
+    expect(check(card)).toMatchObject({ kind: "check", directory: "https://signer.example/bot", card: true });
+    expect(verifies(card)).toBe(true);
+    // The type is part of the covered member: a card presented as a key set no longer verifies.
+    expect(verifies({ ...card, signatureAgent: 'sig1="https://signer.example/bot";type=jwks_uri' })).toBe(
+      false,
+    );
+  });
+
   test("both Signature-Agent forms name the directory and verify", () => {
     for (const agentForm of ["dictionary", "string"] as const) {
       const c = check(signed({ agentForm }));
@@ -181,9 +198,9 @@ describe("prepareSignatureCheck", () => {
       check({ ...decimal, signatureInput: `${decimal.signatureInput};alg=${alg}` });
     expect(withAlg("1.0")).toMatchObject({ kind: "unjudged", reason: "algorithm 1.0 is not supported" });
     expect(withAlg("rsa")).toMatchObject({ kind: "unjudged", reason: "algorithm rsa is not supported" });
-    expect(check({ ...decimal, signatureAgent: 'sig1="https://signer.example";type=cimd' })).toMatchObject({
+    expect(check({ ...decimal, signatureAgent: 'sig1="https://signer.example";type=oauth' })).toMatchObject({
       kind: "unjudged",
-      reason: "Signature-Agent type cimd is not supported",
+      reason: "Signature-Agent type oauth is not supported",
     });
   });
 

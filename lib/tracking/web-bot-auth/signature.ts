@@ -78,6 +78,8 @@ export type SignatureCheck =
       alg: SignatureAlgorithm | null;
       /** The URL the keys are fetched from (the agent's identifier). */
       directory: string;
+      /** The URL is a Signature Agent Card (`type=cimd`), which names the keys, rather than a key set. */
+      card: boolean;
       keyid: string;
       base: Buffer;
       signature: Buffer;
@@ -189,6 +191,7 @@ export function prepareSignatureCheck(
     label,
     alg: alg ?? null,
     directory: agent.url,
+    card: agent.card,
     keyid,
     base: Buffer.from(base, "utf8"),
     signature: Buffer.from(sig.value),
@@ -302,7 +305,7 @@ function coveredAgentKey(input: InnerList): string | null {
 /**
  * The directory a signature's Signature-Agent names: a dictionary member keyed by the signature's label (the
  * current drafts), or a bare quoted URL (the earlier drafts, still sent). An origin resolves to its well-known
- * directory; type=jwks_uri is the key set's own URL.
+ * directory; type=jwks_uri is the key set's own URL, type=cimd a Signature Agent Card's, which names the keys.
  */
 function signatureAgentFor(
   raw: string | null | undefined,
@@ -310,6 +313,7 @@ function signatureAgentFor(
   allowHttp: ((url: URL) => boolean) | undefined,
 ): {
   url: string;
+  card: boolean;
   member: Member | null;
   memberKey: string;
   dictionary: Dictionary | null;
@@ -337,7 +341,7 @@ function signatureAgentFor(
   if (typeof item.value !== "string") throw new Invalid("Signature-Agent is not a string");
   const type = item.params.get("type");
   const typeName = type === undefined ? "directory" : type instanceof Token ? type.value : null;
-  if (typeName !== "directory" && typeName !== "jwks_uri") {
+  if (typeName !== "directory" && typeName !== "jwks_uri" && typeName !== "cimd") {
     throw new Unjudged(`Signature-Agent type ${String(type)} is not supported`);
   }
   let url: URL;
@@ -359,7 +363,7 @@ function signatureAgentFor(
     url.pathname = DIRECTORY_PATH;
     url.search = "";
   }
-  return { url: url.toString(), member, memberKey, dictionary, raw: text };
+  return { url: url.toString(), card: typeName === "cimd", member, memberKey, dictionary, raw: text };
 }
 
 function componentValue(
