@@ -119,6 +119,38 @@ describe("the reference implementation's signatures (architecture vectors v1 and
     },
   );
 
+  test("RFC 9421 B.2.1: the RFC's RSA-PSS signature by the same key (B.1.2), with no alg: the key decides", () => {
+    const [, v] = vectors.find(([, x]) => x.key.kty === "RSA") ?? [];
+    if (!v) throw new Error("fixtures changed");
+    const input = parseDictionary(
+      'sig-b21=();created=1618884473;keyid="test-key-rsa-pss";nonce="b3k2pp5k7z-50gnwp.yemd"',
+    ).get("sig-b21") as InnerList;
+    const signature = parseDictionary(
+      "sig-b21=:d2pmTvmbncD3xQm8E9ZV2828BjQWGgiwAaw5bAkgibUopemLJcWDy/lkbbHAve4cRAtx31Iq786U7it++wgGxbtRxf8Udx7zFZsckzXaJMkA7ChG52eSkFxykJeNqsrWH5S+oxNFlD4dzVuwe8DhTSja8xxbR/Z2cOGdCbzR72rgFWhzx2VjBqJzsPLMIQKhO4DGezXehhWwE56YCE+O6c0mKZsfxVrogUvA4HELjVKWmAvtl6UnCh8jYzuVG5WSb/QEVPnP5TmcAnLH1g+s++v6d4s8m0gCw1fV5/SITLq9mhho8K3+7EPYTU8IU1bLhdxO5Nyt8C8ssinQ98Xw9Q==:",
+    ).get("sig-b21") as { value: Uint8Array };
+    const base = signatureBase(input, () => "");
+    expect(base).toBe(
+      '"@signature-params": ();created=1618884473;keyid="test-key-rsa-pss";nonce="b3k2pp5k7z-50gnwp.yemd"',
+    );
+    const check = {
+      kind: "check" as const,
+      label: "sig-b21",
+      alg: null,
+      directory: "",
+      card: false,
+      keyid: "test-key-rsa-pss",
+      base: Buffer.from(base),
+      signature: Buffer.from(signature.value),
+    };
+    const key = createPublicKey({ key: publicJwk(v.key), format: "jwk" });
+    expect(verifySignatureCheck(check, key)).toBe(true);
+    // Read as PKCS#1 v1.5 (a directory saying RS256), the same bytes are no signature.
+    expect(verifySignatureCheck(check, key, "RS256")).toBe(false);
+    expect(
+      verifySignatureCheck({ ...check, base: Buffer.from(base.replace("1618884473", "1618884474")) }, key),
+    ).toBe(false);
+  });
+
   test("a key used with an algorithm it does not declare or cannot do verifies nothing", () => {
     const [, rsa] = vectors.find(([, v]) => v.key.kty === "RSA" && v.signature_agent) ?? [];
     const [, ed] = vectors.find(([, v]) => v.key.kty === "OKP" && v.signature_agent) ?? [];
