@@ -290,3 +290,116 @@ describe("forwarded-for lists and virtual hosts", () => {
     );
   });
 });
+
+// The nginx access-log lines of Elastic's log shipper tests (github.com/elastic/beats, filebeat/module/nginx/access/
+// test/test.log, test-with-host.log and the vhost line of access.log; Apache License 2.0): forwarded-for lists
+// quoted or not, the connecting address after them, virtual hosts by name, name:port or address, host names
+// where an address would be, and requests that are not requests. Each line is read, or refused with its reason;
+// the client is the connecting address (no proxy trusted here), as the trusted-proxy rule takes it.
+describe("Elastic's nginx access-log test lines", () => {
+  const FIREFOX = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10.12; rv:49.0) Gecko/20100101 Firefox/49.0";
+  const FF15 = '"Mozilla/5.0 (Windows NT 6.1; rv:15.0) Gecko/20120716 Firefox/15.0a2" "-"';
+  const FACEBOT =
+    "Mozilla/5.0 (compatible; Facebot 1.0; https://developers.facebook.com/docs/sharing/webmasters/crawler)";
+  const ocelot = `[07/Dec/2016:11:05:07 +0100] "GET /ocelot HTTP/1.1" 200 571 "-" "${FIREFOX}"`;
+  const cloudfront =
+    '[22/Jan/2016:13:18:29 +0000] "GET /assets/xxxx?q=100 HTTP/1.1" 200 25507 "-" "Amazon CloudFront"';
+  const facebot = `[30/Dec/2016:06:47:09 +0000] "GET /test.html HTTP/1.1" 404 8571 "-" "${FACEBOT}"`;
+  const test2 = `[29/May/2017:19:02:48 +0000] "GET /test2 HTTP/1.1" 200 612 "-" ${FF15}`;
+  const lines: [string, { ip: string | null; path: string; status: number; at: string } | RegExp][] = [
+    [
+      `10.0.0.2, 10.0.0.1, 127.0.0.1 - - ${ocelot}`,
+      { ip: "127.0.0.1", path: "/ocelot", status: 200, at: "2016-12-07T10:05:07.000Z" },
+    ],
+    [
+      `172.17.0.1 - - [29/May/2017:19:02:48 +0000] "GET /stringpatch HTTP/1.1" 404 612 "-" ${FF15}`,
+      { ip: "172.17.0.1", path: "/stringpatch", status: 404, at: "2017-05-29T19:02:48.000Z" },
+    ],
+    [
+      `10.0.0.2, 10.0.0.1, 85.181.35.98 - - ${ocelot}`,
+      { ip: "85.181.35.98", path: "/ocelot", status: 200, at: "2016-12-07T10:05:07.000Z" },
+    ],
+    [
+      `"10.5.102.222, 199.96.1.1, 204.246.1.1" 10.2.1.185 - - ${cloudfront}`,
+      { ip: "10.2.1.185", path: "/assets/xxxx?q=100", status: 200, at: "2016-01-22T13:18:29.000Z" },
+    ],
+    [
+      `2a03:0000:10ff:f00f:0000:0000:0:8000, 10.225.192.17 10.2.2.121 - - ${facebot}`,
+      { ip: "10.2.2.121", path: "/test.html", status: 404, at: "2016-12-30T06:47:09.000Z" },
+    ],
+    ['127.0.0.1 - - [12/Apr/2018:09:48:40 +0200] "" 400 0 "-" "-"', /no request line/],
+    [
+      `example.com 10.0.0.2, 10.0.0.1, 81.2.69.143 - - ${ocelot}`,
+      { ip: "81.2.69.143", path: "/ocelot", status: 200, at: "2016-12-07T10:05:07.000Z" },
+    ],
+    [
+      `example.com:80 81.2.69.143 - - ${ocelot}`,
+      { ip: "81.2.69.143", path: "/ocelot", status: 200, at: "2016-12-07T10:05:07.000Z" },
+    ],
+    [
+      `example.com:80 "10.5.102.222, 175.16.199.1, 204.246.1.1" 10.2.1.185 - - ${cloudfront}`,
+      { ip: "10.2.1.185", path: "/assets/xxxx?q=100", status: 200, at: "2016-01-22T13:18:29.000Z" },
+    ],
+    [
+      `1.128.3.4 2a02:cf40:10ff:f00f:0000:0000:0:8000, 10.225.192.17 10.2.2.121 - - ${facebot}`,
+      { ip: "10.2.2.121", path: "/test.html", status: 404, at: "2016-12-30T06:47:09.000Z" },
+    ],
+    ['1.128.3.4:80 127.0.0.1 - - [12/Apr/2018:09:48:40 +0200] "" 400 0 "-" "-"', /no request line/],
+    [
+      'example.com:80 unix: - - [26/Feb/2019:15:39:42 +0100] "hello" 400 173 "-" "-"',
+      /invalid request line: "hello"/,
+    ],
+    [
+      `1.128.3.4 localhost - - ${test2}`,
+      { ip: null, path: "/test2", status: 200, at: "2017-05-29T19:02:48.000Z" },
+    ],
+    [
+      `example.com localhost, localhost - - ${test2}`,
+      { ip: null, path: "/test2", status: 200, at: "2017-05-29T19:02:48.000Z" },
+    ],
+    [
+      'lessons.example.com 192.168.0.1 - - [09/Jun/2020:12:10:39 -0700] "GET /A%20Beka%20G1%20Howe/029_AND_30/15%20reading%20elephants.mp4 HTTP/1.1" 206 7648063 "http://lessons.example.com/A%20Beka%20G1%20Howe/029_AND_30/15%20reading%20elephants.mp4" "Mozilla/5.0 (Linux; Android 5.1.1; KFFOWI) AppleWebKit/537.36 (KHTML, like Gecko) Silk/81.2.16 like Chrome/81.0.4044.138 Safari/537.36"',
+      {
+        ip: "192.168.0.1",
+        path: "/A%20Beka%20G1%20Howe/029_AND_30/15%20reading%20elephants.mp4",
+        status: 206,
+        at: "2020-06-09T19:10:39.000Z",
+      },
+    ],
+  ];
+
+  test.each(lines)("%s", (line, expected) => {
+    const before = process.env.TRUST_PROXY;
+    delete process.env.TRUST_PROXY;
+    try {
+      const result = parseLogLine(line);
+      if (expected instanceof RegExp) {
+        expect(result.ok).toBe(false);
+        if (!result.ok) expect(result.error.reason).toMatch(expected);
+        return;
+      }
+      expect(result.ok ? undefined : result.error).toBeUndefined();
+      if (!result.ok) return;
+      const { ip, path, status, timestamp } = result.entry;
+      expect({ ip, path, status, at: timestamp.toISOString() }).toEqual(expected);
+    } finally {
+      if (before !== undefined) process.env.TRUST_PROXY = before;
+    }
+  });
+
+  test("behind a trusted load balancer, the forwarded-for list names the client", () => {
+    const before = process.env.TRUST_PROXY;
+    process.env.TRUST_PROXY = "10.0.0.0/8";
+    try {
+      expect(entry(`"10.5.102.222, 199.96.1.1, 204.246.1.1" 10.2.1.185 - - ${cloudfront}`).ip).toBe(
+        "204.246.1.1",
+      );
+      expect(entry(`2a03:0000:10ff:f00f:0000:0000:0:8000, 10.225.192.17 10.2.2.121 - - ${facebot}`).ip).toBe(
+        "2a03:0:10ff:f00f::8000",
+      );
+    } finally {
+      if (before === undefined) delete process.env.TRUST_PROXY;
+      else process.env.TRUST_PROXY = before;
+    }
+  });
+});

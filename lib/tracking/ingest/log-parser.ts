@@ -125,6 +125,45 @@ function clientOfChain(chain: string[]): string {
   return ip === "unknown" ? peer : ip;
 }
 
+/** Where the timestamp's bracket opens: the first " [" followed by a day of the month. */
+const TIMESTAMP_OPEN = / \[\d/;
+
+/**
+ * The part of a line before its timestamp: `[virtual host] client identity user`, where the client is an address,
+ * a host name ("localhost", "unix:") or a forwarded-for list as nginx logs them: "10.0.0.2, 10.0.0.1, 85.181.35.98"
+ * ($proxy_add_x_forwarded_for), or the header and the connecting address apart, quoted or not
+ * ("10.5.102.222, 199.96.1.1" 10.2.1.185). The list's entries are separated by commas, spaces or both; its last
+ * entry is the connecting address. A first word with no comma after it, followed by more entries, is the virtual
+ * host (vhost_combined: "example.com:80 …", "1.128.3.4 localhost …"), as log shippers read these lines.
+ * Returns the client as the trusted-proxy rule takes it, and where the timestamp begins.
+ */
+function clientPart(text: string, vhost: boolean): { address: string; end: number } {
+  const open = TIMESTAMP_OPEN.exec(text);
+  const words = text.slice(0, open?.index).trim().split(/\s+/);
+  // The field that is missing, read left to right as the format lists them.
+  if (words.length < 3 || !open) {
+    throw new LineError(
+      words.length === 1
+        ? "truncated line: no identity"
+        : words.length === 2
+          ? "truncated line: no user"
+          : 'no timestamp: expected "["',
+    );
+  }
+  // The last two words are the identity and the user (%l %u: "-" when unknown, else one word each).
+  const region = words.slice(0, -2);
+  const first = region[0] as string;
+  const entries = region
+    .join(" ")
+    .split(/[\s,"]+/)
+    .filter((e) => e !== "");
+  const hasVhost =
+    entries.length >= 2 && (vhost || (region.length >= 2 && !first.startsWith('"') && !first.endsWith(",")));
+  const chain = hasVhost ? entries.slice(1) : entries;
+  if (chain.length === 0) throw new LineError("no client address before the timestamp");
+  return { address: chain.length === 1 ? (chain[0] as string) : clientOfChain(chain), end: open.index };
+}
+
 function normaliseIp(host: string): string | null {
   const bare = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
   return parseIp(bare) ? bare : null;
@@ -146,22 +185,11 @@ function parseCombinedLine(text: string, line: number, options: ParseLogOptions)
   }
   if (raw.trim() === "") return { ok: false, error: { line, reason: "empty line" } };
   try {
-    const reader = new LineReader(raw.replace(/^\uFEFF/, ""));
-    if (options.format === "vhost_combined") reader.token("virtual host");
-    let host = reader.token("client address");
-    // nginx logging $http_x_forwarded_for or $proxy_add_x_forwarded_for: "10.0.0.2, 10.0.0.1, 85.181.35.98".
-    if (host.endsWith(",")) {
-      const chain = [host.slice(0, -1)];
-      let next = reader.token("client address");
-      while (next.endsWith(",")) {
-        chain.push(next.slice(0, -1));
-        next = reader.token("client address");
-      }
-      chain.push(next);
-      host = clientOfChain(chain);
-    }
-    reader.token("identity");
-    reader.token("user");
+    const text = raw.replace(/^\uFEFF/, "");
+    const client = clientPart(text, options.format === "vhost_combined");
+    const reader = new LineReader(text);
+    reader.i = client.end;
+    const host = client.address;
     const timeText = reader.bracketed("timestamp");
     const timestamp = parseLogTimestamp(timeText);
     if (!timestamp) throw new LineError(`invalid timestamp "${timeText.slice(0, 40)}"`);
