@@ -231,6 +231,31 @@ describe.each(["ChatGPT", "Claude", "Gemini", "Perplexity"] as const)(
   },
 );
 
+describe("Perplexity responses without citations", () => {
+  test("cited: the search results the text's [n] markers name; all of them when it names none", async () => {
+    const results = [
+      { url: "https://www.acme.com/pricing", title: "Acme pricing" },
+      { url: "https://rival.io/compare", title: "Rival vs Acme" },
+      { url: "https://forum.example.org/thread/42", title: "Which tool?" },
+    ];
+    fakes.perplexity.enqueue({
+      answer: {
+        text: "Acme suits small teams [3], more than Rival [1][3].",
+        searchResults: results,
+        withoutCitations: true,
+      },
+    });
+    const marked = await ENGINE_ADAPTERS.Perplexity({ prompt: "q", env: fakes.env });
+    expect(marked.sources).toEqual([results[2], results[0]]);
+    expect(marked.retrieved.map((r) => r.url)).toEqual(results.map((r) => r.url));
+    fakes.perplexity.enqueue({
+      answer: { text: "Acme suits small teams.", searchResults: results, withoutCitations: true },
+    });
+    const unmarked = await ENGINE_ADAPTERS.Perplexity({ prompt: "q", env: fakes.env });
+    expect(unmarked.sources).toEqual(results);
+  });
+});
+
 describe("OpenAI search call sources", () => {
   test("without sources in the search call, retrieved is empty and cited still stands", async () => {
     // A deployment whose proxy drops `include` gets no sources; nothing is invented in their place.

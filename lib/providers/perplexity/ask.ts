@@ -13,9 +13,24 @@ interface SonarExtras {
 }
 
 /**
+ * The URLs an answer cites when the response has no `citations` (Perplexity moved the sources to `search_results`,
+ * which the text's [n] markers number from 1): the results the markers name, in the order first named; every
+ * result when the text names none.
+ */
+function citedResults(answer: string, urls: string[]): string[] {
+  const named: string[] = [];
+  for (const match of answer.matchAll(/\[(\d{1,3})\]/g)) {
+    const url = urls[Number(match[1]) - 1];
+    if (url !== undefined && !named.includes(url)) named.push(url);
+  }
+  return named.length > 0 ? named : urls;
+}
+
+/**
  * Asks Perplexity (Sonar chat completions; Perplexity documents the OpenAI SDK pointed at its base URL as a
- * supported client). Cited: `citations` in order, titled from `search_results`. Retrieved: `search_results`.
- * Queries: none, Sonar's response does not report the searches it ran.
+ * supported client). Cited: `citations` in order, titled from `search_results`; without `citations`, the
+ * `search_results` the text's [n] markers name (citedResults). Retrieved: `search_results`. Queries: none,
+ * Sonar's response does not report the searches it ran.
  */
 export async function askEngine(request: AskRequest): Promise<EngineAnswer> {
   const config = readPerplexityConfig(request.env);
@@ -39,16 +54,18 @@ export async function askEngine(request: AskRequest): Promise<EngineAnswer> {
   const titles = new Map<string, string>();
   for (const r of results)
     if (typeof r.url === "string" && typeof r.title === "string") titles.set(r.url, r.title);
+  const answer = completion.choices?.[0]?.message?.content?.trim() ?? "";
+  const resultUrls = results.flatMap((r) => (typeof r.url === "string" ? [r.url] : []));
+  const citations = Array.isArray(extras.citations)
+    ? (extras.citations as unknown[])
+    : citedResults(answer, resultUrls);
   const sources: EngineAnswer["sources"] = [];
   const seen = new Set<string>();
-  for (const url of Array.isArray(extras.citations) ? extras.citations : []) {
-    addSource(sources, seen, url, typeof url === "string" ? titles.get(url) : "");
-  }
+  for (const url of citations) addSource(sources, seen, url, typeof url === "string" ? titles.get(url) : "");
   const retrieved: EngineAnswer["retrieved"] = [];
   const seenRetrieved = new Set<string>();
   for (const r of results) addSource(retrieved, seenRetrieved, r.url, r.title);
 
-  const answer = completion.choices?.[0]?.message?.content?.trim() ?? "";
   if (!answer) {
     throw new EngineError(ENGINE, "ENGINE_BAD_RESPONSE", "Perplexity returned no answer text.", { attempts });
   }

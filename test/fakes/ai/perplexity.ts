@@ -11,8 +11,8 @@ export const FAKE_PERPLEXITY_KEY = "pplx-test";
 
 /**
  * Perplexity's Sonar chat completions: POST {base}/chat/completions with a Bearer key, answered with an
- * OpenAI-shaped chat completion plus Sonar's `citations` (URLs, numbered as the text's [n] markers) and
- * `search_results` (title, url, date).
+ * OpenAI-shaped chat completion plus Sonar's `citations` (URLs, numbered as the text's [n] markers; left out
+ * with `withoutCitations`) and `search_results` (title, url, date), the cited sources first.
  */
 export function startFakePerplexity(): Promise<FakeProvider> {
   return startFakeProvider({
@@ -77,7 +77,7 @@ function renderCompletion(answer: ScriptedAnswer, req: RecordedRequest) {
       search_context_size: "low",
       cost: { input_tokens_cost: 0, output_tokens_cost: 0.004, request_cost: 0.006, total_cost: 0.01 },
     },
-    citations: cited.map((s) => s.url),
+    ...(answer.withoutCitations ? {} : { citations: cited.map((s) => s.url) }),
     search_results: all.map((s) => ({
       title: s.title,
       url: s.url,

@@ -22,6 +22,8 @@ export interface ScriptedAnswer {
   outputTokens?: number;
   /** Anthropic only: `pause_turn` makes the adapter continue the turn. */
   stopReason?: string;
+  /** Perplexity only: answer without the `citations` field, as Sonar responses that carry only `search_results`. */
+  withoutCitations?: boolean;
 }
 
 /** `delayMs` holds the reply back, as a slow provider would. */
