@@ -2,6 +2,22 @@ import { type BotDefinition, defineBots, GOOGLE_USER_FETCHERS } from "./bot-type
 
 // AI crawlers and fetchers, and the robots.txt tokens that switch AI training off. Their tokens are distinct
 // from every search crawler's, so this list is matched before the search and SEO list.
+/** [name, pattern, operator, purpose] of AI crawlers known by their own product token only. */
+const AI_CRAWLERS: [string, RegExp, string | null, "ai_search" | "training"][] = [
+  ["IbouBot", /\bIbouBot\//i, "Ibou", "ai_search"],
+  ["ProRataInc", /^ProRataInc\b/, "ProRata.ai", "ai_search"],
+  ["GoGuidesCrawler", /\bGoGuides(?:Crawler|DiscoveryBot)\//, "GoGuides", "ai_search"],
+  ["webzio", /^webzio\b/, "Webz.io", "training"],
+  ["UdV-AI-Research", /\bUdV-AI-Research\//, null, "training"],
+  ["SentiBot", /^SentiBot\b/, "Sentibot", "training"],
+  ["HuggingFace-Bot", /\bHuggingFace-Bot\//, "Hugging Face", "training"],
+  ["Replicate-Bot", /\bReplicate-Bot\//, "Replicate", "training"],
+  ["Together-Bot", /\bTogether-Bot\//, "Together AI", "training"],
+  ["RunPod-Bot", /\bRunPod-Bot\//, "RunPod", "training"],
+  ["Groq-Bot", /\bGroq-Bot\//, "Groq", "training"],
+  ["xAI-Bot", /\bxAI-Bot\//, "xAI", "training"],
+];
+
 export const AI_BOT_DEFINITIONS: readonly BotDefinition[] = defineBots([
   // OpenAI (https://platform.openai.com/docs/bots)
   {
@@ -129,6 +145,16 @@ export const AI_BOT_DEFINITIONS: readonly BotDefinition[] = defineBots([
     engine: "Gemini",
     isAIBot: true,
     ipRanges: ["google-user-triggered-agents"],
+  },
+  {
+    // NotebookLM's fetcher under its new name (Google renamed NotebookLM to Gemini Notebook).
+    name: "Google-GeminiNotebook",
+    userAgent: /\bGoogle-GeminiNotebook\b/i,
+    operator: "Google",
+    purpose: "ai_user_fetch",
+    engine: "NotebookLM",
+    isAIBot: true,
+    ipRanges: GOOGLE_USER_FETCHERS,
   },
   {
     name: "Google-NotebookLM",
@@ -338,6 +364,32 @@ export const AI_BOT_DEFINITIONS: readonly BotDefinition[] = defineBots([
     engine: null,
     isAIBot: true,
   },
+  // Moonshot AI's crawlers for Kimi (https://www.kimi.com/policies/kimi-crawlers).
+  {
+    name: "Kimi-SearchBot",
+    userAgent: /\bKimi-SearchBot\b/i,
+    operator: "Moonshot AI",
+    purpose: "ai_search",
+    engine: "Kimi",
+    isAIBot: true,
+  },
+  {
+    name: "KimiBot",
+    userAgent: /\bKimiBot\b/i,
+    operator: "Moonshot AI",
+    purpose: "training",
+    engine: "Kimi",
+    isAIBot: true,
+  },
+  // AI search and data crawlers of the public device-detection bot list that the AI-agent list does not carry.
+  ...AI_CRAWLERS.map(([name, userAgent, operator, purpose]) => ({
+    name,
+    userAgent,
+    operator,
+    purpose,
+    engine: null,
+    isAIBot: true,
+  })),
   {
     name: "ImagesiftBot",
     userAgent: /\bImagesiftBot\b/i,

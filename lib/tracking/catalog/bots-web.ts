@@ -1,5 +1,47 @@
 import { type BotDefinition, defineBots } from "./bot-types";
 
+/**
+ * Monitors, scanners, audit and sales tools that send a browser's user agent with their own product token, or a
+ * bare token neither the crawler list nor isbot knows (the public device-detection bot list names them): [name,
+ * pattern, operator, purpose]. Each pattern is the tool's own token, never a browser's.
+ */
+const BROWSER_DRESSED_TOOLS: [string, RegExp, string | null, ("search_engine" | "seo")?][] = [
+  ["Daum", /\bDaum(?:oa)?[ /]\d/, "Kakao", "search_engine"],
+  ["DuplexWeb-Google", /\bDuplexWeb-Google\b/, "Google"],
+  ["CloudflareObservatory", /\bCloudflareObservatory\//, "Cloudflare"],
+  ["CloudflareDiagnostics", /\bCloudflareDiagnostics\//, "Cloudflare"],
+  ["360JK", /\b360JK\b/, "Qihoo 360"],
+  ["Site24x7 Defacement Monitor", /\bHLB\/\d/, "Zoho"],
+  ["TagInspector", /\bTagInspector\//, "InfoTrust"],
+  ["Morningscore", /\bMorningscore\//, "Morningscore", "seo"],
+  ["WhatCMS", /\bWhatCMS\//, "WhatCMS"],
+  ["Sparkler", /\bSparkler\//, null],
+  ["Mixnode", /\(Mixnode\)/, "Mixnode"],
+  ["UCSBNetworkMeasurement", /\bUCSBNetworkMeasurement\//, "UC Santa Barbara"],
+  ["infrawatch", /\binfrawatch\//, null],
+  ["Functionize", /\bFunctionize$/, "Functionize"],
+  ["Miniature.io", /\bMiniature\.io\//, "Miniature.io"],
+  ["Convertify", /\bConvertify$/, "Convertify"],
+  ["xtate", /\bxtate\//, null],
+  ["Microsoft Power Automate", /\bazure-logic-apps\/|\bmicrosoft-flow\//, "Microsoft"],
+  ["Assetnote", /\bAssetnote\//, "Assetnote"],
+  ["CybaaAgent", /\bCybaaAgent\b/, null],
+  ["ArtelLeadRadar", /\bArtelLeadRadar\//, null],
+  ["Goosee-Audit", /\bGoosee-Audit\//, null],
+  ["KarnoProspectingStudio", /\bKarnoProspectingStudio\//, null],
+  ["OnlyScans", /^Mozilla\/5\.0 OnlyScans$/, null],
+  ["Keydrop", /^Mozilla\/5\.0 Keydrop$/, null],
+  ["project_patchwatch", /\bproject_patchwatch\b/, null],
+  ["Exchange check", /\(Exchange check\)/, null],
+  ["iplabel", /\(iplabel;/, "ip-label"],
+  ["UkrNet Mail Proxy", /\(via secureurl\.fwdcdn\.com - mail\.ukr\.net proxy\)/, "UKR.NET"],
+  ["Laravel Reaver", /\(Laravel Reaver\b/, null],
+  ["ORT", /\(compatible; ORT\/v?\d/, "OpenRobotsTXT"],
+  ["Apache (internal dummy connection)", /^Apache\/[\d.]+ .*\(internal dummy connection\)$/, null],
+  // Programs that fill in a browser's template without its values, or send no more than its first word.
+  ["Template user agent", /^Mozilla\/5\.0 \(compatible\)$|\brv:geckoversion\b|^Mozilliqa\b/, null],
+];
+
 // Search engines, SEO tools and link-preview fetchers.
 // ORDER MATTERS: the first definition whose pattern matches wins, so narrower agents come before broader
 // ones (Googlebot-Image and Googlebot-Smartphone before Googlebot).
@@ -270,4 +312,13 @@ export const WEB_BOT_DEFINITIONS: readonly BotDefinition[] = defineBots([
     isAIBot: false,
     note: "link previews",
   },
+  ...BROWSER_DRESSED_TOOLS.map(([name, userAgent, operator, purpose]) => ({
+    name,
+    userAgent,
+    robotsToken: null,
+    operator,
+    purpose: purpose ?? ("other" as const),
+    engine: null,
+    isAIBot: false,
+  })),
 ]);

@@ -150,6 +150,79 @@ const CASES: [string, string, Expected][] = [
     ai("Google-NotebookLM", "ai_user_fetch", "NotebookLM"),
   ],
   [
+    "Gemini Notebook (desktop)",
+    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/137.0.0.0 Safari/537.36 (compatible; Google-GeminiNotebook; +https://developers.google.com/crawling/docs/crawlers-fetchers/google-gemininotebook)",
+    ai("Google-GeminiNotebook", "ai_user_fetch", "NotebookLM"),
+  ],
+  [
+    "Gemini Notebook (mobile)",
+    "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Mobile Safari/537.36 (compatible; Google-GeminiNotebook; +https://developers.google.com/crawling/docs/crawlers-fetchers/google-gemininotebook)",
+    ai("Google-GeminiNotebook", "ai_user_fetch", "NotebookLM"),
+  ],
+  [
+    "Kimi-SearchBot",
+    "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; Kimi-SearchBot/1.0; +https://www.kimi.com/policies/kimi-crawlers",
+    ai("Kimi-SearchBot", "ai_search", "Kimi"),
+  ],
+  [
+    "KimiBot",
+    "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; KimiBot/1.0; +https://www.kimi.com/policies/kimi-crawlers",
+    ai("KimiBot", "training", "Kimi"),
+  ],
+  [
+    "IbouBot",
+    "Mozilla/5.0 (compatible; IbouBot/1.0; +bot@ibou.io; +https://ibou.io/iboubot.html)",
+    ai("IbouBot", "ai_search", null),
+  ],
+  [
+    "ProRata",
+    "ProRataInc (The ProRata Fair Use Crawler; https://prorata.ai; support@prorata.ai)",
+    ai("ProRataInc", "ai_search", null),
+  ],
+  [
+    "GoGuidesCrawler",
+    "Mozilla/5.0 (compatible; GoGuidesCrawler/2.0; +https://www.goguides.com/crawler)",
+    ai("GoGuidesCrawler", "ai_search", null),
+  ],
+  [
+    "GoGuidesDiscoveryBot",
+    "GoGuidesDiscoveryBot/1.0 (+https://www.goguides.com/crawler)",
+    ai("GoGuidesCrawler", "ai_search", null),
+  ],
+  ["webz.io", "webzio (+https://webz.io/bot.html)", ai("webzio", "training", null)],
+  [
+    "UdV-AI-Research",
+    "Mozilla/5.0 (compatible; UdV-AI-Research/1.0)",
+    ai("UdV-AI-Research", "training", null),
+  ],
+  ["SentiBot", "SentiBot www.sentibot.eu (compatible with Googlebot)", ai("SentiBot", "training", null)],
+  [
+    "HuggingFace-Bot",
+    "Mozilla/5.0 (compatible; HuggingFace-Bot/1.0; +https://huggingface.co/)",
+    ai("HuggingFace-Bot", "training", null),
+  ],
+  [
+    "Replicate-Bot",
+    "Mozilla/5.0 (compatible; Replicate-Bot/1.0; +https://replicate.com/)",
+    ai("Replicate-Bot", "training", null),
+  ],
+  [
+    "Together-Bot",
+    "Mozilla/5.0 (compatible; Together-Bot/1.0; +https://together.ai/)",
+    ai("Together-Bot", "training", null),
+  ],
+  [
+    "RunPod-Bot",
+    "Mozilla/5.0 (compatible; RunPod-Bot/1.0; +https://runpod.io/)",
+    ai("RunPod-Bot", "training", null),
+  ],
+  [
+    "Groq-Bot",
+    "Mozilla/5.0 (compatible; Groq-Bot/1.0; +https://groq.com/)",
+    ai("Groq-Bot", "training", null),
+  ],
+  ["xAI-Bot", "Mozilla/5.0 (compatible; xAI-Bot/1.0; +https://x.ai/)", ai("xAI-Bot", "training", null)],
+  [
     "Google-Extended is never a user agent",
     "Mozilla/5.0 (compatible; Google-Extended/1.0; +http://www.google.com/bot.html)",
     { name: "Google-Extended (spoofed)", purpose: "other", engine: null, isAIBot: false },
@@ -369,6 +442,117 @@ const CASES: [string, string, Expected][] = [
     web("Pinterestbot", "other"),
   ],
   ["WhatsApp preview", "WhatsApp/0.3.4479 N", web("WhatsApp", "other")],
+  // Tools dressed as browsers, from the public device-detection bot list (each its own product token).
+  ["Daum", "Mozilla/5.0 (compatible; MSIE or Firefox mutant;) Daum 4.1", web("Daum", "search_engine")],
+  [
+    "DuplexWeb-Google",
+    "Mozilla/5.0 (Linux; Android 8.0; Pixel 2 Build/OPD3.170816.012; DuplexWeb-Google/1.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/74.0.3729.131 Mobile Safari/537.36",
+    web("DuplexWeb-Google", "other"),
+  ],
+  [
+    "Cloudflare Observatory",
+    "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/109.0.0.0 Safari/537.36 CloudflareObservatory/1.0",
+    web("CloudflareObservatory", "other"),
+  ],
+  [
+    "Cloudflare Diagnostics",
+    "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_13_6) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/67.0.3396.99 Safari/537.36 CloudflareDiagnostics/1.0",
+    web("CloudflareDiagnostics", "other"),
+  ],
+  [
+    "360JK",
+    "Mozilla/5.0 (compatible; MSIE 7.0; Windows NT 5.1; .NET CLR 1.1.4322) 360JK yunjiankong 427691",
+    web("360JK", "other"),
+  ],
+  [
+    "Site24x7 Defacement Monitor",
+    "Mozilla/5.0 (Unknown; Linux x86_64) AppleWebKit/538.1 (KHTML, like Gecko) HLB/1.247",
+    web("Site24x7 Defacement Monitor", "other"),
+  ],
+  [
+    "Tag Inspector",
+    "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) TagInspector/500.1 Chrome/90.0.4430.72 Safari/537.36 Edg/90.0.818.42",
+    web("TagInspector", "other"),
+  ],
+  ["Morningscore", "Mozilla/5.0 (Morningscore/1.0)", web("Morningscore", "seo")],
+  ["WhatCMS", "Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:66.0) WhatCMS/1.0", web("WhatCMS", "other")],
+  [
+    "Sparkler",
+    "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_11_6) AppleWebKit/537.36 (KHTML, like Gecko) Sparkler/0.2.0-SNAPSHOT",
+    web("Sparkler", "other"),
+  ],
+  ["Mixnode", "Mozilla/5.0 (Mixnode) AppleWebKit/537.36 (KHTML, like Gecko)", web("Mixnode", "other")],
+  [
+    "UCSB Network Measurement",
+    "Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:80.0) Gecko/20100101 Firefox/80.0 UCSBNetworkMeasurement/2023 (contact; stijn; at; ucsb.edu;)",
+    web("UCSBNetworkMeasurement", "other"),
+  ],
+  ["infrawatch", "Mozilla/5.0 infrawatch/0.1", web("infrawatch", "other")],
+  [
+    "Functionize",
+    "Mozilla/5.0 (X11; Windows x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/123.0.0.0 Safari/537.36 Functionize",
+    web("Functionize", "other"),
+  ],
+  [
+    "Miniature.io",
+    "Mozilla/5.0 (X11; Linux x86_64) Miniature.io/6.0 AppleWebKit/537.36 (KHTML, like Gecko) QtWebEngine/5.12.4 Chrome/69.0.3497.128 Safari/537.36",
+    web("Miniature.io", "other"),
+  ],
+  [
+    "Convertify",
+    "Mozilla/5.0 (Linux; Android 9; SM-G973F) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/75.0.3770.101 Mobile Safari/537.36 Convertify",
+    web("Convertify", "other"),
+  ],
+  ["xtate", "Mozilla/5.0 xtate/2.12.4", web("xtate", "other")],
+  [
+    "Microsoft Power Automate",
+    "azure-logic-apps/1.0 (workflow 0123456789abcdef0123456789abcdef; version 08585000000000000000) microsoft-flow/1.0",
+    web("Microsoft Power Automate", "other"),
+  ],
+  [
+    "Assetnote",
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/60.0.3122.113 Safari/537.36 Assetnote/1.0.0",
+    web("Assetnote", "other"),
+  ],
+  [
+    "CybaaAgent",
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36 CybaaAgent",
+    web("CybaaAgent", "other"),
+  ],
+  ["ArtelLeadRadar", "Mozilla/5.0 ArtelLeadRadar/4.0", web("ArtelLeadRadar", "other")],
+  ["Goosee-Audit", "Goosee-Audit/1.0 (+internal-security-audit)", web("Goosee-Audit", "other")],
+  [
+    "KarnoProspectingStudio",
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) KarnoProspectingStudio/0.1 Safari/537.36",
+    web("KarnoProspectingStudio", "other"),
+  ],
+  ["OnlyScans", "Mozilla/5.0 OnlyScans", web("OnlyScans", "other")],
+  ["Keydrop", "Mozilla/5.0 Keydrop", web("Keydrop", "other")],
+  ["project_patchwatch", "Mozilla/5.0 project_patchwatch", web("project_patchwatch", "other")],
+  ["Exchange check", "Mozilla/5.0 (Exchange check)", web("Exchange check", "other")],
+  [
+    "iplabel",
+    "Mozilla/5.0 (iplabel; Windows NT 6.3; WOW64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/86.0.4240.75 Safari/537.36",
+    web("iplabel", "other"),
+  ],
+  [
+    "UkrNet Mail Proxy",
+    "Mozilla/5.0 (Windows NT 10.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/55.0.2883.87 Safari/537.36 (via secureurl.fwdcdn.com - mail.ukr.net proxy)",
+    web("UkrNet Mail Proxy", "other"),
+  ],
+  ["Laravel Reaver", "Mozilla/5.0 (Laravel Reaver .env Presence)", web("Laravel Reaver", "other")],
+  ["OpenRobotsTXT", "Mozilla/5.0 (compatible; ORT/v1.0.0; visit ORTc.me )", web("ORT", "other")],
+  [
+    "Apache internal dummy connection",
+    "Apache/2.2.2 (Fedora) (internal dummy connection)",
+    web("Apache (internal dummy connection)", "other"),
+  ],
+  [
+    "a browser template with no values",
+    "Mozilla/5.0 (platform; rv:geckoversion) Gecko/geckotrail Firefox/firefoxversion",
+    web("Template user agent", "other"),
+  ],
+  ["a browser's first word alone", "Mozilla/5.0 (compatible)", web("Template user agent", "other")],
   // Bots we do not list ourselves: named from crawler-user-agents, or from isbot's match.
   ["curl", "curl/8.4.0", { name: "curl", purpose: "other", isAIBot: false }],
   [
