@@ -151,6 +151,50 @@ describe("the reference implementation's signatures (architecture vectors v1 and
     ).toBe(false);
   });
 
+  test("RFC 9421 B.2.4: the RFC's ECDSA P-256 signature (r and s, no alg) verifies with the B.1.3 key", () => {
+    const input = parseDictionary(
+      'sig-b24=("@status" "content-type" "content-digest" "content-length");created=1618884473;keyid="test-key-ecc-p256"',
+    ).get("sig-b24") as InnerList;
+    const values: Record<string, string> = {
+      "@status": "200",
+      "content-type": "application/json",
+      "content-digest":
+        "sha-512=:mEWXIS7MaLRuGgxOBdODa3xqM1XdEvxoYhvlCFJ41QJgJc4GTsPp29l5oGX69wWdXymyU0rjJuahq4l5aGgfLQ==:",
+      "content-length": "23",
+    };
+    const base = signatureBase(input, (c) => values[c.value as string] as string);
+    const signature = parseDictionary(
+      "sig-b24=:wNmSUAhwb5LxtOtOpNa6W5xj067m5hFrj0XQ4fvpaCLx0NKocgPquLgyahnzDnDAUy5eCdlYUEkLIj+32oiasw==:",
+    ).get("sig-b24") as { value: Uint8Array };
+    const key = createPublicKey({
+      key: {
+        kty: "EC",
+        crv: "P-256",
+        x: "qIVYZVLCrPZHGHjP17CTW0_-D9Lfw0EkjqF7xB4FivA",
+        y: "Mc4nN9LTDOBhfoUeg8Ye9WedFRhnZXZJA12Qp0zZ6F0",
+      },
+      format: "jwk",
+    });
+    const check = {
+      kind: "check" as const,
+      label: "sig-b24",
+      alg: null,
+      directory: "",
+      card: false,
+      keyid: "test-key-ecc-p256",
+      base: Buffer.from(base),
+      signature: Buffer.from(signature.value),
+    };
+    expect(verifySignatureCheck(check, key)).toBe(true);
+    expect(verifySignatureCheck(check, key, "ES256")).toBe(true);
+    expect(
+      verifySignatureCheck(
+        { ...check, base: Buffer.from(base.replace('"@status": 200', '"@status": 201')) },
+        key,
+      ),
+    ).toBe(false);
+  });
+
   test("a key used with an algorithm it does not declare or cannot do verifies nothing", () => {
     const [, rsa] = vectors.find(([, v]) => v.key.kty === "RSA" && v.signature_agent) ?? [];
     const [, ed] = vectors.find(([, v]) => v.key.kty === "OKP" && v.signature_agent) ?? [];
