@@ -28,7 +28,7 @@ export const logsIngestQuery = z.object({
     .enum(LOG_FORMATS)
     .default("auto")
     .describe(
-      "The log's format: combined (also common), vhost_combined, nginx_json, cloudflare (Logpush http_requests), alb (AWS Application Load Balancer), cloudfront (standard or JSON); auto (default) detects it line by line",
+      "The log's format: combined (also common), vhost_combined, nginx_json, cloudflare (Logpush http_requests), alb (AWS Application and Classic Load Balancers), cloudfront (standard or JSON); auto (default) detects it line by line",
     ),
 });
 

@@ -1,4 +1,4 @@
-// Access logs of AWS: Application Load Balancer lines and CloudFront standard (tab-separated) lines.
+// Access logs of AWS: Application and Classic Load Balancer lines and CloudFront standard (tab-separated) lines.
 import {
   bytesOf,
   entry,
@@ -23,16 +23,33 @@ function albFields(text: string): string[] {
   return fields;
 }
 
+/** A Classic Load Balancer line begins with its time: it has no type field before it. */
+const CLASSIC_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z$/;
+
 /**
  * AWS Application Load Balancer access log: type time elb client:port target:port request_processing_time
  * target_processing_time response_processing_time elb_status_code target_status_code received_bytes sent_bytes
- * "request" "user_agent" ... (ALB logs carry no referrer).
+ * "request" "user_agent" ... (ALB logs carry no referrer). A Classic Load Balancer's line is the same without the
+ * type: time elb client:port backend:port three times elb_status_code backend_status_code received_bytes
+ * sent_bytes "request" "user_agent" ssl_cipher ssl_protocol.
  */
 export function parseAlbLine(text: string, line: number): LogLineResult {
-  const f = albFields(text);
-  if (f.length < 14) return fail(line, `not an ALB log line: ${f.length} fields, at least 14 expected`);
+  const all = albFields(text);
+  const classic = CLASSIC_TIME.test(all[0] ?? "");
+  // The Classic layout read as the Application one: a placeholder where the type would be.
+  const f = classic ? ["", ...all] : all;
+  if (f.length < 14) {
+    return fail(
+      line,
+      classic
+        ? `not a Classic Load Balancer log line: ${all.length} fields, at least 13 expected`
+        : `not an ALB log line: ${all.length} fields, at least 14 expected`,
+    );
+  }
   try {
-    const request = requestLine(f[12] === "- - - " ? "-" : (f[12] as string).trim());
+    // A request the balancer could not read is logged as "- - -" (or "- URL -"): nothing to record.
+    const raw = (f[12] as string).trim();
+    const request = requestLine(/^-(?: |$)/.test(raw) ? "-" : raw);
     if (!request) return noRequest(line);
     return entry(line, {
       ip: ipOf(f[3]),

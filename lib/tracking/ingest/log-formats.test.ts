@@ -173,6 +173,56 @@ describe("AWS Application Load Balancer", () => {
   });
 });
 
+describe("Elastic's load balancer test lines", () => {
+  // From the log shipper's AWS module tests (github.com/elastic/beats, x-pack/filebeat/module/aws/elb/test):
+  // websocket and HTTP/2 lines, a Lambda target's error, requests the balancer could not read, and the Classic
+  // Load Balancer's layout, which has no type field.
+  const alb = (type: string, request: string, ua = '"curl/7.46.0"') =>
+    `${type} 2018-07-02T22:23:00.186641Z app/my-loadbalancer/50dc6c495c0c9188 10.0.0.140:40914 10.0.1.192:8010 0.001 0.003 0.000 101 101 218 587 ${request} ${ua} - - arn:aws:elasticloadbalancing:us-east-2:123456789012:targetgroup/my-targets/73e2d6bc24d8a067 "Root=1-58337364-23a8c76965a2ef7629b185e3" "-" "-" 1 2018-07-02T22:22:48.364000Z "forward" "-" "-"`;
+
+  test("websocket and HTTP/2 requests are read in both modes", () => {
+    for (const [type, request] of [
+      ["ws", '"GET http://10.0.0.30:80/ HTTP/1.1"'],
+      ["wss", '"GET https://10.0.0.30:443/chat HTTP/1.1"'],
+      ["h2", '"GET https://10.0.2.105:773/ HTTP/2.0"'],
+    ] as const) {
+      const line = alb(type, request, type === "h2" ? '"curl/7.46.0"' : '"-"');
+      expect(detectLineFormat(line)).toBe("alb");
+      expect(entryOf(parseLogLine(line))).toMatchObject({ ip: "10.0.0.140", status: 101 });
+    }
+  });
+
+  test('a request the balancer could not read ("- - -", "- URL -") is skipped, not rejected', () => {
+    for (const request of ['"- - -"', '"- http://www.example.com:80- -"']) {
+      const r = parseLogLine(alb("http", request, '"-"'));
+      expect(!r.ok && r.skip).toBe(true);
+    }
+  });
+
+  test("Classic Load Balancer lines: time first, no type", () => {
+    const https =
+      '2015-05-13T23:39:43.945958Z my-loadbalancer 192.168.131.39:2817 10.0.0.1:80 0.000086 0.001048 0.001337 200 200 0 57 "GET https://www.example.com:443/ HTTP/1.1" "curl/7.38.0" DHE-RSA-AES128-SHA TLSv1.2';
+    const http =
+      '2015-05-13T23:39:43.945958Z my-loadbalancer 192.168.131.39:2817 - -1 -1 -1 504 0 0 0 "GET http://www.example.com:80/docs?a=1 HTTP/1.1" "Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)" - -';
+    expect(detectLineFormat(https)).toBe("alb");
+    expect(detectLineFormat(http)).toBe("alb");
+    expect(entryOf(parseLogLine(https))).toMatchObject({
+      ip: "192.168.131.39",
+      path: "/",
+      status: 200,
+      bytes: 57,
+      userAgent: "curl/7.38.0",
+    });
+    const e = entryOf(parseLogLine(http, 1, { format: "alb" }));
+    expect(e).toMatchObject({ path: "/docs?a=1", status: 504, userAgent: expect.stringContaining("GPTBot") });
+    expect(e.timestamp.toISOString()).toBe("2015-05-13T23:39:43.945Z");
+    const short = parseLogLine("2015-05-13T23:39:43.945958Z my-loadbalancer 192.168.131.39:2817 -", 3, {
+      format: "alb",
+    });
+    expect(!short.ok && short.error.reason).toMatch(/not a Classic Load Balancer log line/);
+  });
+});
+
 describe("CloudFront", () => {
   test("standard logs: #Fields header, tab-separated, URL-encoded user agent", async () => {
     const log = [

@@ -102,6 +102,8 @@ export function detectLineFormat(text: string): Exclude<LogFormat, "auto"> {
   const t = text.trimStart();
   if (t.startsWith("{")) return "nginx_json";
   if (/^(?:https?|h2|grpcs|wss?) \d{4}-\d\d-\d\dT\S+ \S+ \S+:\d+ /.test(t)) return "alb";
+  // A Classic Load Balancer's line: its time first, then the balancer, the client and the backend (or "-").
+  if (/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z \S+ \S+:\d+ (?:\S+:\d+|-) /.test(t)) return "alb";
   if (/^\d{4}-\d\d-\d\d\t\d\d:\d\d:\d\d\t/.test(t)) return "cloudfront";
   // The client may be a forwarded-for list ("10.0.0.2, 85.181.35.98"): its first entry shows the shape.
   const first = /^(\S+) ([^\s,]+),? /.exec(t);
