@@ -1,4 +1,15 @@
-import { type BotDefinition, defineBots } from "./bot-types";
+import { type BotDefinition, defineBots, GOOGLE_USER_FETCHERS } from "./bot-types";
+
+/** Google's user-triggered fetchers that are not AI fetchers: [name, pattern]. */
+const GOOGLE_FETCHERS: [string, RegExp][] = [
+  // Not the feed readers that say they are "like FeedFetcher-Google".
+  ["FeedFetcher-Google", /(?<!like )\bFeedFetcher-Google\b/i],
+  ["Google-Read-Aloud", /\bGoogle-Read-Aloud\b/i],
+  ["Google-Site-Verification", /\bGoogle-Site-Verification\b/i],
+  ["GoogleProducer", /\bGoogleProducer\b/i],
+  ["Google-CWS", /\bGoogle-CWS\b/i],
+  ["Google-Pinpoint", /\bGoogle-Pinpoint\b/i],
+];
 
 /**
  * Monitors, scanners, audit and sales tools that send a browser's user agent with their own product token, or a
@@ -111,6 +122,49 @@ export const WEB_BOT_DEFINITIONS: readonly BotDefinition[] = defineBots([
     isAIBot: false,
     ipRanges: ["google-special-crawlers"],
   },
+  // Google's special-case crawlers (https://developers.google.com/crawling/docs/crawlers-fetchers/
+  // google-special-case-crawlers), from special-crawlers.json.
+  {
+    name: "Mediapartners-Google",
+    // Not Daum's crawler, which says it follows Mediapartners-Google's rules.
+    userAgent: /(?<!Following )\bMediapartners-Google\b/i,
+    operator: "Google",
+    purpose: "other",
+    engine: null,
+    isAIBot: false,
+    ipRanges: ["google-special-crawlers"],
+  },
+  {
+    name: "APIs-Google",
+    userAgent: /\bAPIs-Google\b/i,
+    operator: "Google",
+    purpose: "other",
+    engine: null,
+    isAIBot: false,
+    ipRanges: ["google-special-crawlers"],
+  },
+  {
+    name: "Google-Safety",
+    userAgent: /\bGoogle-Safety\b/i,
+    robotsToken: null,
+    operator: "Google",
+    purpose: "other",
+    engine: null,
+    isAIBot: false,
+    ipRanges: ["google-special-crawlers"],
+  },
+  // Google's user-triggered fetchers (https://developers.google.com/crawling/docs/crawlers-fetchers/
+  // google-user-triggered-fetchers): they act for a user and ignore robots.txt.
+  ...GOOGLE_FETCHERS.map(([name, userAgent]) => ({
+    name,
+    userAgent,
+    robotsToken: null,
+    operator: "Google",
+    purpose: "other" as const,
+    engine: null,
+    isAIBot: false,
+    ipRanges: GOOGLE_USER_FETCHERS,
+  })),
   {
     name: "Googlebot-Smartphone",
     userAgent: /\bMobile\b.*\bGooglebot\/\d/i,

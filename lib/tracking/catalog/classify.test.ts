@@ -442,6 +442,46 @@ const CASES: [string, string, Expected][] = [
     web("Pinterestbot", "other"),
   ],
   ["WhatsApp preview", "WhatsApp/0.3.4479 N", web("WhatsApp", "other")],
+  // Google's special-case crawlers and user-triggered fetchers.
+  [
+    "Mediapartners-Google",
+    "Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.6778.204 Mobile Safari/537.36 (compatible; Mediapartners-Google/2.1; +http://www.google.com/bot.html)",
+    web("Mediapartners-Google", "other"),
+  ],
+  ["Mediapartners-Google (desktop)", "Mediapartners-Google", web("Mediapartners-Google", "other")],
+  [
+    "APIs-Google",
+    "APIs-Google (+https://developers.google.com/webmasters/APIs-Google.html)",
+    web("APIs-Google", "other"),
+  ],
+  ["Google-Safety", "Google-Safety", web("Google-Safety", "other")],
+  [
+    "FeedFetcher-Google",
+    "FeedFetcher-Google; (+http://www.google.com/feedfetcher.html)",
+    web("FeedFetcher-Google", "other"),
+  ],
+  [
+    "Google-Read-Aloud",
+    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.6778.204 Safari/537.36 (compatible; Google-Read-Aloud; +https://support.google.com/webmasters/answer/1061943)",
+    web("Google-Read-Aloud", "other"),
+  ],
+  [
+    "Google-Site-Verification",
+    "Mozilla/5.0 (compatible; Google-Site-Verification/1.0)",
+    web("Google-Site-Verification", "other"),
+  ],
+  [
+    "GoogleProducer",
+    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.6778.204 Safari/537.36 (compatible; GoogleProducer; +https://developers.google.com/search/docs/crawling-indexing/google-producer)",
+    web("GoogleProducer", "other"),
+  ],
+  ["Google-CWS", "Mozilla/5.0 (compatible; Google-CWS)", web("Google-CWS", "other")],
+  ["Google-Pinpoint", "Google-Pinpoint", web("Google-Pinpoint", "other")],
+  [
+    "a feed reader like FeedFetcher-Google",
+    "Feedly/1.0 (+http://www.feedly.com/fetcher.html; like FeedFetcher-Google)",
+    web("Feedly", "other"),
+  ],
   // Tools dressed as browsers, from the public device-detection bot list (each its own product token).
   ["Daum", "Mozilla/5.0 (compatible; MSIE or Firefox mutant;) Daum 4.1", web("Daum", "search_engine")],
   [
@@ -847,6 +887,14 @@ describe("classifyUserAgent", () => {
     const own = BOT_DEFINITIONS.filter((d) => d.note !== "from the ai.robots.txt list");
     const missing = own.filter((d) => d.userAgent && !covered.has(d.name)).map((d) => d.name);
     expect(missing).toEqual(["MistralAI-Index", "MistralAI-Training"]); // documented tokens, no sample seen
+  });
+
+  test("Google's special-case crawlers are verified by Google's special-crawler ranges", () => {
+    // 66.249.87.0/27 is in special-crawlers.json; 66.249.66.1 is a common crawler's (Googlebot's) address.
+    for (const name of ["Mediapartners-Google", "APIs-Google", "Google-Safety", "AdsBot-Google"]) {
+      expect(verifyBotIp(name, "66.249.87.5")).toBe("verified");
+      expect(verifyBotIp(name, "8.8.8.8")).toBe("unverified");
+    }
   });
 
   test("a GPTBot claim is classified by its user agent and verified by its address", () => {

@@ -9,12 +9,18 @@ function fakeResolver(overrides: Partial<ReverseDnsResolver> = {}) {
     "157.55.39.1": ["msnbot-157-55-39-1.search.msn.com."],
     "203.0.113.9": ["crawl-203-0-113-9.googlebot.com.evil.example"],
     "198.51.100.4": ["crawl-1.googlebot.com"], // claims Google's name, which does not resolve back
+    "34.1.2.3": ["3-2-1-34.gae.googleusercontent.com"], // a Google fetcher on App Engine
+    "34.9.8.7": ["7.8.9.34.bc.googleusercontent.com"], // any cloud customer's machine
+    "66.249.87.5": ["rate-limited-proxy-66-249-87-5.google.com"],
   };
   const a: Record<string, string[]> = {
     "crawl-66-249-66-1.googlebot.com": ["66.249.66.1"],
     "msnbot-157-55-39-1.search.msn.com.": ["157.55.39.1"],
     "crawl-203-0-113-9.googlebot.com.evil.example": ["203.0.113.9"],
     "crawl-1.googlebot.com": ["66.249.66.2"],
+    "3-2-1-34.gae.googleusercontent.com": ["34.1.2.3"],
+    "7.8.9.34.bc.googleusercontent.com": ["34.9.8.7"],
+    "rate-limited-proxy-66-249-87-5.google.com": ["66.249.87.5"],
   };
   const resolver: ReverseDnsResolver = {
     async reverse(ip) {
@@ -41,6 +47,9 @@ describe("reverse-DNS verification", () => {
     ["Googlebot", "198.51.100.4", "unverified"], // the PTR name does not resolve back to the address
     ["Googlebot", "192.0.2.77", "unverified"], // no PTR record at all
     ["GPTBot", "66.249.66.1", "unknown"], // OpenAI documents IP lists, not reverse DNS
+    ["Mediapartners-Google", "66.249.87.5", "verified"], // a special-case crawler's rate-limited proxy
+    ["FeedFetcher-Google", "34.1.2.3", "verified"], // a user-triggered fetcher on App Engine
+    ["FeedFetcher-Google", "34.9.8.7", "unverified"], // a cloud machine's googleusercontent.com name is not Google's
   ])("%s from %s is %s", async (bot, ip, verdict) => {
     const { resolver } = fakeResolver();
     expect(await createReverseDnsVerifier({ resolver }).verify(bot, ip)).toBe(verdict);

@@ -22,6 +22,20 @@ const REVERSE_DNS_SUFFIXES: Readonly<Record<string, readonly string[]>> = {
   GoogleOther: ["googlebot.com", "google.com"],
   "Google-InspectionTool": ["googlebot.com", "google.com"],
   "Storebot-Google": ["googlebot.com", "google.com"],
+  // Special-case crawlers: rate-limited-proxy-*.google.com.
+  "Mediapartners-Google": ["google.com"],
+  "APIs-Google": ["google.com"],
+  "Google-Safety": ["google.com"],
+  // User-triggered fetchers: *.gae.googleusercontent.com (user-owned) or google-proxy-*.google.com. Not the whole
+  // googleusercontent.com, whose other names any cloud customer's machine can carry.
+  "FeedFetcher-Google": ["google.com", "gae.googleusercontent.com"],
+  "Google-Read-Aloud": ["google.com", "gae.googleusercontent.com"],
+  "Google-Site-Verification": ["google.com", "gae.googleusercontent.com"],
+  GoogleProducer: ["google.com", "gae.googleusercontent.com"],
+  "Google-CWS": ["google.com", "gae.googleusercontent.com"],
+  "Google-Pinpoint": ["google.com", "gae.googleusercontent.com"],
+  "Google-NotebookLM": ["google.com", "gae.googleusercontent.com"],
+  "Google-GeminiNotebook": ["google.com", "gae.googleusercontent.com"],
   // https://www.bing.com/webmasters/help/how-to-verify-bingbot-3905dc26
   Bingbot: ["search.msn.com"],
   BingPreview: ["search.msn.com"],
