@@ -184,6 +184,11 @@ export class IpRangeSet {
     return this.#v4.length === 0 && this.#v6.length === 0;
   }
 
+  /** Whether the set holds any range of the address's family (IPv4 or IPv6). */
+  covers(version: 4 | 6): boolean {
+    return (version === 4 ? this.#v4 : this.#v6).length > 0;
+  }
+
   contains(ip: ParsedIp): boolean {
     return ip.version === 4 ? searchIntervals(this.#v4, ip.value) : searchIntervals(this.#v6, ip.value);
   }

@@ -119,6 +119,16 @@ describe("verifyBotIp with the committed data", () => {
     ["GPTBot", "crawler.example.com", "a host name, not an address"],
     ["NoSuchBot", "8.8.8.8", "not a bot we know"],
   ])("%s from %s is unknown (%s)", (bot, ip) => expect(verifyBotIp(bot, ip)).toBe("unknown"));
+
+  test("lists with no range of the address's family prove nothing either way", () => {
+    const verifier = createIpVerifier({
+      "google-user-triggered-fetchers": { prefixes: [{ ipv6Prefix: "2404:f340:10:4000::/64" }] },
+    });
+    expect(verifier.verifyBotIp("FeedFetcher-Google", "2404:f340:10:4000::5")).toBe("verified");
+    expect(verifier.verifyBotIp("FeedFetcher-Google", "2600:1900::5")).toBe("unverified");
+    // An IPv4 address against an IPv6-only list: neither in it nor disproved by it.
+    expect(verifier.verifyBotIp("FeedFetcher-Google", "66.102.8.1")).toBe("unknown");
+  });
 });
 
 describe("createIpVerifier", () => {

@@ -8,7 +8,7 @@ import { RANGE_SOURCE_KEYS, type RangeSourceKey } from "./sources";
  * - `verified`: the address is in a range the bot's operator publishes.
  * - `unverified`: the operator publishes ranges and the address is in none of them (likely an impostor).
  * - `unknown`: we cannot judge: no address, not a public address (a proxy hid the client), the operator
- *   publishes no ranges, or we hold none of them yet.
+ *   publishes no ranges, or we hold none of them yet (none of the address's family, IPv4 or IPv6).
  */
 export type IpVerification = "verified" | "unverified" | "unknown";
 
@@ -49,7 +49,10 @@ export function createIpVerifier(feeds: Partial<Record<RangeSourceKey, unknown>>
       if (ranges === null || ranges.length === 0) return "unknown";
       const address = parseIp(ip);
       if (!address || !isPublicIp(address)) return "unknown";
-      return ranges.some((set) => set.contains(address)) ? "verified" : "unverified";
+      if (ranges.some((set) => set.contains(address))) return "verified";
+      // Lists that hold no range of the address's family (an IPv6-only copy, for an IPv4 address) cannot
+      // disprove it.
+      return ranges.some((set) => set.covers(address.version)) ? "unverified" : "unknown";
     },
   };
 }
