@@ -50,6 +50,7 @@ describe("reverse-DNS verification", () => {
     ["Mediapartners-Google", "66.249.87.5", "verified"], // a special-case crawler's rate-limited proxy
     ["FeedFetcher-Google", "34.1.2.3", "verified"], // a user-triggered fetcher on App Engine
     ["FeedFetcher-Google", "34.9.8.7", "unverified"], // a cloud machine's googleusercontent.com name is not Google's
+    ["Googlebot", "34.9.8.7", "unverified"], // nor Googlebot's
   ])("%s from %s is %s", async (bot, ip, verdict) => {
     const { resolver } = fakeResolver();
     expect(await createReverseDnsVerifier({ resolver }).verify(bot, ip)).toBe(verdict);

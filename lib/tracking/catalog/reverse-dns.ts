@@ -13,7 +13,9 @@ export interface ReverseDnsResolver {
 /** Documented crawler host names per bot (each operator's verification page). */
 const REVERSE_DNS_SUFFIXES: Readonly<Record<string, readonly string[]>> = {
   // https://developers.google.com/crawling/docs/crawlers-fetchers/verify-google-requests
-  Googlebot: ["googlebot.com", "google.com", "googleusercontent.com"],
+  // Not googleusercontent.com: Google names its user-triggered fetchers there (under gae.), and any cloud
+  // customer's machine gets a name there too.
+  Googlebot: ["googlebot.com", "google.com"],
   "Googlebot-Image": ["googlebot.com", "google.com"],
   "Googlebot-Video": ["googlebot.com", "google.com"],
   "Googlebot-News": ["googlebot.com", "google.com"],
