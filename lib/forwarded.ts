@@ -56,7 +56,8 @@ function normaliseIp(raw: string | undefined): string | null {
 }
 
 function isTrusted(trust: TrustProxy, ip: string): boolean {
-  if (trust.kind !== "cidrs") return false;
+  // "unknown" (a socket without an address) or a log's host name is no proxy anyone trusts.
+  if (trust.kind !== "cidrs" || !ipaddr.isValid(ip)) return false;
   const addr = ipaddr.process(ip);
   return trust.ranges.some(
     ([range, bits]) => range.kind() === addr.kind() && addr.match([range, bits] as never),

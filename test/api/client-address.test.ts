@@ -99,6 +99,8 @@ describe("client address and scheme", () => {
       resolveClient({ remoteAddress: "203.0.113.99", encrypted: true }, {}, parseTrustProxy("")).proto,
     ).toBe("https");
     expect(() => parseTrustProxy("everyone")).toThrow(TrustProxyError);
+    // A socket that lost its address: unknown, never an exception (trusted CIDRs compare only addresses).
+    expect(resolveClient({}, chain, trust).ip).toBe("unknown");
   });
 });
 

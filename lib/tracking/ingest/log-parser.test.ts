@@ -387,6 +387,20 @@ describe("Elastic's nginx access-log test lines", () => {
     }
   });
 
+  test("host names in a forwarded-for list behind trusted proxies: read, never an exception", () => {
+    const before = process.env.TRUST_PROXY;
+    process.env.TRUST_PROXY = "10.0.0.0/8, 127.0.0.1";
+    try {
+      expect(entry(`example.com localhost, localhost - - ${test2}`).ip).toBeNull();
+      // A trusted proxy that forwarded no address: the client is unknown beyond it, the proxy is kept.
+      expect(entry(`unix:, 10.0.0.1 - - ${test2}`).ip).toBe("10.0.0.1");
+      expect(entry(`66.249.66.1, 10.0.0.1 - - ${test2}`).ip).toBe("66.249.66.1");
+    } finally {
+      if (before === undefined) delete process.env.TRUST_PROXY;
+      else process.env.TRUST_PROXY = before;
+    }
+  });
+
   test("behind a trusted load balancer, the forwarded-for list names the client", () => {
     const before = process.env.TRUST_PROXY;
     process.env.TRUST_PROXY = "10.0.0.0/8";
