@@ -10,6 +10,22 @@ export interface ReverseDnsResolver {
   resolve(hostname: string): Promise<string[]>;
 }
 
+/**
+ * Google's user-triggered fetchers: *.gae.googleusercontent.com (user-owned) or google-proxy-*.google.com. Not the
+ * whole googleusercontent.com, whose other names any cloud customer's machine can carry.
+ */
+const GOOGLE_FETCHER_HOSTS = ["google.com", "gae.googleusercontent.com"] as const;
+const GOOGLE_FETCHERS = [
+  "FeedFetcher-Google",
+  "Google-Read-Aloud",
+  "Google-Site-Verification",
+  "GoogleProducer",
+  "Google-CWS",
+  "Google-Pinpoint",
+  "Google-NotebookLM",
+  "Google-GeminiNotebook",
+];
+
 /** Documented crawler host names per bot (each operator's verification page). */
 const REVERSE_DNS_SUFFIXES: Readonly<Record<string, readonly string[]>> = {
   // https://developers.google.com/crawling/docs/crawlers-fetchers/verify-google-requests
@@ -28,16 +44,7 @@ const REVERSE_DNS_SUFFIXES: Readonly<Record<string, readonly string[]>> = {
   "Mediapartners-Google": ["google.com"],
   "APIs-Google": ["google.com"],
   "Google-Safety": ["google.com"],
-  // User-triggered fetchers: *.gae.googleusercontent.com (user-owned) or google-proxy-*.google.com. Not the whole
-  // googleusercontent.com, whose other names any cloud customer's machine can carry.
-  "FeedFetcher-Google": ["google.com", "gae.googleusercontent.com"],
-  "Google-Read-Aloud": ["google.com", "gae.googleusercontent.com"],
-  "Google-Site-Verification": ["google.com", "gae.googleusercontent.com"],
-  GoogleProducer: ["google.com", "gae.googleusercontent.com"],
-  "Google-CWS": ["google.com", "gae.googleusercontent.com"],
-  "Google-Pinpoint": ["google.com", "gae.googleusercontent.com"],
-  "Google-NotebookLM": ["google.com", "gae.googleusercontent.com"],
-  "Google-GeminiNotebook": ["google.com", "gae.googleusercontent.com"],
+  ...Object.fromEntries(GOOGLE_FETCHERS.map((name) => [name, GOOGLE_FETCHER_HOSTS])),
   // https://www.bing.com/webmasters/help/how-to-verify-bingbot-3905dc26
   Bingbot: ["search.msn.com"],
   BingPreview: ["search.msn.com"],

@@ -8,6 +8,12 @@ export interface KeySource {
   card: boolean;
 }
 
+/** Where a prepared signature check's keys come from. */
+export const keySourceOf = (check: { directory: string; card: boolean }): KeySource => ({
+  url: check.directory,
+  card: check.card,
+});
+
 /** One name per key source: a URL read as a card is not the same source as the URL read as a key set. */
 export const keySourceName = (source: KeySource): string => (source.card ? `card ${source.url}` : source.url);
 

@@ -9,7 +9,7 @@ import {
   type SignedRequest,
   verifySignatureCheck,
 } from "../web-bot-auth/signature";
-import { agentKeyDirectories, allowHttpDirectory } from "./key-directory-cache";
+import { agentKeyDirectories, allowHttpDirectory, keySourceOf } from "./key-directory-cache";
 
 export type Check = Extract<SignatureCheck, { kind: "check" }>;
 type StoredVerification = "verified" | "unverified" | "unknown";
@@ -62,7 +62,7 @@ export function judgeSignature(
   if (check.kind === "invalid") return { verification: "unverified", method: "signature" };
   if (check.kind === "unjudged") return null;
   if (!botSignsAs(botName, check.directory)) return null;
-  const directory = agentKeyDirectories.peek({ url: check.directory, card: check.card });
+  const directory = agentKeyDirectories.peek(keySourceOf(check));
   if (directory) {
     const verdict = verdictWith(directory, check, signed.at);
     if (verdict) return { verification: verdict, method: "signature" };

@@ -1,6 +1,6 @@
 import type { DbOrTx } from "@/lib/db/client";
 import { rawVisits, type SettledVisit } from "../raw-visits/store";
-import { agentKeyDirectories, type KeySource, keySourceName } from "./key-directory-cache";
+import { agentKeyDirectories, type KeySource, keySourceName, keySourceOf } from "./key-directory-cache";
 import { awaitingSignature, COMPLETE_FOR_MS, type PendingSignature, verdictWith } from "./signature-judge";
 
 /** The parsed key directories, shared with the tests that warm or inspect them. */
@@ -35,7 +35,7 @@ export function settleSignaturesInBackground(db: DbOrTx, pending: PendingSignatu
   for (const p of pending) {
     if (pendingCount >= MAX_PENDING_SIGNATURES) break;
     pendingCount++;
-    const source = { url: p.check.directory, card: p.check.card };
+    const source = keySourceOf(p.check);
     const name = keySourceName(source);
     const entry = byDirectory.get(name);
     if (entry) entry.items.push(p);
