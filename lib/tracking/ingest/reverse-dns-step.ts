@@ -46,8 +46,17 @@ export function ingestReverseDnsVerifier(): ReverseDnsVerifier | null {
   return shared;
 }
 
+/**
+ * A visit spoofed by its address alone: in none of the ranges its operator publishes. Where the operator also
+ * documents reverse DNS (Google, Bing, Apple, Amazon), a forward-confirmed name of the operator's overrules that:
+ * a range file lags behind the operator's fleet (and the committed ones are seeds), while the name is the
+ * operator's own word. Any other answer leaves the address's verdict standing.
+ */
+const spoofedByAddress = (row: NewVisit) =>
+  row.verification === "unverified" && row.verificationMethod === "ip";
+
 const needsLookup = (row: NewVisit, verifier: ReverseDnsVerifier) =>
-  row.verification === "unknown" &&
+  (row.verification === "unknown" || spoofedByAddress(row)) &&
   !!row.botName &&
   !!row.ip &&
   verifier.supports(row.botName) &&
@@ -56,8 +65,8 @@ const needsLookup = (row: NewVisit, verifier: ReverseDnsVerifier) =>
 
 /**
  * Before the rows are stored: settles from the verifier's cache the visits IP lists could not judge
- * ("unknown") of bots whose operators document reverse-DNS verification. Makes no lookup, so it never delays
- * a batch. Returns the rows that still need one.
+ * ("unknown") of bots whose operators document reverse-DNS verification, and those their address alone called
+ * spoofed. Makes no lookup, so it never delays a batch. Returns the rows that still need one.
  */
 export function settleFromCache(rows: NewVisit[], verifier: ReverseDnsVerifier | null): NewVisit[] {
   if (!verifier) return [];
@@ -66,7 +75,12 @@ export function settleFromCache(rows: NewVisit[], verifier: ReverseDnsVerifier |
     if (!needsLookup(row, verifier)) continue;
     const cached = verifier.peek(row.botName as string, row.ip as string);
     if (cached === undefined) pending.push(row);
-    else {
+    else if (spoofedByAddress(row)) {
+      if (cached === "verified") {
+        row.verification = "verified";
+        row.verificationMethod = "rdns";
+      }
+    } else {
       row.verification = cached;
       row.verificationMethod = cached === "unknown" ? null : "rdns";
     }
@@ -83,8 +97,9 @@ const running = new Set<Promise<void>>();
 
 /**
  * After the rows are stored: looks up the addresses of `pending` in the background (never awaited by ingest),
- * then marks those visits that are still "unknown" verified or unverified and moves them into the daily bot
- * rollup's verified/spoofed counts, in one statement.
+ * then marks those visits that are still "unknown" verified or unverified, and those spoofed by their address
+ * that the operator's reverse DNS proves genuine verified, moving them in the daily bot rollup's verified/spoofed
+ * counts, in one statement.
  */
 export function verifyInBackground(
   db: DbOrTx,
@@ -128,7 +143,9 @@ async function verifyAndStore(db: DbOrTx, rows: NewVisit[], verifier: ReverseDns
       const verdict = await verifier.verify(first.botName as string, first.ip as string);
       if (verdict === "unknown") continue;
       for (const row of group) {
-        settled.push([row.domainId, row.occurredAt.toISOString(), row.eventKey as string, verdict]);
+        const key = [row.domainId, row.occurredAt.toISOString(), row.eventKey as string] as const;
+        if (!spoofedByAddress(row)) settled.push([...key, verdict]);
+        else if (verdict === "verified") settled.push([...key, verdict, true]);
       }
     }
   };

@@ -1,17 +1,24 @@
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 
-/** A stored visit by its key (domain, time, event key) and the verdict reached for it. */
+/**
+ * A stored visit by its key (domain, time, event key) and the verdict reached for it. `overrulesIp`: the visit was
+ * stored as spoofed because its address is in none of its operator's published ranges, and reverse DNS has since
+ * proved it genuine (the operator documents both, and a range file can lag behind the operator's fleet).
+ */
 export type SettledVisit = [
   domainId: string,
   occurredAt: string,
   eventKey: string,
   verdict: "verified" | "unverified",
+  overrulesIp?: true,
 ];
 
 /**
  * Moves visits still undecided ("unknown") to a verdict reached after they were stored, with the method that
- * reached it, and adds them to the daily bot rollup's verified or spoofed counts (and the method's count).
+ * reached it, and adds them to the daily bot rollup's verified or spoofed counts (and the method's count). A
+ * visit that overrules its address's verdict moves from the spoofed count to the verified one; only a visit still
+ * spoofed by its address moves (never one a signature decided).
  */
 export async function storeVerdicts(
   db: DbOrTx,
@@ -23,7 +30,7 @@ export async function storeVerdicts(
   await db.execute(sql`
     with input as (
       select (x->>0)::uuid as domain_id, (x->>1)::timestamptz as occurred_at, x->>2 as event_key,
-             x->>3 as verification
+             x->>3 as verification, coalesce((x->>4)::boolean, false) as overrules_ip
       from jsonb_array_elements(${JSON.stringify(settled)}::jsonb) as x
     ),
     upd as (
@@ -31,9 +38,12 @@ export async function storeVerdicts(
       from input i
       -- The whole primary key: each visit found by one descent of its month's key, not among all of the domain's.
       where v.domain_id = i.domain_id and v.occurred_at = i.occurred_at and v.event_key = i.event_key
-        and v.verification = 'unknown'
+        and (case when i.overrules_ip
+                  then v.verification = 'unverified' and v.verification_method = 'ip' and i.verification = 'verified'
+                  else v.verification = 'unknown' end)
       returning v.domain_id, (v.occurred_at at time zone 'UTC')::date as day, v.bot_name, v.verification,
-                split_part(v.path, '?', 1) as page, v.is_ai_bot and v.citation_engine is null as ai_crawl
+                split_part(v.path, '?', 1) as page, v.is_ai_bot and v.citation_engine is null as ai_crawl,
+                i.overrules_ip
     ),
     -- The page funnel's verified AI crawls (tracking_daily_pages), settled with the bots' rollup.
     page_days as (
@@ -45,12 +55,13 @@ export async function storeVerdicts(
       where t.domain_id = u.domain_id and t.day = u.day and t.page = u.page
     )
     update tracking_daily_bots t
-    set verified_visits = t.verified_visits + u.verified, spoofed_visits = t.spoofed_visits + u.spoofed,
+    set verified_visits = t.verified_visits + u.verified, spoofed_visits = t.spoofed_visits + u.spoofed - u.overruled,
         ${methodColumn} = t.${methodColumn} + u.verified
     from (
       select domain_id, day, bot_name,
              count(*) filter (where verification = 'verified') as verified,
-             count(*) filter (where verification = 'unverified') as spoofed
+             count(*) filter (where verification = 'unverified') as spoofed,
+             count(*) filter (where overrules_ip) as overruled
       from upd where bot_name is not null group by 1, 2, 3
     ) u
     where t.domain_id = u.domain_id and t.day = u.day and t.bot_name = u.bot_name`);
