@@ -11,8 +11,11 @@ import { createAccount } from "@/lib/accounts/accounts";
 import { registerDomain } from "@/lib/accounts/domains";
 import { migrateDatabase, openDatabase } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
+import { createGuardedFetch } from "@/lib/fetch";
 import { rotateKeyPair } from "@/lib/keys/keys";
 import { serverNodeFlags, serverProcessEnv } from "@/lib/server/node-flags";
+import { refreshStoredRangeFeeds } from "@/lib/tracking/catalog/ip-ranges/stored-feeds";
+import { startFakeBotRanges } from "@/test/fakes/bot-ranges";
 import { brandAnswers, startMonitorEngines } from "@/test/fakes/monitor-engines";
 import { startFakeSmtp } from "@/test/fakes/smtp";
 import { startFakeStripe } from "@/test/fakes/stripe";
@@ -95,6 +98,14 @@ for (const [name, extra] of [
   });
   accounts.operator = { email, password, accountId: account.id, key: key.keyId, secret: key.secret };
 }
+// The crawler operators' IP range lists, served locally (the committed files as whole lists) and fetched into the
+// database before the server starts, as a runner would: the server's ingest verifies against them.
+const operators = await startFakeBotRanges();
+env.BOT_RANGES_BASE_URL ??= operators.url;
+await refreshStoredRangeFeeds(handle.db, {
+  config: { baseUrl: env.BOT_RANGES_BASE_URL },
+  fetch: createGuardedFetch({ allowPrivateTargets: "loopback" }),
+});
 await handle.close();
 mkdirSync("reports", { recursive: true });
 writeFileSync("reports/e2e-accounts.json", JSON.stringify(accounts, null, 2));
@@ -144,7 +155,7 @@ const server = spawn(
 );
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => {
-  void Promise.all([fixture.close(), smtp.close(), stripe.close(), engines.close()]).finally(() =>
+  void Promise.all([fixture.close(), smtp.close(), stripe.close(), engines.close(), operators.close()]).finally(() =>
     process.exit(code ?? 0),
   );
 });

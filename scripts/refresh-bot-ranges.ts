@@ -7,6 +7,7 @@
 // A source that fails (network, HTTP error, not JSON, no usable prefix) keeps its previous file; the script
 // then exits with status 1 so CI notices. Rebuild after refreshing: the files are bundled at build time.
 import path from "node:path";
+import { readBotRangesConfig } from "@/lib/providers/bot-ranges/published-ranges";
 import { refreshRangeFiles } from "@/lib/tracking/catalog/ip-ranges/refresh";
 import { RANGE_SOURCES } from "@/lib/tracking/catalog/ip-ranges/sources";
 
@@ -35,7 +36,7 @@ async function main(): Promise<number> {
   const sources = only ? RANGE_SOURCES.filter((s) => only.includes(s.key)) : RANGE_SOURCES;
   const dataDir = readOption(args, "--data-dir") ?? path.join(process.cwd(), "lib/tracking/catalog/data");
 
-  const outcomes = await refreshRangeFiles({ dataDir, sources });
+  const outcomes = await refreshRangeFiles({ dataDir, sources, config: readBotRangesConfig(process.env) });
   let failed = 0;
   for (const outcome of outcomes) {
     if (outcome.ok) {

@@ -5,9 +5,11 @@ import { redactDbError } from "@/lib/db/errors";
 import { purgeRateLimitWindows } from "@/lib/db/rate-limit-windows";
 import type { Job } from "@/lib/db/schema";
 import { guardedFetch } from "@/lib/fetch";
+import { readBotRangesConfig } from "@/lib/providers/bot-ranges/published-ranges";
 import { SchedulerHost } from "@/lib/scheduler/host";
 import type { ScheduleKind } from "@/lib/scheduler/kinds";
 import type { Env } from "@/lib/tools/types";
+import { rangeRefreshEnabled, refreshStoredRangeFeeds } from "@/lib/tracking/catalog/ip-ranges/stored-feeds";
 import { rawRetentionMonths } from "@/lib/tracking/raw-visits/partitions";
 import { rawVisits } from "@/lib/tracking/raw-visits/store";
 import { type DeliveryPassReport, deliverDueWebhooks, purgeWebhookHistory } from "@/lib/webhooks/deliver";
@@ -54,6 +56,8 @@ export class JobRunner {
   private lastMaintenance = 0;
   private lastPartitionPass = 0;
   private readonly rawRetentionMonths: number;
+  private lastRangePass = 0;
+  private refreshingRanges: Promise<void> | null = null;
   private unlisten: (() => Promise<void>) | null = null;
   /** Scheduled work (monitors, …): due schedules claimed on each pass, their work done beside the jobs. */
   readonly schedules: SchedulerHost;
@@ -120,6 +124,7 @@ export class JobRunner {
     await settle(this.unlisten?.());
     await settle(this.passing);
     await settle(this.delivering);
+    await settle(this.refreshingRanges);
     await settle(this.schedules.stop());
     // All at once: each is its own transaction, guarded by the lease, so a job refunds once.
     await Promise.all(
@@ -207,6 +212,9 @@ export class JobRunner {
       await purgeObservations(this.db);
       await purgeWebhookHistory(this.db);
       await this.maintainVisitPartitions();
+      const ranges = this.refreshRangeFeeds();
+      // A one-off pass (cron, tests) waits for the lists; a started runner fetches them beside its work.
+      if (!this.started) await ranges;
     }
     const free = this.options.concurrency - this.running.size;
     const claimed =
@@ -257,6 +265,32 @@ export class JobRunner {
     } catch (err) {
       console.error(`[runner ${this.id}] visit partitions not maintained`, redactDbError(err));
     }
+  }
+
+  /**
+   * The bot operators' IP range lists (lib/tracking/catalog/ip-ranges/stored-feeds), fetched once a day when
+   * TRACKING_RANGES_REFRESH allows: looked at most once an hour per runner, the lists due claimed in the database
+   * so one runner fetches each. A list that fails keeps the one fetched before; the reason is logged and stored.
+   */
+  private refreshRangeFeeds(): Promise<void> {
+    const env = this.env as Record<string, string | undefined>;
+    if (this.refreshingRanges || !rangeRefreshEnabled(env)) return this.refreshingRanges ?? Promise.resolve();
+    if (Date.now() - this.lastRangePass < PARTITION_PASS_MS) return Promise.resolve();
+    this.lastRangePass = Date.now();
+    this.refreshingRanges = (async () => {
+      const outcomes = await refreshStoredRangeFeeds(this.db, { config: readBotRangesConfig(env) });
+      for (const outcome of outcomes) {
+        if (!outcome.ok)
+          console.warn(`[runner ${this.id}] IP range list ${outcome.key} not refreshed: ${outcome.error}`);
+      }
+    })()
+      .catch((err) => {
+        console.error(`[runner ${this.id}] IP range lists not refreshed`, redactDbError(err));
+      })
+      .finally(() => {
+        this.refreshingRanges = null;
+      });
+    return this.refreshingRanges;
   }
 
   private deliverWebhooks(): Promise<DeliveryPassReport | undefined> {

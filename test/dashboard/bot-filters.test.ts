@@ -3,7 +3,7 @@
 // (domain, occurred_at) index, newest first and capped. Each equals the visits counted afresh, follows the
 // period's bounds, and goes through an index.
 import { eq, sql } from "drizzle-orm";
-import { expect } from "vitest";
+import { afterAll, expect } from "vitest";
 import {
   getBotDetail,
   getBotPages,
@@ -13,8 +13,10 @@ import {
 } from "@/lib/dashboard/bot-filters";
 import { rowsOf } from "@/lib/db/rows";
 import { domains } from "@/lib/db/schema";
+import { installRangeFeeds } from "@/lib/tracking/catalog/ip-ranges/verify";
 import { ingestEvents } from "@/lib/tracking/ingest/ingest-visits";
 import { type PlanDb, planTest } from "@/test/support/query-plans";
+import { committedListsAsWhole } from "@/test/support/range-feeds";
 import { createTestAccount } from "../accounts";
 import { UA } from "../tracking/helpers";
 
@@ -22,7 +24,10 @@ const test = planTest;
 let plans: PlanDb;
 test.beforeAll(({ plans: _plans }) => {
   plans = _plans;
+  // OpenAI's whole list, as the service fetches it: an address outside it is spoofed.
+  installRangeFeeds(committedListsAsWhole());
 });
+afterAll(() => installRangeFeeds({}));
 const HOST = "filters.example";
 const DAY = 86_400_000;
 

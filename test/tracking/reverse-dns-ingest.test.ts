@@ -2,11 +2,12 @@
 // and move the visits (and the daily bot rollup) from unknown to verified or spoofed; answers in the cache
 // settle later batches at once. A local fake resolver answers; a gate holds it back to show ingest does not wait.
 import { and, eq } from "drizzle-orm";
-import { afterEach, expect } from "vitest";
+import { afterEach, expect, onTestFinished } from "vitest";
 import { registerDomain } from "@/lib/accounts/domains";
 import { signUp } from "@/lib/dashboard/signup";
 import type { Db, DbHandle } from "@/lib/db/client";
 import { trackingDailyBots, visits } from "@/lib/db/schema";
+import { installRangeFeeds } from "@/lib/tracking/catalog/ip-ranges/verify";
 import { createReverseDnsVerifier, type ReverseDnsResolver } from "@/lib/tracking/catalog/reverse-dns";
 import { ingestEvents } from "@/lib/tracking/ingest/ingest-visits";
 import {
@@ -15,6 +16,7 @@ import {
   setIngestReverseDnsVerifier,
 } from "@/lib/tracking/ingest/reverse-dns-step";
 import { dbTest } from "@/test/support/fixtures";
+import { committedListsAsWhole } from "@/test/support/range-feeds";
 
 const AMAZONBOT =
   "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Amazonbot/0.1; +https://developer.amazon.com/support/amazonbot) Chrome/119.0.6045.214 Safari/537.36";
@@ -135,8 +137,11 @@ test("the batch is stored before DNS answers; the lookups then settle the visits
 });
 
 test("an address outside the published ranges is spoofed until the operator's reverse DNS proves it genuine", async () => {
-  // Google documents both its ranges and its reverse DNS. 66.249.64.200 is in none of the ranges the committed
-  // file holds (66.249.64.192/27 is missing from it), as an address of a range Google added since would be.
+  // Google documents both its ranges and its reverse DNS. The committed file taken as Google's whole list, fetched
+  // a while ago: 66.249.64.200 is in none of its ranges (66.249.64.192/27 is missing), as an address of a range
+  // Google added since would be.
+  installRangeFeeds(committedListsAsWhole());
+  onTestFinished(() => installRangeFeeds({}));
   const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
   const NEW_RANGE = "66.249.64.200";
   const FORGED = "185.220.101.4";

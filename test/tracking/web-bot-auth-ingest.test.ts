@@ -8,6 +8,7 @@ import { registerDomain } from "@/lib/accounts/domains";
 import { signUp } from "@/lib/dashboard/signup";
 import type { Db, DbHandle } from "@/lib/db/client";
 import { trackingDailyBots, visits } from "@/lib/db/schema";
+import { installRangeFeeds } from "@/lib/tracking/catalog/ip-ranges/verify";
 import { ingestEvents, ingestLog } from "@/lib/tracking/ingest/ingest-visits";
 import {
   agentKeyDirectories,
@@ -21,6 +22,7 @@ import { listBotVisits } from "@/lib/tracking/reports/visits-list";
 import { type AgentKeyDirectory, startAgentKeyDirectory } from "@/test/fakes/agent-key-directory";
 import { type AgentKeyPair, agentKeyPair, signRequest } from "@/test/fakes/web-bot-auth";
 import { dbTest } from "@/test/support/fixtures";
+import { committedListsAsWhole } from "@/test/support/range-feeds";
 
 const CHATGPT_USER =
   "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot";
@@ -52,6 +54,9 @@ test.beforeAll(async ({ handle: _handle }) => {
   for (const name of ["ALLOW_PRIVATE_TARGETS", "TRACKING_SIGNATURE_AGENTS"]) saved[name] = process.env[name];
   process.env.ALLOW_PRIVATE_TARGETS = "loopback";
   process.env.TRACKING_SIGNATURE_AGENTS = `ChatGPT-User=${origin}`;
+  // The operators' whole lists, as a refresh stores them: an address outside them is spoofed, which a signature
+  // that speaks for the bot overrules.
+  installRangeFeeds(committedListsAsWhole());
 });
 
 beforeEach(async () => {
@@ -69,6 +74,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
+  installRangeFeeds({});
   for (const [name, value] of Object.entries(saved)) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;

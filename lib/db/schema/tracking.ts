@@ -7,6 +7,7 @@ import {
   date,
   index,
   integer,
+  jsonb,
   pgEnum,
   pgTable,
   primaryKey,
@@ -209,3 +210,19 @@ export type Visit = typeof visits.$inferSelect;
  */
 export type NewVisit = Omit<typeof visits.$inferInsert, "agentId"> &
   Pick<typeof visitAgents.$inferInsert, "userAgent" | "botPurpose" | "citationReason" | "isDemo">;
+
+/**
+ * The IP range lists crawler operators publish, as the service last fetched them (one row per list, the keys of
+ * lib/tracking/catalog/ip-ranges/sources): they replace the committed seed files' copies in every process. A failed
+ * fetch keeps the list fetched before and records why.
+ */
+export const botIpRangeFeeds = pgTable("bot_ip_range_feeds", {
+  source: text("source").primaryKey(),
+  /** The list in the operators' format (`{ creationTime, source, fetchedAt, prefixes }`); null until one arrives. */
+  feed: jsonb("feed"),
+  fetchedAt: timestamp("fetched_at", { withTimezone: true }),
+  /** When a fetch of this list last started (the claim that keeps two runners from fetching it together). */
+  attemptedAt: timestamp("attempted_at", { withTimezone: true }).notNull(),
+  /** Why the last fetch failed; null after a success. */
+  lastError: text("last_error"),
+});

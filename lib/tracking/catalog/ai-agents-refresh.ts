@@ -1,7 +1,7 @@
 import { rename, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { readStreamCapped } from "@/lib/streams/read-capped";
 import type { AiAgentListEntry } from "./ai-agents-list";
-import { readCapped } from "./ip-ranges/refresh";
 
 /** The list's raw file in its public repository (MIT licence; see data/README.md). */
 export const AI_AGENT_LIST_URL =
@@ -45,7 +45,17 @@ export async function refreshAgentList(options: {
     redirect: "follow",
   });
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
-  const text = await readCapped(response, MAX_BYTES);
+  const declared = Number(response.headers.get("content-length") ?? "0");
+  if (declared > MAX_BYTES) throw new Error(`response is ${declared} bytes, over the ${MAX_BYTES}-byte cap`);
+  const text = response.body
+    ? (
+        await readStreamCapped(
+          response.body,
+          MAX_BYTES,
+          () => new Error(`response exceeds the ${MAX_BYTES}-byte cap`),
+        )
+      ).toString("utf8")
+    : "";
   let json: unknown;
   try {
     json = JSON.parse(text);

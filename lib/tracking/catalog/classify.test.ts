@@ -1,7 +1,8 @@
 import { describe, expect, test } from "vitest";
+import { committedListsAsWhole } from "@/test/support/range-feeds";
 import { BOT_DEFINITIONS, type BotPurpose } from "./bots";
 import { classifyUserAgent, clearClassificationCache } from "./classify";
-import { verifyBotIp } from "./ip-ranges/verify";
+import { installRangeFeeds, verifyBotIp } from "./ip-ranges/verify";
 
 type Expected = "human" | { name: string; purpose?: BotPurpose; engine?: string | null; isAIBot?: boolean };
 
@@ -893,7 +894,14 @@ describe("classifyUserAgent", () => {
     // 66.249.87.0/27 is in special-crawlers.json; 66.249.66.1 is a common crawler's (Googlebot's) address.
     for (const name of ["Mediapartners-Google", "APIs-Google", "Google-Safety", "AdsBot-Google"]) {
       expect(verifyBotIp(name, "66.249.87.5")).toBe("verified");
-      expect(verifyBotIp(name, "8.8.8.8")).toBe("unverified");
+      // The committed list is a seed: an address outside it proves nothing until the whole list is fetched.
+      expect(verifyBotIp(name, "8.8.8.8")).toBe("unknown");
+      installRangeFeeds(committedListsAsWhole());
+      try {
+        expect(verifyBotIp(name, "8.8.8.8")).toBe("unverified");
+      } finally {
+        installRangeFeeds({});
+      }
     }
   });
 
@@ -903,7 +911,13 @@ describe("classifyUserAgent", () => {
     const result = classifyUserAgent(ua);
     expect(result.kind === "bot" && result.bot.name).toBe("GPTBot");
     expect(verifyBotIp("GPTBot", "20.171.206.10")).toBe("verified");
-    expect(verifyBotIp("GPTBot", "8.8.8.8")).toBe("unverified");
+    expect(verifyBotIp("GPTBot", "8.8.8.8")).toBe("unknown");
+    installRangeFeeds(committedListsAsWhole());
+    try {
+      expect(verifyBotIp("GPTBot", "8.8.8.8")).toBe("unverified");
+    } finally {
+      installRangeFeeds({});
+    }
   });
 
   test("matching ignores case, as servers do not normalise user agents", () => {

@@ -1,8 +1,10 @@
 import { describe, expect, test } from "vitest";
+import { committedListsAsWhole } from "@/test/support/range-feeds";
 import { AI_AGENT_LIST } from "../catalog/ai-agents-list";
 import { engineFromReferrer, engineFromUtm } from "../catalog/ai-referrers";
 import { AI_ENGINES } from "../catalog/bots";
 import { classifyUserAgent } from "../catalog/classify";
+import { installRangeFeeds } from "../catalog/ip-ranges/verify";
 import { analyzeVisit } from "./analyze-visit";
 import { detectCitation } from "./detect-citation";
 
@@ -36,9 +38,14 @@ describe("analyzeVisit", () => {
 
   test("ignores verification for citations unless told to trust it", () => {
     const spoofed = { path: "/", userAgent: CHATGPT_USER, ip: "8.8.8.8" };
-    expect(analyzeVisit(spoofed).verification).toBe("unverified");
-    expect(analyzeVisit(spoofed).citation).not.toBeNull();
-    expect(analyzeVisit(spoofed, { trustIpVerification: true }).citation).toBeNull();
+    installRangeFeeds(committedListsAsWhole());
+    try {
+      expect(analyzeVisit(spoofed).verification).toBe("unverified");
+      expect(analyzeVisit(spoofed).citation).not.toBeNull();
+      expect(analyzeVisit(spoofed, { trustIpVerification: true }).citation).toBeNull();
+    } finally {
+      installRangeFeeds({});
+    }
   });
 
   test("a human visit has no verification", () => {

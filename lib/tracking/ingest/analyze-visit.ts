@@ -20,9 +20,8 @@ export interface VisitAnalysis {
  * Everything the ingest path needs to know about one visit, computed once: who made it, whether a bot is who
  * it claims to be, and whether it cites the page.
  *
- * `trustIpVerification` decides whether an "unverified" user fetcher still counts as a citation. Leave it off
- * until the range files are refreshed: the committed seed files hold only part of each operator's list, so
- * genuine fetchers from the missing ranges would read as impostors.
+ * `trustIpVerification` decides whether an "unverified" user fetcher still counts as a citation. Off in ingest: a
+ * list fetched yesterday can miss a range the operator added today, and a genuine fetch is a citation lost.
  */
 export function analyzeVisit(visit: VisitInput, options?: { trustIpVerification?: boolean }): VisitAnalysis {
   const classification = classifyUserAgent(visit.userAgent);

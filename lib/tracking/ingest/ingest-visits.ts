@@ -5,6 +5,7 @@ import { runsOnThisThread } from "@/lib/db/rows";
 import { domains, type NewVisit } from "@/lib/db/schema";
 import { AppError as ApiError, validationError } from "@/lib/errors";
 import { type EventsIngestResult, LOG_REJECTED_REPORTED, type LogsIngestResult } from "../api-schemas";
+import { loadStoredRangeFeeds } from "../catalog/ip-ranges/stored-feeds";
 import { encodeVisitBatch } from "./encode-visits";
 import { eventKey, type RejectedEvent, validateEvents } from "./event-schema";
 import type { LogFormat } from "./log-formats";
@@ -120,6 +121,8 @@ function validateBatch(body: unknown, options: { now?: () => number }) {
  */
 async function prepareEvents(db: Db, accountId: string, validated: ReturnType<typeof validateBatch>) {
   const domainOf = domainMatcher(await accountDomains(db, accountId));
+  // The operators' IP range lists as last fetched (a query every five minutes at most).
+  await loadStoredRangeFeeds(db);
   const rejected: RejectedEvent[] = [...validated.rejected];
   const rows: NewVisit[] = [];
   const unregistered = new Set<string>();
@@ -199,6 +202,7 @@ export async function ingestLog(
   options: { now?: () => number; format?: LogFormat } = {},
 ): Promise<LogsIngestResult> {
   const row = await requireRegisteredDomain(db, accountId, domain);
+  await loadStoredRangeFeeds(db);
   // The body is read only once the domain is known to be the account's.
   const log = typeof source === "function" ? await source() : source;
   const now = (options.now ?? Date.now)();

@@ -7,6 +7,8 @@ import { type ParsedCidr, parseCidr } from "./cidr";
 interface RangeFeed {
   creationTime?: string | null;
   prefixes?: unknown;
+  /** True in a partial copy (the committed seed files): an address outside it proves nothing. */
+  seed?: unknown;
   [extra: string]: unknown;
 }
 
@@ -15,6 +17,8 @@ export interface ParsedFeed {
   prefixes: ParsedCidr[];
   /** Entries that were not a usable prefix (malformed, or implausibly broad), as found. */
   rejected: string[];
+  /** The whole list as its operator published it (false for a seed: part of it). */
+  complete: boolean;
 }
 
 // No crawler fleet is this large; a broader entry is a publishing mistake that would "verify" anyone.
@@ -38,7 +42,7 @@ export function parseRangeFeed(feed: unknown): ParsedFeed {
   if (!feed || typeof feed !== "object" || Array.isArray(feed)) {
     throw new Error("range feed is not a JSON object");
   }
-  const { creationTime, prefixes } = feed as RangeFeed;
+  const { creationTime, prefixes, seed } = feed as RangeFeed;
   if (!Array.isArray(prefixes)) throw new Error("range feed has no `prefixes` array");
 
   const seen = new Set<string>();
@@ -59,7 +63,12 @@ export function parseRangeFeed(feed: unknown): ParsedFeed {
       parsed.push(cidr);
     }
   }
-  return { creationTime: typeof creationTime === "string" ? creationTime : null, prefixes: parsed, rejected };
+  return {
+    creationTime: typeof creationTime === "string" ? creationTime : null,
+    prefixes: parsed,
+    rejected,
+    complete: seed !== true,
+  };
 }
 
 /** Serialises prefixes back into the operators' format, IPv4 first, each family in address order. */

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createGuardedFetch } from "@/lib/fetch";
 import { parseRangeFeed } from "./feed";
 import { refreshRangeFiles } from "./refresh";
 import type { RangeSource } from "./sources";
@@ -58,6 +59,8 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
+const fetch = createGuardedFetch({ allowPrivateTargets: "loopback" });
+
 function source(key: RangeSource["key"], route: string): RangeSource {
   return { key, operator: "test", url: `${base}${route}`, covers: "test" };
 }
@@ -71,6 +74,7 @@ describe("refreshRangeFiles", () => {
 
     const outcomes = await refreshRangeFiles({
       dataDir,
+      fetch,
       now: () => new Date("2026-11-22T00:00:00Z"),
       sources: [
         source("openai-gptbot", "/gptbot.json"),
@@ -111,6 +115,7 @@ describe("refreshRangeFiles", () => {
     });
     const outcomes = await refreshRangeFiles({
       dataDir,
+      fetch,
       now: () => new Date("2026-11-22T00:00:00Z"),
       sources: [
         html("amazon-amazonbot", "/amazonbot/ip-addresses/"),
@@ -134,6 +139,7 @@ describe("refreshRangeFiles", () => {
   test("gives up on a response larger than the cap", async () => {
     const [outcome] = await refreshRangeFiles({
       dataDir,
+      fetch,
       maxBytes: 50,
       sources: [source("openai-gptbot", "/gptbot.json")],
     });

@@ -1,11 +1,12 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { committedListsAsWhole } from "@/test/support/range-feeds";
 import { BOT_DEFINITIONS } from "../bots";
 import { IpRangeSet, isPublicIp, parseCidr, parseIp } from "./cidr";
 import { parseRangeFeed } from "./feed";
 import { RANGE_SOURCE_KEYS, RANGE_SOURCES } from "./sources";
-import { createIpVerifier, verifyBotIp } from "./verify";
+import { createIpVerifier, installRangeFeeds, verifyBotIp } from "./verify";
 
 function set(...cidrs: string[]) {
   return new IpRangeSet(cidrs.map((c) => parseCidr(c)!));
@@ -82,7 +83,9 @@ describe("isPublicIp", () => {
 });
 
 describe("verifyBotIp with the committed data", () => {
-  test.each([
+  // Each claim and its verdict once the operators' whole lists are in. The committed files are seeds (part of
+  // each list): against them an address they miss proves nothing.
+  const claims: [string, string, "verified" | "unverified"][] = [
     ["GPTBot", "20.171.206.10", "verified"],
     ["GPTBot", "8.8.8.8", "unverified"],
     ["GPTBot", "23.98.142.180", "unverified"], // a ChatGPT-User range, not GPTBot's
@@ -106,7 +109,17 @@ describe("verifyBotIp with the committed data", () => {
     ["DuckDuckBot", "20.191.44.16", "verified"],
     ["AdsBot-Google", "66.249.87.10", "verified"],
     ["AdsBot-Google", "66.249.66.1", "unverified"], // Googlebot's range is not AdsBot's
-  ])("%s from %s is %s", (bot, ip, expected) => expect(verifyBotIp(bot, ip)).toBe(expected));
+  ];
+
+  test.each(claims)("%s from %s, against the seeds: verified if in them, else unknown", (bot, ip, whole) =>
+    expect(verifyBotIp(bot, ip)).toBe(whole === "verified" ? "verified" : "unknown"),
+  );
+
+  describe("once the whole lists are fetched", () => {
+    beforeAll(() => installRangeFeeds(committedListsAsWhole()));
+    afterAll(() => installRangeFeeds({}));
+    test.each(claims)("%s from %s is %s", (bot, ip, expected) => expect(verifyBotIp(bot, ip)).toBe(expected));
+  });
 
   test.each<[string, string | null, string]>([
     ["Meta-ExternalAgent", "31.13.64.1", "operator publishes no ranges"],
@@ -143,6 +156,24 @@ describe("createIpVerifier", () => {
     expect(verifier.verifyBotIp("GPTBot", "2a00:1::5")).toBe("verified");
     expect(verifier.verifyBotIp("GPTBot", "2a00:2::5")).toBe("unverified");
     expect(verifier.verifyBotIp("Googlebot", "66.249.66.1")).toBe("unknown"); // not loaded
+  });
+
+  test("a seed (part of a list) proves the addresses it holds and disproves none", () => {
+    const whole = { prefixes: [{ ipv4Prefix: "66.249.64.0/27" }] };
+    const seed = { seed: true, prefixes: [{ ipv4Prefix: "66.249.87.0/27" }] };
+    const seeded = createIpVerifier({ "openai-gptbot": { ...seed } });
+    expect(seeded.verifyBotIp("GPTBot", "66.249.87.5")).toBe("verified");
+    expect(seeded.verifyBotIp("GPTBot", "8.8.8.8")).toBe("unknown");
+    // A bot checked against two lists: a miss disproves it only when both are whole.
+    const mixed = createIpVerifier({ "google-common-crawlers": whole, "google-special-crawlers": seed });
+    expect(mixed.verifyBotIp("Google-CloudVertexBot", "66.249.64.5")).toBe("verified");
+    expect(mixed.verifyBotIp("Google-CloudVertexBot", "66.249.87.5")).toBe("verified");
+    expect(mixed.verifyBotIp("Google-CloudVertexBot", "8.8.8.8")).toBe("unknown");
+    const both = createIpVerifier({
+      "google-common-crawlers": whole,
+      "google-special-crawlers": { ...seed, seed: false },
+    });
+    expect(both.verifyBotIp("Google-CloudVertexBot", "8.8.8.8")).toBe("unverified");
   });
 });
 
