@@ -92,6 +92,8 @@ export async function startServer(databaseUrl: string, env: Record<string, strin
       DATABASE_URL: databaseUrl,
       NEXT_TELEMETRY_DISABLED: "1",
       NODE_ENV: "production",
+      // No operator is reached from a benchmark: the runner fetches no IP range list.
+      TRACKING_RANGES_REFRESH: "off",
       PORT: "0",
       HOST: "127.0.0.1",
       ...env,
