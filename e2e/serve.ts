@@ -155,7 +155,11 @@ const server = spawn(
 );
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => {
-  void Promise.all([fixture.close(), smtp.close(), stripe.close(), engines.close(), operators.close()]).finally(() =>
-    process.exit(code ?? 0),
-  );
+  void Promise.all([
+    fixture.close(),
+    smtp.close(),
+    stripe.close(),
+    engines.close(),
+    operators.close(),
+  ]).finally(() => process.exit(code ?? 0));
 });

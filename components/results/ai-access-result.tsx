@@ -95,12 +95,28 @@ export function AiAccessView({ access }: { access: AiAccess }) {
               .filter(Boolean)
               .join(" | ")
           : "none"}
+        {" · "}Text and data mining (TDMRep): {tdmWords(access.signals.tdmrep)}
         {access.tracking.used
           ? ` · compared with the visits tracking recorded in ${access.tracking.days} days`
           : ""}
       </p>
     </div>
   );
+}
+
+/** What the TDM Reservation Protocol's declarations say for the page checked, and where it comes from. */
+function tdmWords(tdm: AiAccess["signals"]["tdmrep"]): string {
+  if (!tdm) return "no declaration";
+  const where =
+    tdm.source === "header"
+      ? "response header"
+      : tdm.source === "meta"
+        ? "meta tag"
+        : "/.well-known/tdmrep.json";
+  if (tdm.reservation === 1)
+    return `rights reserved for ${tdm.path} (${where})${tdm.policy ? `, licence terms at ${tdm.policy}` : ""}`;
+  if (tdm.reservation === 0) return `not reserved for ${tdm.path} (${where})`;
+  return tdm.file.present ? `tdmrep.json present, no rule for ${tdm.path}` : "no declaration";
 }
 
 export function AiAccessResultView({ result }: { result: AiAccess }) {

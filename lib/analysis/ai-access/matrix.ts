@@ -2,8 +2,9 @@
 // the contradictions between the mechanisms (and with the visits tracking recorded), in words.
 import { matchRobots, type Robots, selectGroups } from "@/lib/seo/robots";
 import { AI_AGENTS, type AiAgent } from "./agents";
-import type { AiAccess, AiAccessRow, RobotsDirective, UsagePrefs } from "./schema";
+import type { AiAccess, AiAccessRow, RobotsDirective, TdmRep, UsagePrefs } from "./schema";
 import { type ContentSignal, directivesFor, type RobotsUsageRule } from "./signals";
+import { tdmRuleFor } from "./tdmrep";
 
 export interface ProbeAnswer {
   token: string;
@@ -34,6 +35,8 @@ export interface MatrixInput {
   browser: { status: number | null; challenge: string | null };
   probes: ProbeAnswer[];
   llmsTxt: AiAccess["llmsTxt"];
+  /** The TDM Reservation Protocol's declarations for the page checked; null when the site declares nothing. */
+  tdmrep: TdmRep | null;
   /** Visits per catalogue bot name; null when the account tracks no visits for this domain. */
   tracking: { days: number; byBot: Map<string, TrackedVisits> } | null;
 }
@@ -229,6 +232,20 @@ function evaluate(input: MatrixInput, agent: AiAgent): Evaluated {
     by.push(`Content-Usage: ${text} (${u.where})`);
   }
 
+  const tdm = input.tdmrep;
+  if (purpose === "training" && tdm && tdm.reservation !== null) {
+    const where = `${TDM_SOURCE_WORDS[tdm.source ?? "tdmrep.json"]}, for ${tdm.path}`;
+    if (tdm.reservation === 1) {
+      blocked = true;
+      preferenceNo.push("tdm-reservation: 1");
+      by.push(
+        `TDMRep: tdm-reservation: 1 (${where}) reserves text and data mining rights, AI training included${tdm.policy ? `; a licence may be asked for at ${tdm.policy}` : ""}`,
+      );
+    } else {
+      by.push(`TDMRep: tdm-reservation: 0 (${where}): text and data mining rights are not reserved`);
+    }
+  }
+
   const status: AiAccessRow["status"] = blocked ? "blocked" : partly ? "partly" : "allowed";
   return {
     row: { operator: agent.operator, token, purpose, status, by },
@@ -238,6 +255,20 @@ function evaluate(input: MatrixInput, agent: AiAgent): Evaluated {
     serverRefused,
     preferenceNo,
   };
+}
+
+const TDM_SOURCE_WORDS = {
+  "tdmrep.json": "/.well-known/tdmrep.json",
+  header: "the page's tdm-reservation header",
+  meta: "the page's tdm-reservation meta tag",
+} as const;
+
+/** A page whose header or meta tag overrides what tdmrep.json says for it (the later technique wins). */
+function tdmConflict(tdm: TdmRep | null): string | null {
+  if (!tdm?.file.present || tdm.source === null || tdm.source === "tdmrep.json") return null;
+  const rule = tdmRuleFor(tdm.file.rules, tdm.path);
+  if (!rule || rule.reservation === null || rule.reservation === tdm.reservation) return null;
+  return `/.well-known/tdmrep.json says tdm-reservation: ${rule.reservation} for ${tdm.path} (location ${rule.location}), but ${TDM_SOURCE_WORDS[tdm.source]} says ${tdm.reservation}, which supersedes it`;
 }
 
 const PURPOSE_WORDS = {
@@ -309,6 +340,8 @@ function contradictionsOf(input: MatrixInput, rows: Evaluated[]): AiAccess["cont
       }
     }
   }
+  const conflict = tdmConflict(input.tdmrep);
+  if (conflict) out.push({ message: conflict });
   const llms = input.llmsTxt;
   if (llms.servedAs === "html" && llms.status !== null && llms.status >= 200 && llms.status < 300) {
     out.push({
@@ -340,6 +373,7 @@ export function buildAiAccess(input: MatrixInput): AiAccess {
         ? { contentUsage: { header: headerPrefs, robots: input.usageRules.map(({ group: _, ...r }) => r) } }
         : {}),
       robotsMeta: input.directives,
+      ...(input.tdmrep ? { tdmrep: input.tdmrep } : {}),
     },
     llmsTxt: input.llmsTxt,
     serverAnswers: {

@@ -51,6 +51,39 @@ const robotsDirective = z.object({
 });
 export type RobotsDirective = z.infer<typeof robotsDirective>;
 
+const tdmReservation = z.union([z.literal(0), z.literal(1)]);
+const tdmDeclaration = z.object({ reservation: tdmReservation.nullable(), policy: z.string().nullable() });
+
+/** The TDM Reservation Protocol's declarations for the page checked, and what holds once they are combined. */
+const tdmrep = z.object({
+  /** /.well-known/tdmrep.json: present when it answered a JSON document; its rules in order, and its issues. */
+  file: z.object({
+    url: z.string(),
+    status: z.number().int().nullable(),
+    present: z.boolean(),
+    rules: z.array(
+      z.object({
+        location: z.string(),
+        reservation: tdmReservation.nullable(),
+        policy: z.string().nullable(),
+      }),
+    ),
+    issues: z.array(z.string()),
+  }),
+  /** The page's `tdm-reservation` / `tdm-policy` response headers. */
+  header: tdmDeclaration.nullable(),
+  /** The page's `tdm-reservation` / `tdm-policy` meta tags. */
+  meta: tdmDeclaration.nullable(),
+  /** The path the declarations are read for: the page asked about. */
+  path: z.string(),
+  /** 1: text and data mining rights reserved (the EU opt-out); 0: not reserved; null: unset. */
+  reservation: tdmReservation.nullable(),
+  /** Where a licence may be asked for (only where rights are reserved). */
+  policy: z.string().nullable(),
+  source: z.enum(["tdmrep.json", "header", "meta"]).nullable(),
+});
+export type TdmRep = z.infer<typeof tdmrep>;
+
 const serverAnswer = z.object({
   token: z.string(),
   userAgent: z.string(),
@@ -90,6 +123,8 @@ export const aiAccessResult = z.object({
       .optional(),
     /** X-Robots-Tag headers and robots meta tags of the page, general and crawler-scoped. */
     robotsMeta: z.array(robotsDirective),
+    /** TDM Reservation Protocol (W3C): present when the site declares something by any of its techniques. */
+    tdmrep: tdmrep.optional(),
   }),
   llmsTxt: z.object({
     present: z.boolean(),

@@ -240,6 +240,114 @@ describe("ai-access against fixture sites", () => {
     expect(r.paths).toContain("/article");
   });
 
+  test("TDMRep: tdmrep.json reserves TDM rights for training rows; a page's header, then its meta tag, supersedes it", async () => {
+    const policy = "https://rights.example/tdm-policy.json";
+    const server = await startFixtureServer({
+      routes: {
+        "/robots.txt": (_q, res) => {
+          res.writeHead(200, { "content-type": "text/plain" });
+          res.end("User-agent: *\nAllow: /\n");
+        },
+        "/.well-known/tdmrep.json": (_q, res) => {
+          res.writeHead(200, { "content-type": "application/json" });
+          res.end(
+            JSON.stringify([
+              { location: "/images/*.jpg", "tdm-reservation": 0 },
+              { location: "/", "tdm-reservation": 1, "tdm-policy": policy },
+              { location: "/never-reached", "tdm-reservation": 0 },
+            ]),
+          );
+        },
+        "/": (_q, res) => {
+          res.writeHead(200, { "content-type": "text/html" });
+          res.end(HOME);
+        },
+        "/open": (_q, res) => {
+          res.writeHead(200, { "content-type": "text/html", "tdm-reservation": "0" });
+          res.end("<html><body><p>Free to mine.</p></body></html>");
+        },
+        "/meta": (_q, res) => {
+          res.writeHead(200, { "content-type": "text/html", "tdm-reservation": "0" });
+          res.end(
+            '<html><head><meta name="TDM-Reservation" content="1"></head><body>Reserved.</body></html>',
+          );
+        },
+      },
+    });
+    servers.push(server);
+    const at = async (path: string) =>
+      aiAccess.result.parse(await runner.run({ url: `${server.url}${path}` }, context())) as AiAccess;
+
+    const home = await at("/");
+    expect(home.signals.tdmrep).toMatchObject({
+      path: "/",
+      reservation: 1,
+      policy,
+      source: "tdmrep.json",
+      header: null,
+      meta: null,
+      file: { present: true, status: 200, issues: [] },
+    });
+    expect(home.signals.tdmrep?.file.rules).toHaveLength(3);
+    expect(row(home, "GPTBot").status).toBe("blocked");
+    expect(row(home, "GPTBot").by).toContain(
+      `TDMRep: tdm-reservation: 1 (/.well-known/tdmrep.json, for /) reserves text and data mining rights, AI training included; a licence may be asked for at ${policy}`,
+    );
+    // Search and user fetches are not text and data mining for training: their rows stay as robots.txt says.
+    expect(row(home, "OAI-SearchBot").status).toBe("allowed");
+    expect(row(home, "ChatGPT-User").status).toBe("allowed");
+    expect(
+      said(home).some((m) => m.startsWith("tdm-reservation: 1 but GPTBot is allowed by robots.txt")),
+    ).toBe(true);
+
+    const open = await at("/open");
+    expect(open.signals.tdmrep).toMatchObject({
+      path: "/open",
+      reservation: 0,
+      policy: null,
+      source: "header",
+    });
+    expect(row(open, "GPTBot").status).toBe("allowed");
+    expect(row(open, "GPTBot").by).toContain(
+      "TDMRep: tdm-reservation: 0 (the page's tdm-reservation header, for /open): text and data mining rights are not reserved",
+    );
+    expect(said(open)).toContain(
+      "/.well-known/tdmrep.json says tdm-reservation: 1 for /open (location /), but the page's tdm-reservation header says 0, which supersedes it",
+    );
+
+    const meta = await at("/meta");
+    expect(meta.signals.tdmrep).toMatchObject({
+      reservation: 1,
+      source: "meta",
+      header: { reservation: 0, policy: null },
+      meta: { reservation: 1, policy: null },
+      // The file's policy stands: the later techniques state none.
+      policy,
+    });
+    expect(row(meta, "ClaudeBot").status).toBe("blocked");
+  });
+
+  test("TDMRep: no file (404) or an HTML page at its address and no header or meta tag: no declaration", async () => {
+    const none = await run(await site({ robots: "User-agent: *\nAllow: /\n" }));
+    expect(none.signals.tdmrep).toBeUndefined();
+    expect(row(none, "GPTBot").by.join("\n")).not.toMatch(/TDMRep/);
+    const server = await startFixtureServer({
+      routes: {
+        "/.well-known/tdmrep.json": (_q, res) => {
+          res.writeHead(200, { "content-type": "text/html" });
+          res.end("<!doctype html><html><body>Page not found</body></html>");
+        },
+        "/": (_q, res) => {
+          res.writeHead(200, { "content-type": "text/html" });
+          res.end(HOME);
+        },
+      },
+    });
+    servers.push(server);
+    const soft404 = await run(server);
+    expect(soft404.signals.tdmrep).toBeUndefined();
+  });
+
   test("a server that answers GPTBot's user agent 403 while robots.txt allows it", async () => {
     const s = await site({ robots: "User-agent: *\nAllow: /\n", refuse: [{ ua: /GPTBot/, status: 403 }] });
     const r = await run(s);

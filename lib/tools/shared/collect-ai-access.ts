@@ -3,7 +3,7 @@
 // time, and builds the matrix. The URL audit and the SEO/AEO/GEO audit pass what they already fetched.
 import { AI_AGENTS, BROWSER_USER_AGENT } from "@/lib/analysis/ai-access/agents";
 import { buildAiAccess, type ProbeAnswer, type TrackedVisits } from "@/lib/analysis/ai-access/matrix";
-import type { AiAccess, RobotsDirective, UsagePrefs } from "@/lib/analysis/ai-access/schema";
+import type { AiAccess, RobotsDirective, TdmRep, UsagePrefs } from "@/lib/analysis/ai-access/schema";
 import {
   detectChallenge,
   isCrawlerMetaName,
@@ -12,6 +12,14 @@ import {
   parseXRobotsTag,
   readRobotsPreferences,
 } from "@/lib/analysis/ai-access/signals";
+import {
+  parseTdmrepFile,
+  readTdmHeaders,
+  readTdmMeta,
+  resolveTdm,
+  type TdmDeclaration,
+  tdmRuleFor,
+} from "@/lib/analysis/ai-access/tdmrep";
 import { parsePage } from "@/lib/analysis/page";
 import { toToolError } from "@/lib/fetch/errors";
 import type { GuardedResponse } from "@/lib/fetch/types";
@@ -55,6 +63,24 @@ function bodyLooksHtml(res: GuardedResponse): boolean {
   return /^\s*(<!doctype html|<html|<head|<body)/i.test(res.body.subarray(0, 512).toString("utf8"));
 }
 
+const TDMREP_MAX_BYTES = 256 * 1024;
+
+/** /.well-known/tdmrep.json, read when it answers a JSON document (an HTML page there is a soft 404). */
+async function readTdmrepFile(ctx: Ctx, home: string): Promise<TdmRep["file"]> {
+  const url = new URL("/.well-known/tdmrep.json", home).href;
+  try {
+    const res = await ctx.fetch(url, { signal: ctx.signal, maxBytes: TDMREP_MAX_BYTES, timeoutMs: 10_000 });
+    if (res.status < 200 || res.status > 299 || bodyLooksHtml(res)) {
+      return { url, status: res.status, present: false, rules: [], issues: [] };
+    }
+    return { url, status: res.status, present: true, ...parseTdmrepFile(res.text()) };
+  } catch (err) {
+    rethrowAbort(ctx, err);
+    const reason = err instanceof Error ? err.message : String(err);
+    return { url, status: null, present: false, rules: [], issues: [`not fetched: ${reason}`] };
+  }
+}
+
 async function readLlms(ctx: Ctx, home: string): Promise<AiAccess["llmsTxt"]> {
   const get = async (path: string) => {
     const url = new URL(path, home).href;
@@ -80,6 +106,11 @@ async function readLlms(ctx: Ctx, home: string): Promise<AiAccess["llmsTxt"]> {
     full: { present: full.servedAs === "text", servedAs: full.servedAs, url: full.url, status: full.status },
   };
 }
+
+const pathOfUrl = (url: string) => {
+  const u = new URL(url);
+  return u.pathname + u.search;
+};
 
 /** Distinct sections of the site: one URL per first path segment, same origin, home excluded. */
 function pickKeyUrls(home: string, candidates: readonly string[], max = MAX_KEY_PATHS): string[] {
@@ -178,11 +209,12 @@ export async function collectAiAccess(
     probe(ctx, url, BROWSER_USER_AGENT).then(
       (answer) => answer ?? { res: null, status: null, challenge: null, error: "no answer" },
     );
-  const [browser, page, llmsTxt, sitemapUrls] = await Promise.all([
+  const [browser, page, llmsTxt, tdmFile, sitemapUrls] = await Promise.all([
     asBrowser(home),
     // The page asked about, when it is not the home page: its own directives and preferences count too.
     otherPage ? asBrowser(otherPage) : Promise.resolve(null),
     readLlms(ctx, home),
+    readTdmrepFile(ctx, home),
     options.sitemapUrls
       ? Promise.resolve(options.sitemapUrls)
       : findSitemaps(ctx.fetch, home, {
@@ -198,17 +230,26 @@ export async function collectAiAccess(
   const directives: RobotsDirective[] = [];
   const usageRaw: string[] = [];
   let links: string[] = [];
+  // The TDM declarations of the page asked about (the home page when that is the one).
+  const target = page ?? browser;
+  let tdmHeader: TdmDeclaration | null = null;
+  let tdmMeta: TdmDeclaration | null = null;
   for (const answer of [browser, page]) {
     if (!answer?.res) continue;
     const res = answer.res;
     directives.push(...parseXRobotsTag(res.headers["x-robots-tag"] ?? []));
     usageRaw.push(...(res.headers["content-usage"] ?? []));
+    if (answer === target) tdmHeader = readTdmHeaders(res.headers);
     if (bodyLooksHtml(res) && answer.status !== null && answer.status < 400) {
       const parsed = parsePage({ url: res.finalUrl, html: res.text() });
+      const metas: { name: string; content: string }[] = [];
       parsed.$("meta[name][content]").each((_, el) => {
         const name = parsed.$(el).attr("name") ?? "";
-        if (isCrawlerMetaName(name)) directives.push(metaDirective(name, parsed.$(el).attr("content") ?? ""));
+        const content = parsed.$(el).attr("content") ?? "";
+        metas.push({ name, content });
+        if (isCrawlerMetaName(name)) directives.push(metaDirective(name, content));
       });
+      if (answer === target) tdmMeta = readTdmMeta(metas);
       if (answer === browser) {
         links = parsed
           .$("a[href]")
@@ -257,6 +298,12 @@ export async function collectAiAccess(
   });
   const probes: ProbeAnswer[] = answers.filter((a): a is ProbeAnswer => a !== null);
   const prefs = readRobotsPreferences(robots.robots);
+  const tdmPath = pathOfUrl(target.res?.finalUrl ?? otherPage ?? site);
+  const tdm = resolveTdm(tdmRuleFor(tdmFile.rules, tdmPath), tdmHeader, tdmMeta);
+  const tdmrep: TdmRep | null =
+    tdmFile.present || tdmHeader || tdmMeta
+      ? { file: tdmFile, header: tdmHeader, meta: tdmMeta, path: tdmPath, ...tdm }
+      : null;
   return buildAiAccess({
     site,
     urls,
@@ -270,6 +317,7 @@ export async function collectAiAccess(
     browser: { status: browser.status, challenge: browser.challenge },
     probes,
     llmsTxt,
+    tdmrep,
     tracking: options.tracking ?? null,
   });
 }
