@@ -279,9 +279,11 @@ export class JobRunner {
     this.lastRangePass = Date.now();
     this.refreshingRanges = (async () => {
       const outcomes = await refreshStoredRangeFeeds(this.db, { config: readBotRangesConfig(env) });
-      for (const outcome of outcomes) {
-        if (!outcome.ok)
-          console.warn(`[runner ${this.id}] IP range list ${outcome.key} not refreshed: ${outcome.error}`);
+      const failed = outcomes.flatMap((o) => (o.ok ? [] : [`${o.key} (${o.error})`]));
+      if (failed.length > 0) {
+        console.warn(
+          `[runner ${this.id}] ${failed.length} of ${outcomes.length} IP range lists not refreshed, the lists before kept: ${failed.join(", ")}`,
+        );
       }
     })()
       .catch((err) => {
