@@ -16,7 +16,6 @@ import {
   setIngestReverseDnsVerifier,
 } from "@/lib/tracking/ingest/reverse-dns-step";
 import { dbTest } from "@/test/support/fixtures";
-import { committedListsAsWhole } from "@/test/support/range-feeds";
 
 const AMAZONBOT =
   "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Amazonbot/0.1; +https://developer.amazon.com/support/amazonbot) Chrome/119.0.6045.214 Safari/537.36";
@@ -137,10 +136,14 @@ test("the batch is stored before DNS answers; the lookups then settle the visits
 });
 
 test("an address outside the published ranges is spoofed until the operator's reverse DNS proves it genuine", async () => {
-  // Google documents both its ranges and its reverse DNS. The committed file taken as Google's whole list, fetched
-  // a while ago: 66.249.64.200 is in none of its ranges (66.249.64.192/27 is missing), as an address of a range
-  // Google added since would be.
-  installRangeFeeds(committedListsAsWhole());
+  // Google documents both its ranges and its reverse DNS. Google's list as fetched a while ago (whole, not a seed):
+  // 66.249.64.200 is in none of its ranges, as an address of a range Google added since would be.
+  installRangeFeeds({
+    "google-common-crawlers": {
+      creationTime: "2026-01-01T00:00:00.000000",
+      prefixes: [{ ipv4Prefix: "66.249.66.0/27" }, { ipv6Prefix: "2001:4860:4801:10::/64" }],
+    },
+  });
   onTestFinished(() => installRangeFeeds({}));
   const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
   const NEW_RANGE = "66.249.64.200";
