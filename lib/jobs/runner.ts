@@ -22,8 +22,11 @@ import { type ToolWorkerPool, toolPoolFor } from "./tool-pool";
 import { catalogToolSource, type ToolSource } from "./tool-source";
 import { failJob } from "./transitions";
 
-/** How often a runner checks the raw visits' months (created ahead, dropped past the retention). */
-const PARTITION_PASS_MS = 60 * 60 * 1000;
+/**
+ * How often a runner does its hourly housekeeping: the raw visits' months (created ahead, dropped past the
+ * retention) and the bot operators' IP range lists that are due.
+ */
+const HOURLY_PASS_MS = 60 * 60 * 1000;
 
 export {
   claimPendingJobs,
@@ -258,7 +261,7 @@ export class JobRunner {
    * not granted in time) is logged and tried again on the next pass, without holding up the jobs.
    */
   private async maintainVisitPartitions(): Promise<void> {
-    if (Date.now() - this.lastPartitionPass < PARTITION_PASS_MS) return;
+    if (Date.now() - this.lastPartitionPass < HOURLY_PASS_MS) return;
     try {
       await rawVisits.maintain(this.db, new Date(), this.rawRetentionMonths);
       this.lastPartitionPass = Date.now();
@@ -275,7 +278,7 @@ export class JobRunner {
   private refreshRangeFeeds(): Promise<void> {
     const env = this.env as Record<string, string | undefined>;
     if (this.refreshingRanges || !rangeRefreshEnabled(env)) return this.refreshingRanges ?? Promise.resolve();
-    if (Date.now() - this.lastRangePass < PARTITION_PASS_MS) return Promise.resolve();
+    if (Date.now() - this.lastRangePass < HOURLY_PASS_MS) return Promise.resolve();
     this.lastRangePass = Date.now();
     this.refreshingRanges = (async () => {
       const outcomes = await refreshStoredRangeFeeds(this.db, { config: readBotRangesConfig(env) });

@@ -57,7 +57,8 @@ function describeAnswer(a: {
   return `HTTP ${a.status}`;
 }
 
-const pathOf = (url: string) => {
+/** A URL's path and query, as robots.txt and TDMRep rules match them. */
+export const pathOf = (url: string) => {
   const u = new URL(url);
   return u.pathname + u.search;
 };

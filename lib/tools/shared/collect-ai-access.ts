@@ -2,7 +2,7 @@
 // llms.txt, key paths from the sitemap and the home page's links) within a bounded number of requests and
 // time, and builds the matrix. The URL audit and the SEO/AEO/GEO audit pass what they already fetched.
 import { AI_AGENTS, BROWSER_USER_AGENT } from "@/lib/analysis/ai-access/agents";
-import { buildAiAccess, type ProbeAnswer, type TrackedVisits } from "@/lib/analysis/ai-access/matrix";
+import { buildAiAccess, type ProbeAnswer, pathOf, type TrackedVisits } from "@/lib/analysis/ai-access/matrix";
 import type { AiAccess, RobotsDirective, TdmRep, UsagePrefs } from "@/lib/analysis/ai-access/schema";
 import {
   detectChallenge,
@@ -106,11 +106,6 @@ async function readLlms(ctx: Ctx, home: string): Promise<AiAccess["llmsTxt"]> {
     full: { present: full.servedAs === "text", servedAs: full.servedAs, url: full.url, status: full.status },
   };
 }
-
-const pathOfUrl = (url: string) => {
-  const u = new URL(url);
-  return u.pathname + u.search;
-};
 
 /** Distinct sections of the site: one URL per first path segment, same origin, home excluded. */
 function pickKeyUrls(home: string, candidates: readonly string[], max = MAX_KEY_PATHS): string[] {
@@ -298,7 +293,7 @@ export async function collectAiAccess(
   });
   const probes: ProbeAnswer[] = answers.filter((a): a is ProbeAnswer => a !== null);
   const prefs = readRobotsPreferences(robots.robots);
-  const tdmPath = pathOfUrl(target.res?.finalUrl ?? otherPage ?? site);
+  const tdmPath = pathOf(target.res?.finalUrl ?? otherPage ?? site);
   const tdm = resolveTdm(tdmRuleFor(tdmFile.rules, tdmPath), tdmHeader, tdmMeta);
   const tdmrep: TdmRep | null =
     tdmFile.present || tdmHeader || tdmMeta

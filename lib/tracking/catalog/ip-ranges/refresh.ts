@@ -66,6 +66,13 @@ async function fetchOne(source: RangeSource, options: FetchOptions): Promise<Fet
   }
 }
 
+/** What a fetch tells its caller: the outcome without the document kept. */
+export function outcomeOf(fetched: FetchedFeed): RefreshOutcome {
+  if (!fetched.ok) return fetched;
+  const { feed: _feed, fetchedAt: _at, ...outcome } = fetched;
+  return outcome;
+}
+
 /** Downloads each operator's published list (all sources at once); a failure is an outcome, never a throw. */
 export function fetchRangeFeeds(options: FetchOptions = {}): Promise<FetchedFeed[]> {
   const sources = options.sources ?? RANGE_SOURCES;
@@ -78,12 +85,11 @@ export async function refreshRangeFiles(options: RefreshOptions): Promise<Refres
   return Promise.all(
     fetched.map(async (outcome): Promise<RefreshOutcome> => {
       if (!outcome.ok) return outcome;
-      const { feed, fetchedAt: _at, ...result } = outcome;
       const file = path.join(options.dataDir, `${outcome.key}.json`);
       const temporary = `${file}.${process.pid}.tmp`;
-      await writeFile(temporary, `${JSON.stringify(feed, null, 2)}\n`);
+      await writeFile(temporary, `${JSON.stringify(outcome.feed, null, 2)}\n`);
       await rename(temporary, file); // atomic: readers never see half a file
-      return result;
+      return outcomeOf(outcome);
     }),
   );
 }

@@ -5,7 +5,7 @@ import type { DbOrTx } from "@/lib/db/client";
 import { redactDbError } from "@/lib/db/errors";
 import { rowsOf } from "@/lib/db/rows";
 import { parseRangeFeed } from "./feed";
-import { type FetchOptions, fetchRangeFeeds, type RefreshOutcome } from "./refresh";
+import { type FetchOptions, fetchRangeFeeds, outcomeOf, type RefreshOutcome } from "./refresh";
 import { RANGE_SOURCES, type RangeSourceKey } from "./sources";
 import { installRangeFeeds } from "./verify";
 
@@ -74,11 +74,7 @@ export async function refreshStoredRangeFeeds(
     from input i where t.source = i.source`);
   // This process sees what it stored on its next check, at once.
   reloadAt = 0;
-  return fetched.map((f) => {
-    if (!f.ok) return f;
-    const { feed: _feed, fetchedAt: _at, ...outcome } = f;
-    return outcome;
-  });
+  return fetched.map(outcomeOf);
 }
 
 let reloadAt = 0;
