@@ -15,6 +15,7 @@ import {
   reverseDnsIdle,
   setIngestReverseDnsVerifier,
 } from "@/lib/tracking/ingest/reverse-dns-step";
+import { foldPendingRollups } from "@/lib/tracking/rollups/fold";
 import { dbTest } from "@/test/support/fixtures";
 
 const AMAZONBOT =
@@ -69,6 +70,7 @@ async function stored() {
     .from(visits)
     .where(eq(visits.domainId, domainId))
     .orderBy(visits.path);
+  await foldPendingRollups(db, [domainId]);
   const [rollup] = await db
     .select({
       visits: trackingDailyBots.visits,
@@ -128,6 +130,7 @@ test("the batch is stored before DNS answers; the lookups then settle the visits
     .where(eq(visits.domainId, domainId))
     .orderBy(visits.path);
   expect(methods.map((m) => m.method)).toEqual(["rdns", "rdns", "rdns", "rdns"]);
+  await foldPendingRollups(db, [domainId]);
   const [byMethod] = await db
     .select({ rdns: trackingDailyBots.rdnsVerifiedVisits, ip: trackingDailyBots.ipVerifiedVisits })
     .from(trackingDailyBots)
@@ -189,16 +192,18 @@ test("an address outside the published ranges is spoofed until the operator's re
         .orderBy(visits.path)
     ).map((r) => `${r.ip} ${r.verification} ${r.method}`),
     rollup: (
-      await db
-        .select({
-          visits: trackingDailyBots.visits,
-          verified: trackingDailyBots.verifiedVisits,
-          spoofed: trackingDailyBots.spoofedVisits,
-          ip: trackingDailyBots.ipVerifiedVisits,
-          rdns: trackingDailyBots.rdnsVerifiedVisits,
-        })
-        .from(trackingDailyBots)
-        .where(and(eq(trackingDailyBots.domainId, id), eq(trackingDailyBots.botName, "Googlebot")))
+      await foldPendingRollups(db, [id]).then(() =>
+        db
+          .select({
+            visits: trackingDailyBots.visits,
+            verified: trackingDailyBots.verifiedVisits,
+            spoofed: trackingDailyBots.spoofedVisits,
+            ip: trackingDailyBots.ipVerifiedVisits,
+            rdns: trackingDailyBots.rdnsVerifiedVisits,
+          })
+          .from(trackingDailyBots)
+          .where(and(eq(trackingDailyBots.domainId, id), eq(trackingDailyBots.botName, "Googlebot"))),
+      )
     )[0],
   });
 
