@@ -102,7 +102,6 @@ const ROLLUPS = [
   "tracking_cited_pages",
   "tracking_daily_pages",
   "tracking_daily_page_citations",
-  "tracking_rollup_pending",
 ];
 
 /**
@@ -418,19 +417,6 @@ try {
   http?.kill();
   stopServer = undefined;
   const stats = await getBotStats(db, account.id, DOMAIN);
-  // The pending increments' table is appended to and emptied by every fold: its dead rows are what autovacuum
-  // reclaims (its threshold is 10,000 dead rows); a server whose autovacuum is off leaves them to this vacuum.
-  const pendingBytes = async () =>
-    Number(
-      rowsOf<{ bytes: string }>(
-        await db.execute(sql`select pg_total_relation_size('tracking_rollup_pending')::text as bytes`),
-      )[0]!.bytes,
-    );
-  const pendingBefore = await pendingBytes();
-  await db.execute(sql`vacuum tracking_rollup_pending`);
-  log(
-    `pending rollup increments' table: ${(pendingBefore / 1e6).toFixed(1)} MB before its vacuum, ${((await pendingBytes()) / 1e6).toFixed(1)} MB after`,
-  );
   const storage = await storagePerVisit();
 
   // The server's settings that move these figures: what the machine's Postgres runs with, not what the bench chose.

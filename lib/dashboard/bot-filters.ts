@@ -2,7 +2,6 @@ import { and, eq, gte, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
 import { trackingDailyBots, trackingDailyPages } from "@/lib/db/schema";
-import { foldPendingRollups } from "@/lib/tracking/rollups/fold";
 import { periodStart } from "./bot-period";
 
 const TOP = 10;
@@ -31,7 +30,6 @@ export async function getPeriodTopPages(
   days: number,
   now = new Date(),
 ): Promise<PeriodPage[]> {
-  await foldPendingRollups(db, [domainId]);
   const first = periodStart(days, now).toISOString().slice(0, 10);
   const rows = await db
     .select({
@@ -89,7 +87,6 @@ export async function getBotDetail(
   days: number,
   now = new Date(),
 ): Promise<BotDetail> {
-  await foldPendingRollups(db, [domainId]);
   const first = periodStart(days, now).toISOString().slice(0, 10);
   const rows = await db
     .select({
@@ -145,7 +142,6 @@ export async function getPageCrawlSeries(
   days: number,
   now = new Date(),
 ): Promise<DaySeries & { verified: number }> {
-  await foldPendingRollups(db, [domainId]);
   const first = periodStart(days, now).toISOString().slice(0, 10);
   const rows = await db
     .select({

@@ -1,7 +1,6 @@
 import { and, eq, gte, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import { trackingDailyBots } from "@/lib/db/schema";
-import { foldPendingRollups } from "@/lib/tracking/rollups/fold";
 
 interface PeriodBot {
   name: string;
@@ -45,7 +44,6 @@ export async function getBotPeriod(
   days: number,
   now = new Date(),
 ): Promise<BotPeriod> {
-  await foldPendingRollups(db, [domainId]);
   const start = periodStart(days, now);
   const first = start.toISOString().slice(0, 10);
   const inPeriod = and(eq(trackingDailyBots.domainId, domainId), gte(trackingDailyBots.day, first));

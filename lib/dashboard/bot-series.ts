@@ -1,7 +1,6 @@
 import { and, eq, gte, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import { trackingDailyBots } from "@/lib/db/schema";
-import { foldPendingRollups } from "@/lib/tracking/rollups/fold";
 
 export interface PurposeSeries {
   /** The purposes present in the window, most visits first. */
@@ -20,7 +19,6 @@ export async function getBotPurposeSeries(
   days: number,
   now = new Date(),
 ): Promise<PurposeSeries> {
-  await foldPendingRollups(db, [domainId]);
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1)));
   const first = start.toISOString().slice(0, 10);
   const rows = await db

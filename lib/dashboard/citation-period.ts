@@ -1,7 +1,6 @@
 import { and, eq, gte, isNotNull, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import { trackingDailyCitations, visits } from "@/lib/db/schema";
-import { foldPendingRollups } from "@/lib/tracking/rollups/fold";
 import { periodStart } from "./bot-period";
 
 export interface CitationPeriod {
@@ -21,7 +20,6 @@ export async function getCitationPeriod(
   days: number,
   now = new Date(),
 ): Promise<CitationPeriod> {
-  await foldPendingRollups(db, [domainId]);
   const start = periodStart(days, now);
   const first = start.toISOString().slice(0, 10);
   const [pages, daily] = await Promise.all([

@@ -7,7 +7,6 @@ import { getTraffic } from "@/lib/connections/traffic";
 import type { DbOrTx } from "@/lib/db/client";
 import { trackingDailyBots, trackingDailyCitations } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
-import { foldPendingRollups } from "@/lib/tracking/rollups/fold";
 
 /** One UTC day of every source the overview joins; null where a source has nothing to say. */
 export interface TimelineDay {
@@ -61,7 +60,6 @@ export async function getDomainTimeline(
 ): Promise<DomainTimeline> {
   const { startDate, endDate } = dayWindow(days, now);
   const notes: DomainTimeline["notes"] = [];
-  await foldPendingRollups(db, [domain.id]);
   const [google, plausible] = await Promise.all([
     findConnection(db, accountId, "google"),
     findConnection(db, accountId, "plausible"),

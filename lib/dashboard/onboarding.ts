@@ -3,7 +3,6 @@
 import { and, asc, eq, gte, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import { creditLedger, domains, trackingDailyBots, trackingDailyCitations, visits } from "@/lib/db/schema";
-import { foldPendingRollups } from "@/lib/tracking/rollups/fold";
 
 export interface TrackingFigures {
   days: number;
@@ -81,7 +80,6 @@ export async function getOnboarding(db: DbOrTx, accountId: string, now = new Dat
 }
 
 async function readTracking(db: DbOrTx, ids: string[], now: Date): Promise<TrackingFigures> {
-  await foldPendingRollups(db, ids);
   const start = new Date(
     Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (TREND_DAYS - 1)),
   );

@@ -7,7 +7,6 @@ import { rowsOf } from "@/lib/db/rows";
 import { type AppError, validationError } from "@/lib/errors";
 import { BOT_DEFINITIONS, getBotDefinition } from "@/lib/tracking/catalog/bots";
 import { trackingReadCache, utcDay } from "@/lib/tracking/reports/read-cache";
-import { foldPendingRollups } from "@/lib/tracking/rollups/fold";
 import type { PageFunnelRow, PageSort, PagesReport, SortOrder, SourceStatus } from "./api-schemas";
 
 const PAGES_METHOD =
@@ -179,7 +178,6 @@ async function readFunnel(
   const startDate = utcDay(now, days - 1);
   const endDate = utcDay(now);
   const window = { startDate, endDate };
-  await foldPendingRollups(db, [domainId]);
   const [crawlRows, citeRows, botRows, search, sessions] = await Promise.all([
     // The page funnel's daily rollups (kept on ingest): at most one row per page and day of the period.
     db.execute(sql`

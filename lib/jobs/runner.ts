@@ -12,7 +12,6 @@ import type { Env } from "@/lib/tools/types";
 import { rangeRefreshEnabled, refreshStoredRangeFeeds } from "@/lib/tracking/catalog/ip-ranges/stored-feeds";
 import { rawRetentionMonths } from "@/lib/tracking/raw-visits/partitions";
 import { rawVisits } from "@/lib/tracking/raw-visits/store";
-import { foldAllPendingRollups } from "@/lib/tracking/rollups/fold";
 import { type DeliveryPassReport, deliverDueWebhooks, purgeWebhookHistory } from "@/lib/webhooks/deliver";
 import { JOBS_CHANNEL, jobEvents } from "./events";
 import { type Execution, executeJob } from "./execute-job";
@@ -216,7 +215,6 @@ export class JobRunner {
       await purgeObservations(this.db);
       await purgeWebhookHistory(this.db);
       await this.maintainVisitPartitions();
-      await this.sweepPendingRollups();
       const ranges = this.refreshRangeFeeds();
       // A one-off pass (cron, tests) waits for the lists; a started runner fetches them beside its work.
       if (!this.started) await ranges;
@@ -269,19 +267,6 @@ export class JobRunner {
       this.lastPartitionPass = Date.now();
     } catch (err) {
       console.error(`[runner ${this.id}] visit partitions not maintained`, redactDbError(err));
-    }
-  }
-
-  /**
-   * The rollups' pending increments every process has not folded yet (one that stopped within a second of its last
-   * batch); the ingesting processes fold their own, and every read folds its domain's. A failure is logged and the
-   * increments wait for the next pass or read.
-   */
-  private async sweepPendingRollups(): Promise<void> {
-    try {
-      await foldAllPendingRollups(this.db);
-    } catch (err) {
-      console.error(`[runner ${this.id}] pending rollup increments not folded`, redactDbError(err));
     }
   }
 

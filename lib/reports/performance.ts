@@ -3,7 +3,6 @@ import { requireRegisteredDomain } from "@/lib/accounts/domains";
 import type { Db } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
 import { jobs } from "@/lib/db/schema";
-import { foldPendingRollups } from "@/lib/tracking/rollups/fold";
 import type { PerformanceReport } from "./api-schemas";
 import { visibilityTotals } from "./visibility";
 
@@ -55,7 +54,6 @@ export async function getPerformanceReport(
   q: { domain: string; period: "week" | "month"; now?: Date },
 ): Promise<PerformanceReport> {
   const domain = await requireRegisteredDomain(db, accountId, q.domain);
-  await foldPendingRollups(db, [domain.id]);
   const now = q.now ?? new Date();
   const days = PERIOD_DAYS[q.period];
   const curFrom = dayStart(now, days - 1);

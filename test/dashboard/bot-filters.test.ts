@@ -159,15 +159,9 @@ test("top pages follow the period; bot and page filters equal the visits counted
 
   // Reads: the rollups through their primary keys, the breakdown through the visits' primary key (domain, time,
   // event key), each month's read backward.
-  const topPlan = await plans.planOf(
-    (db) => getPeriodTopPages(db, id, 30, now),
-    /from "tracking_daily_pages"/,
-  );
+  const topPlan = await plans.planOf((db) => getPeriodTopPages(db, id, 30, now), /tracking_daily_pages/);
   expect(topPlan).toMatch(/Index (Only )?Scan using tracking_daily_pages_domain_id_day_page_pk/);
-  const botPlan = await plans.planOf(
-    (db) => getBotDetail(db, id, "GPTBot", 30, now),
-    /from "tracking_daily_bots"/,
-  );
+  const botPlan = await plans.planOf((db) => getBotDetail(db, id, "GPTBot", 30, now), /tracking_daily_bots/);
   expect(botPlan).toMatch(/Index (Only )?Scan using tracking_daily_bots_domain_id_day_bot_name_pk/);
   const scanPlan = await plans.planOf((db) => getPageBots(db, id, "/", 30, now), /from visits/);
   expect(scanPlan).toMatch(/Index Scan Backward using visits_\d{4}_\d{2}_pkey on visits_\d{4}_\d{2} /);

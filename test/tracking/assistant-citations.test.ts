@@ -9,7 +9,6 @@ import { trackingDailyCitations } from "@/lib/db/schema";
 import { ingestEvents } from "@/lib/tracking/ingest/ingest-visits";
 import { getCitations } from "@/lib/tracking/reports/citations-query";
 import { trackingReadCache } from "@/lib/tracking/reports/read-cache";
-import { foldPendingRollups } from "@/lib/tracking/rollups/fold";
 import { dbTest } from "@/test/support/fixtures";
 
 const HOST = "assistants.example.com";
@@ -50,7 +49,6 @@ test("assistants' fetches are cited under their own names, the four engines unch
   });
   expect(result.accepted).toBe(fetches.length);
 
-  await foldPendingRollups(db, [domainId]);
   const rollup = await db
     .select({ engine: trackingDailyCitations.engine, n: trackingDailyCitations.citations })
     .from(trackingDailyCitations)

@@ -10,7 +10,6 @@ import { createReverseDnsVerifier, type ReverseDnsResolver } from "@/lib/trackin
 import { ingestEvents } from "@/lib/tracking/ingest/ingest-visits";
 import { reverseDnsIdle, setIngestReverseDnsVerifier } from "@/lib/tracking/ingest/reverse-dns-step";
 import { trackingReadCache } from "@/lib/tracking/reports/read-cache";
-import { foldPendingRollups } from "@/lib/tracking/rollups/fold";
 import { type PlanDb, planTest } from "@/test/support/query-plans";
 import { createTestAccount } from "../accounts";
 import { UA } from "./helpers";
@@ -41,7 +40,6 @@ const resolver: ReverseDnsResolver = {
 /** The rollups, and the same figures counted afresh from the visits. */
 async function compare(db: Db, domainId: string) {
   const q = async (text: ReturnType<typeof sql>) => rowsOf<Record<string, string>>(await db.execute(text));
-  await foldPendingRollups(db, [domainId]);
   const rollup = await q(sql`
     select day::text, page, ai_crawls::text as n, verified_ai_crawls::text as verified, first_crawl_at::text as first
     from tracking_daily_pages where domain_id = ${domainId} order by 1, 2`);

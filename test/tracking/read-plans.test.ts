@@ -125,8 +125,7 @@ test("the stats read takes a domain's top pages off the top of the page counts' 
       const stats = await getBotStats(db, acct.accountId, "pages.example");
       topPages = stats.topPages.map((p) => `${p.url} ${p.count}`);
     },
-    // The stats statement (the fold before it writes to the page counts, it does not read them).
-    /from tracking_page_counts/,
+    /tracking_page_counts/,
     { analyze: true },
   );
   expect(topPages).toEqual([

@@ -15,7 +15,6 @@ import {
   reverseDnsIdle,
   setIngestReverseDnsVerifier,
 } from "@/lib/tracking/ingest/reverse-dns-step";
-import { foldPendingRollups } from "@/lib/tracking/rollups/fold";
 import { dbTest } from "@/test/support/fixtures";
 
 const AMAZONBOT =
@@ -70,7 +69,6 @@ async function stored() {
     .from(visits)
     .where(eq(visits.domainId, domainId))
     .orderBy(visits.path);
-  await foldPendingRollups(db, [domainId]);
   const [rollup] = await db
     .select({
       visits: trackingDailyBots.visits,
@@ -130,7 +128,6 @@ test("the batch is stored before DNS answers; the lookups then settle the visits
     .where(eq(visits.domainId, domainId))
     .orderBy(visits.path);
   expect(methods.map((m) => m.method)).toEqual(["rdns", "rdns", "rdns", "rdns"]);
-  await foldPendingRollups(db, [domainId]);
   const [byMethod] = await db
     .select({ rdns: trackingDailyBots.rdnsVerifiedVisits, ip: trackingDailyBots.ipVerifiedVisits })
     .from(trackingDailyBots)
@@ -192,18 +189,16 @@ test("an address outside the published ranges is spoofed until the operator's re
         .orderBy(visits.path)
     ).map((r) => `${r.ip} ${r.verification} ${r.method}`),
     rollup: (
-      await foldPendingRollups(db, [id]).then(() =>
-        db
-          .select({
-            visits: trackingDailyBots.visits,
-            verified: trackingDailyBots.verifiedVisits,
-            spoofed: trackingDailyBots.spoofedVisits,
-            ip: trackingDailyBots.ipVerifiedVisits,
-            rdns: trackingDailyBots.rdnsVerifiedVisits,
-          })
-          .from(trackingDailyBots)
-          .where(and(eq(trackingDailyBots.domainId, id), eq(trackingDailyBots.botName, "Googlebot"))),
-      )
+      await db
+        .select({
+          visits: trackingDailyBots.visits,
+          verified: trackingDailyBots.verifiedVisits,
+          spoofed: trackingDailyBots.spoofedVisits,
+          ip: trackingDailyBots.ipVerifiedVisits,
+          rdns: trackingDailyBots.rdnsVerifiedVisits,
+        })
+        .from(trackingDailyBots)
+        .where(and(eq(trackingDailyBots.domainId, id), eq(trackingDailyBots.botName, "Googlebot")))
     )[0],
   });
 

@@ -10,7 +10,6 @@ import { rowsOf } from "@/lib/db/rows";
 import { type NewVisit, visits } from "@/lib/db/schema";
 import { seededRandom } from "@/lib/tracking/demo/sample-traffic";
 import { prepareVisit, recordVisits } from "@/lib/tracking/ingest/record-visits";
-import { foldAllPendingRollups } from "@/lib/tracking/rollups/fold";
 import { dbTest } from "@/test/support/fixtures";
 import { createTestAccount } from "../accounts";
 import { UA } from "./helpers";
@@ -117,7 +116,6 @@ describe("rollups equal the stored visits counted afresh", () => {
       .where(inArray(visits.domainId, domainIds));
     expect(stored).toHaveLength(1600);
 
-    await foldAllPendingRollups(handle.db);
     const day = sql`(occurred_at at time zone 'UTC')::date`;
     expect(
       await rows(sql`select domain_id, day, bot_name, bot_purpose, is_ai_bot, visits::int, verified_visits::int,

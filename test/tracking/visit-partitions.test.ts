@@ -23,7 +23,6 @@ import {
   partitionName,
   rawRetentionMonths,
 } from "@/lib/tracking/raw-visits/partitions";
-import { foldPendingRollups } from "@/lib/tracking/rollups/fold";
 import { dbTest as test } from "@/test/support/fixtures";
 import { createTestAccount } from "../accounts";
 import { withDatabase } from "../global-setup";
@@ -257,18 +256,15 @@ describe("the raw-visit retention", () => {
     // And one in the default partition, in a month that never had one.
     await recordVisits(handle.db, visitsAt(domain.id, "2028-06-15T00:00:00Z", "jun"));
     const rollups = async () =>
-      foldPendingRollups(handle.db, [domain.id]).then(
-        async () =>
-          rowsOf<Record<string, number>>(
-            await handle.db.execute(sql`select
+      rowsOf<Record<string, number>>(
+        await handle.db.execute(sql`select
           (select count(*)::int from tracking_daily_bots where domain_id = ${domain.id}) as bots,
           (select count(*)::int from tracking_page_counts where domain_id = ${domain.id}) as pages,
           (select count(*)::int from tracking_daily_citations where domain_id = ${domain.id}) as citations,
           (select count(*)::int from tracking_cited_pages where domain_id = ${domain.id}) as cited,
           (select count(*)::int from tracking_daily_pages where domain_id = ${domain.id}) as funnel,
           (select count(*)::int from tracking_daily_page_citations where domain_id = ${domain.id}) as funnel_cites`),
-          )[0],
-      );
+      )[0];
     const before = await rollups();
     expect(before).toEqual({ bots: 3, pages: 3, citations: 3, cited: 3, funnel: 3, funnel_cites: 3 });
 

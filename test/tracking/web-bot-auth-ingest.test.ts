@@ -19,7 +19,6 @@ import {
 } from "@/lib/tracking/ingest/signature-step";
 import { getBotStats } from "@/lib/tracking/reports/stats";
 import { listBotVisits } from "@/lib/tracking/reports/visits-list";
-import { foldPendingRollups } from "@/lib/tracking/rollups/fold";
 import { type AgentKeyDirectory, startAgentKeyDirectory } from "@/test/fakes/agent-key-directory";
 import { type AgentKeyPair, agentKeyPair, signRequest } from "@/test/fakes/web-bot-auth";
 import { dbTest } from "@/test/support/fixtures";
@@ -67,7 +66,6 @@ beforeEach(async () => {
   directory.requests = 0;
   directory.keys = [{ ...key.jwk, kid: key.keyid, use: "sig" }];
   await db.delete(visits).where(eq(visits.domainId, domainId));
-  await foldPendingRollups(db, [domainId]);
   await db.delete(trackingDailyBots).where(eq(trackingDailyBots.domainId, domainId));
 });
 
@@ -109,7 +107,6 @@ async function stored() {
     .from(visits)
     .where(eq(visits.domainId, domainId))
     .orderBy(visits.path);
-  await foldPendingRollups(db, [domainId]);
   const [rollup] = await db
     .select({
       visits: trackingDailyBots.visits,

@@ -183,7 +183,7 @@ export const trackingDailyCitations = pgTable(
 /**
  * The pages each AI engine cited, per domain and UTC day (query string dropped): ingest inserts a batch's
  * citations here set-wise, and a row that is new is the first citation of that page by that engine that day
- * (a citation.detected event). Kept in the ingest transaction, where the rollups' increments are appended.
+ * (a citation.detected event). Kept in the ingest transaction, like the rollups.
  */
 export const trackingCitedPages = pgTable(
   "tracking_cited_pages",
@@ -201,32 +201,6 @@ export const trackingCitedPages = pgTable(
     firstCitedAt: timestamp("first_cited_at", { withTimezone: true }),
   },
   (t) => [primaryKey({ columns: [t.domainId, t.day, t.engine, t.page] })],
-);
-
-/**
- * What ingest batches and later verdicts add to the rollups, not yet folded into them (lib/tracking/rollups/fold):
- * one row per rollup row a batch touches, in generic columns (drizzle/0041_rollup_increments_folded.sql names them
- * per rollup). No primary key: rows are only appended, and a fold deletes them as it adds them to the rollups.
- */
-export const trackingRollupPending = pgTable(
-  "tracking_rollup_pending",
-  {
-    domainId: uuid("domain_id").notNull(),
-    rollup: smallint("rollup").notNull(),
-    day: date("day", { mode: "string" }),
-    name: keyText("name"),
-    detail: keyText("detail"),
-    extra: keyText("extra"),
-    flag: boolean("flag"),
-    n1: integer("n1").notNull(),
-    n2: integer("n2").notNull(),
-    n3: integer("n3").notNull(),
-    n4: integer("n4").notNull(),
-    n5: integer("n5").notNull(),
-    n6: integer("n6").notNull(),
-    firstAt: timestamp("first_at", { withTimezone: true }),
-  },
-  (t) => [index("tracking_rollup_pending_domain_idx").on(t.domainId)],
 );
 
 export type Visit = typeof visits.$inferSelect;

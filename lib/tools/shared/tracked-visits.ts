@@ -4,7 +4,6 @@ import { and, eq, gte, inArray, sql } from "drizzle-orm";
 import type { TrackedVisits } from "@/lib/analysis/ai-access/matrix";
 import type { DbOrTx } from "@/lib/db/client";
 import { domains, trackingDailyBots } from "@/lib/db/schema";
-import { foldPendingRollups } from "@/lib/tracking/rollups/fold";
 
 const TRACKING_DAYS = 30;
 
@@ -31,7 +30,6 @@ export async function readTrackedVisits(
 ): Promise<{ days: number; byBot: Map<string, TrackedVisits> } | null> {
   const domain = await findDomain(db, accountId, hostname);
   if (!domain) return null;
-  await foldPendingRollups(db, [domain.id]);
   const since = new Date(now.getTime() - (TRACKING_DAYS - 1) * 86_400_000).toISOString().slice(0, 10);
   const rows = await db
     .select({

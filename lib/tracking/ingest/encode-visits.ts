@@ -60,10 +60,9 @@ const DAY_MS = 86_400_000;
 
 /**
  * What a batch adds to the rollups when every visit it sends is stored, counted while it is encoded: the plain
- * insert (storeVisitBatch) stores all of them or none, so its statement appends the rollups' increments from these
- * rows (a few dozen for a site's usual traffic) instead of grouping its thousand inserted visits four times: the
- * database does less work, for a little more of the server's, and the database is what ingest waits on. Days are
- * counted from 1970-01-01 (UTC), as `(occurred_at at time zone 'UTC')::date` gives them.
+ * insert (storeVisitBatch) stores all of them or none, so its statement upserts the rollups from these rows (a few
+ * dozen for a site's usual traffic) instead of grouping its thousand inserted visits four times: the database does
+ * less work, for a little more of the server's, and the database is what ingest waits on. Days are counted from 1970-01-01 (UTC), as `(occurred_at at time zone 'UTC')::date` gives them.
  */
 export interface BatchRollups {
   /** Visits per profile and day (bots and citations: a profile holds the bot and the engine). */

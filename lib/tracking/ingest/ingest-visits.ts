@@ -6,7 +6,6 @@ import { domains, type NewVisit } from "@/lib/db/schema";
 import { AppError as ApiError, validationError } from "@/lib/errors";
 import { type EventsIngestResult, LOG_REJECTED_REPORTED, type LogsIngestResult } from "../api-schemas";
 import { loadStoredRangeFeeds } from "../catalog/ip-ranges/stored-feeds";
-import { scheduleRollupFold } from "../rollups/fold";
 import { encodeVisitBatch } from "./encode-visits";
 import { eventKey, type RejectedEvent, validateEvents } from "./event-schema";
 import type { LogFormat } from "./log-formats";
@@ -95,7 +94,6 @@ async function storeEvents(
   batch: Awaited<ReturnType<typeof prepareEvents>>,
 ): Promise<EventsIngestResult> {
   const inserted = await storeVisitBatch(db, batch.encoded);
-  if (inserted > 0 && batch.encoded !== null) scheduleRollupFold(db, batch.encoded.domains.split(","));
   verifyInBackground(db, batch.pending, batch.verifier);
   // Signed visits whose agent's keys were not at hand: verified once the directory is fetched, after the commit.
   settleSignaturesInBackground(db, batch.signatures);
@@ -224,9 +222,7 @@ export async function ingestLog(
   let signatures: PendingSignature[] = [];
   const flush = async () => {
     const pending = settleFromCache(batch, verifier);
-    const stored = await recordVisits(db, batch);
-    if (stored > 0) scheduleRollupFold(db, new Set(batch.map((v) => v.domainId)));
-    accepted += stored;
+    accepted += await recordVisits(db, batch);
     verifyInBackground(db, pending, verifier);
     settleSignaturesInBackground(db, signatures);
     signatures = [];

@@ -12,13 +12,13 @@ export { pageOf, pgArrayLiteral, prepareVisit } from "./prepare-visit";
 export { encodeVisitBatch };
 
 /**
- * Stores prepared visits and what they add to the rollups in ONE statement (so one transaction): the rows travel as
- * array parameters (encodeVisitBatch), unnested into a multi-row insert (a 15 000-parameter insert costs more to
- * build than the database work), the batch's domains are locked once each and the batch refused (FORBIDDEN_SCOPE,
- * nothing stored) if one is gone, visits whose event key is already stored are skipped (retries, replays), the
- * rollups' increments (daily bots, pages, daily citations, the page funnel) are appended from the rows actually
- * inserted, one per rollup row, for a fold to add (lib/tracking/rollups/fold), and the first citations of a page
- * and day are inserted in one lock order. Returns how many visits were new.
+ * Stores prepared visits and updates the rollups in ONE statement (so one transaction): the rows travel as array
+ * parameters (encodeVisitBatch), unnested into a multi-row insert (a 15 000-parameter insert costs more to build
+ * than the database work), the batch's domains are locked once each and the batch refused (FORBIDDEN_SCOPE,
+ * nothing stored) if one is gone, visits whose event key is already stored are skipped (retries, replays), and the
+ * rollups (daily bots, pages, daily citations, cited pages) are upserted set-wise from the rows actually
+ * inserted, grouped so each rollup row is touched once and ordered so concurrent batches lock in the same
+ * order. Returns how many visits were new.
  */
 export async function recordVisits(db: DbOrTx, rows: NewVisit[]): Promise<number> {
   return storeVisitBatch(db, rows.length === 0 ? null : encodeVisitBatch(rows));
@@ -91,7 +91,7 @@ export async function storeVisitBatch(
         attempt--;
         continue;
       }
-      // Should concurrent batches still deadlock (visits and first citations are locked in one statement), Postgres
+      // Should concurrent batches still deadlock (visits and rollup rows are locked in one statement), Postgres
       // aborts one of them whole; the statement is atomic, so running it again is safe.
       if (attempt >= 3 || !isDeadlock(err)) throw err;
     }

@@ -16,10 +16,9 @@ export type SettledVisit = [
 
 /**
  * Moves visits still undecided ("unknown") to a verdict reached after they were stored, with the method that
- * reached it, and adds them to the daily bot rollup's verified or spoofed counts (and the method's count) as
- * pending increments (lib/tracking/rollups/fold). A visit that overrules its address's verdict moves from the
- * spoofed count to the verified one; only a visit still spoofed by its address moves (never one a signature
- * decided).
+ * reached it, and adds them to the daily bot rollup's verified or spoofed counts (and the method's count). A
+ * visit that overrules its address's verdict moves from the spoofed count to the verified one; only a visit still
+ * spoofed by its address moves (never one a signature decided).
  */
 export async function storeVerdicts(
   db: DbOrTx,
@@ -27,6 +26,7 @@ export async function storeVerdicts(
   method: "signature" | "rdns",
 ): Promise<void> {
   if (settled.length === 0) return;
+  const methodColumn = sql.raw(method === "signature" ? "signature_verified_visits" : "rdns_verified_visits");
   await db.execute(sql`
     with input as (
       select (x->>0)::uuid as domain_id, (x->>1)::timestamptz as occurred_at, x->>2 as event_key,
@@ -45,21 +45,24 @@ export async function storeVerdicts(
                 split_part(v.path, '?', 1) as page, v.is_ai_bot and v.citation_engine is null as ai_crawl,
                 i.overrules_ip
     ),
-    -- The change to the daily bots (verified, spoofed, the method's count) and to the page funnel's verified AI
-    -- crawls, appended to the rollups' pending increments with no visit of its own: the fold adds it to the rows
-    -- the visits' own increments made (the same fold or an earlier one: those were committed before this).
-    verdicts as (
-      select domain_id, day, bot_name,
-             count(*) filter (where verification = 'verified')::int as verified,
-             count(*) filter (where verification = 'unverified')::int - count(*) filter (where overrules_ip)::int
-               as spoofed
-      from upd where bot_name is not null group by 1, 2, 3
+    -- The page funnel's verified AI crawls (tracking_daily_pages), settled with the bots' rollup.
+    page_days as (
+      update tracking_daily_pages t set verified_ai_crawls = t.verified_ai_crawls + u.verified
+      from (
+        select domain_id, day, page, count(*) as verified from upd
+        where ai_crawl and verification = 'verified' group by 1, 2, 3
+      ) u
+      where t.domain_id = u.domain_id and t.day = u.day and t.page = u.page
     )
-    insert into tracking_rollup_pending (domain_id, rollup, day, name, n1, n2, n3, n4, n5, n6)
-    select domain_id, 1, day, bot_name, 0, verified, spoofed, ${method === "signature" ? sql`verified` : sql`0`}, 0,
-           ${method === "rdns" ? sql`verified` : sql`0`}
-    from verdicts
-    union all
-    select domain_id, 4, day, page, 0, count(*)::int, 0, 0, 0, 0 from upd
-    where ai_crawl and verification = 'verified' group by 1, 3, 4`);
+    update tracking_daily_bots t
+    set verified_visits = t.verified_visits + u.verified, spoofed_visits = t.spoofed_visits + u.spoofed - u.overruled,
+        ${methodColumn} = t.${methodColumn} + u.verified
+    from (
+      select domain_id, day, bot_name,
+             count(*) filter (where verification = 'verified') as verified,
+             count(*) filter (where verification = 'unverified') as spoofed,
+             count(*) filter (where overrules_ip) as overruled
+      from upd where bot_name is not null group by 1, 2, 3
+    ) u
+    where t.domain_id = u.domain_id and t.day = u.day and t.bot_name = u.bot_name`);
 }

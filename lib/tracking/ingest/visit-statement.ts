@@ -32,9 +32,28 @@ function pageFunnelSources(from: SQL): SQL {
       ),`;
 }
 
+/** The page funnel's upserts, grouped and ordered like the other rollups (one touch per row, one lock order). */
+const PAGE_FUNNEL_UPSERTS = sql`
+      page_crawl_days as (
+        insert into tracking_daily_pages as t (domain_id, day, page, ai_crawls, verified_ai_crawls, first_crawl_at)
+        select domain_id, day, page, count(*), count(*) filter (where verification = 'verified'), min(occurred_at)
+        from page_crawls group by 1, 2, 3 order by 1, 2, 3
+        on conflict (domain_id, day, page) do update set ai_crawls = t.ai_crawls + excluded.ai_crawls,
+          verified_ai_crawls = t.verified_ai_crawls + excluded.verified_ai_crawls,
+          first_crawl_at = least(t.first_crawl_at, excluded.first_crawl_at)
+      ),
+      page_cite_days as (
+        insert into tracking_daily_page_citations as t (domain_id, day, page, engine, assistant, citations,
+                                                         first_cited_at)
+        select domain_id, day, page, engine, assistant, count(*), min(occurred_at)
+        from page_cites group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
+        on conflict (domain_id, day, page, engine, assistant) do update set citations = t.citations + excluded.citations,
+          first_cited_at = least(t.first_cited_at, excluded.first_cited_at)
+      )`;
+
 /**
- * Stores a batch's visits, their rollups' increments and their first citations in one statement. `agentIds` gives
- * each profile's agent (visit_agents), in the profiles' order.
+ * Stores a batch's visits and their rollups in one statement. `agentIds` gives each profile's agent (visit_agents),
+ * in the profiles' order.
  */
 export async function insertVisits(
   db: DbOrTx,
@@ -128,7 +147,7 @@ export async function insertVisits(
       -- The batch's domains, each locked as a foreign key's check locks it (a removal waits for this transaction,
       -- and this statement for a removal in progress): once per domain instead of once per visit. A domain that
       -- is gone is missing here, and the batch is refused (the caller rolls it back) instead of failing on the
-      -- rollups' keys. A removal also waits on the rows this statement writes (its trigger deletes them).
+      -- rollups' keys. A removal also waits on the rollup rows this statement writes (its cascade deletes them).
       domain as materialized (
         select id from domains where id in (select domain_id from profile) for key share
       ),
@@ -147,33 +166,33 @@ export async function insertVisits(
         join domain d on d.id = p.domain_id
       ),
       ${sources}
-      -- What the batch adds to the rollups, grouped per rollup row and appended to the pending increments
-      -- (foldPendingRollups adds them to the rollups): an append takes no rollup row's lock and searches no rollup
-      -- key, where a backfill's batch would update some 1,500 rows spread over its 80 days.
-      pending as (
-        insert into tracking_rollup_pending (domain_id, rollup, day, name, detail, extra, flag, n1, n2, n3, n4, n5,
-                                             n6, first_at)
-        select domain_id, 1, day, bot_name, min(bot_purpose), null, bool_or(is_ai_bot), sum(visits),
+      bots as (
+        insert into tracking_daily_bots as t (domain_id, day, bot_name, bot_purpose, is_ai_bot, visits,
+                                              verified_visits, spoofed_visits, signature_verified_visits,
+                                              ip_verified_visits, rdns_verified_visits)
+        select domain_id, day, bot_name, min(bot_purpose), bool_or(is_ai_bot), sum(visits),
                coalesce(sum(visits) filter (where verification = 'verified'), 0),
                coalesce(sum(visits) filter (where verification = 'unverified'), 0),
                coalesce(sum(visits) filter (where verification = 'verified' and verification_method = 'signature'), 0),
                coalesce(sum(visits) filter (where verification = 'verified' and verification_method = 'ip'), 0),
-               coalesce(sum(visits) filter (where verification = 'verified' and verification_method = 'rdns'), 0),
-               null::timestamptz
-        from bot_days group by domain_id, day, bot_name
-        union all
-        select domain_id, 2, null, page, null, null, null, sum(visits), 0, 0, 0, 0, 0, null
-        from page_visits group by 1, 4
-        union all
-        select domain_id, 3, day, engine, null, null, null, sum(visits), 0, 0, 0, 0, 0, null
-        from cite_days group by 1, 3, 4
-        union all
-        select domain_id, 4, day, page, null, null, null, count(*), count(*) filter (where verification = 'verified'),
-               0, 0, 0, 0, min(occurred_at)
-        from page_crawls group by 1, 3, 4
-        union all
-        select domain_id, 5, day, page, engine, assistant, null, count(*), 0, 0, 0, 0, 0, min(occurred_at)
-        from page_cites group by 1, 3, 4, 5, 6
+               coalesce(sum(visits) filter (where verification = 'verified' and verification_method = 'rdns'), 0)
+        from bot_days group by domain_id, day, bot_name order by domain_id, day, bot_name
+        on conflict (domain_id, day, bot_name) do update set visits = t.visits + excluded.visits,
+          verified_visits = t.verified_visits + excluded.verified_visits,
+          spoofed_visits = t.spoofed_visits + excluded.spoofed_visits,
+          signature_verified_visits = t.signature_verified_visits + excluded.signature_verified_visits,
+          ip_verified_visits = t.ip_verified_visits + excluded.ip_verified_visits,
+          rdns_verified_visits = t.rdns_verified_visits + excluded.rdns_verified_visits
+      ),
+      pages as (
+        insert into tracking_page_counts as t (domain_id, path, visits)
+        select domain_id, page, sum(visits) from page_visits group by 1, 2 order by 1, 2
+        on conflict (domain_id, path) do update set visits = t.visits + excluded.visits
+      ),
+      cites as (
+        insert into tracking_daily_citations as t (domain_id, day, engine, citations)
+        select domain_id, day, engine, sum(visits) from cite_days group by 1, 2, 3 order by 1, 2, 3
+        on conflict (domain_id, day, engine) do update set citations = t.citations + excluded.citations
       ),
       -- The pages cited by this batch that no stored citation had cited that day: the rows new here, each the
       -- first citation of its page by its engine that UTC day (a citation.detected event), returned with the earliest
@@ -186,9 +205,10 @@ export async function insertVisits(
         select domain_id, day, engine, page, min(first_at) from cited_pages group by 1, 2, 3, 4 order by 1, 2, 3, 4
         on conflict do nothing
         returning domain_id, day::text as day, engine, page, first_cited_at as occurred_at
-      )
-      -- Counting the insert's rows first also runs it first: the visits are locked before any first citation, in
-      -- both forms.
+      ),
+      ${PAGE_FUNNEL_UPSERTS}
+      -- Counting the insert's rows first also runs it first: the visits are locked before any rollup row, in both
+      -- forms.
       select (select count(*)::int from ins) as inserted,
              (select count(distinct domain_id)::int from profile) - (select count(*)::int from domain) as gone,
              (select coalesce(json_agg(f order by f.domain_id, f.day, f.engine, f.page), '[]'::json) from firsts f) as firsts`),

@@ -55,8 +55,8 @@ export interface RawCitation {
 export interface RawVisitStore {
   /**
    * Stores a batch's new visits (skipping events already stored when `skipDuplicates`, refusing the batch otherwise)
-   * and appends what they add to the rollups (lib/tracking/rollups/fold), atomically in the caller's transaction;
-   * returns how many were new and the first citations they made (citation.detected events).
+   * and adds them to the rollups, atomically in the caller's transaction; returns how many were new and the
+   * first citations they made (citation.detected events).
    */
   insertBatch(
     tx: DbOrTx,
@@ -77,7 +77,7 @@ export interface RawVisitStore {
 
 /**
  * The raw visits in Postgres: the visits table partitioned by month (lib/tracking/raw-visits/partitions), written
- * in the same statement as the rollups' increments.
+ * in the same statement as the rollups.
  */
 const postgresRawVisits: RawVisitStore = {
   insertBatch: insertVisits,

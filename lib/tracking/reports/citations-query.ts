@@ -4,7 +4,6 @@ import type { Db } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
 import type { CitationsReport } from "../api-schemas";
 import { rawVisits } from "../raw-visits/store";
-import { foldPendingRollups } from "../rollups/fold";
 import { trackingReadCache, utcDay } from "./read-cache";
 import { apiVerification } from "./visits-list";
 
@@ -30,7 +29,6 @@ export async function getCitations(db: Db, accountId: string, q: CitationsQuery)
 
 async function readCitations(db: Db, domainId: string, hostname: string, q: CitationsQuery, now: number) {
   const firstDay = utcDay(now, q.days - 1);
-  await foldPendingRollups(db, [domainId]);
   const byBot = rowsOf<{ bot: string; count: string }>(
     await db.execute(sql`
       select engine as bot, sum(citations)::text as count from tracking_daily_citations

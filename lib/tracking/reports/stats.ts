@@ -3,7 +3,6 @@ import { requireRegisteredDomain } from "@/lib/accounts/domains";
 import type { Db } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
 import type { TrackingStats } from "../api-schemas";
-import { foldPendingRollups } from "../rollups/fold";
 import { trackingReadCache, utcDay } from "./read-cache";
 
 const TOP = 10;
@@ -31,7 +30,6 @@ function json<T>(value: unknown): T {
  * which alone are sorted).
  */
 async function readBotStats(db: Db, domainId: string, hostname: string, now: number) {
-  await foldPendingRollups(db, [domainId]);
   const since30 = utcDay(now, 29);
   const [row] = rowsOf<{ totals: unknown; bots: unknown; pages: unknown }>(
     await db.execute(sql`
