@@ -646,6 +646,65 @@ describe("POST /tracking/logs", () => {
     });
   }
 
+  test("the logs of IIS and Caddy, each detected and read: bots counted, an AI-referred visit a citation", async () => {
+    const acct = await createTestAccount(handle.db, { domains: ["servers.example"] });
+    const at = new Date(Date.now() - 3_600_000);
+    const [date, time] = at.toISOString().slice(0, 19).split("T") as [string, string];
+    const iis = [
+      "#Software: Microsoft Internet Information Services 10.0",
+      "#Fields: date time s-ip cs-method cs-uri-stem cs-uri-query s-port cs-username c-ip cs(User-Agent) cs(Referer) sc-status sc-substatus sc-win32-status time-taken",
+      `${date} ${time} 10.0.0.4 GET /iis-page - 443 - 20.171.207.2 Mozilla/5.0+AppleWebKit/537.36+(KHTML,+like+Gecko;+compatible;+GPTBot/1.2;++https://openai.com/gptbot) - 200 0 0 15`,
+    ].join("\r\n");
+    const caddy = JSON.stringify({
+      level: "info",
+      ts: at.getTime() / 1000,
+      logger: "http.log.access",
+      msg: "handled request",
+      request: {
+        remote_ip: "198.51.100.20",
+        client_ip: "198.51.100.20",
+        proto: "HTTP/2.0",
+        method: "GET",
+        host: "servers.example",
+        uri: "/caddy-page?utm_source=chatgpt.com",
+        headers: {
+          "User-Agent": [
+            "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 Version/17.0 Safari/605.1.15",
+          ],
+          Referer: ["https://chatgpt.com/"],
+        },
+      },
+      size: 512,
+      status: 200,
+    });
+    for (const body of [iis, caddy]) {
+      const { status, data } = await callApi<Record<string, unknown>>(
+        api,
+        "/api/v1/tracking/logs?domain=servers.example",
+        { method: "POST", headers: { ...acct.headers, "content-type": "text/plain" }, body },
+      );
+      expect(status).toBe(200);
+      expect(data).toMatchObject({ accepted: 1, rejectedCount: 0 });
+    }
+    const stats = await callApi<{ topBots: { name: string }[]; topPages: { url: string }[] }>(
+      api,
+      "/api/v1/tracking/stats?domain=servers.example",
+      { headers: acct.headers },
+    );
+    expect(stats.data.topBots.map((b) => b.name)).toEqual(["GPTBot"]);
+    expect(stats.data.topPages.map((p) => p.url)).toEqual(["/iis-page"]);
+    const citations = await callApi<{ total: number; citations: { bot: string; path: string }[] }>(
+      api,
+      "/api/v1/citations?domain=servers.example",
+      { headers: acct.headers },
+    );
+    expect(citations.data.total).toBe(1);
+    expect(citations.data.citations[0]).toMatchObject({
+      bot: "ChatGPT",
+      path: "/caddy-page?utm_source=chatgpt.com",
+    });
+  });
+
   test("reports at most 100 bad lines, with the full count", async () => {
     const acct = await createTestAccount(handle.db, { domains: ["badlines.example"] });
     const { data } = await callApi<{ rejected: unknown[]; rejectedCount: number }>(

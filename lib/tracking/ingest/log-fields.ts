@@ -7,6 +7,16 @@ export class LogLineError extends Error {}
 
 export const fail = (line: number, reason: string): LogLineResult => ({ ok: false, error: { line, reason } });
 
+/** What a format's reader makes of a line: its result, or the line's failure with the reason a field gave. */
+export function readLine(line: number, read: () => LogLineResult): LogLineResult {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof LogLineError) return fail(line, error.message);
+    throw error;
+  }
+}
+
 /** An IP address, without a ":port" (ALB's "192.0.2.1:2817", "[2001:db8::1]:443"), or null. */
 export function ipOf(value: unknown): string | null {
   if (typeof value !== "string" || value === "" || value === "-") return null;

@@ -4,9 +4,9 @@ import {
   entry,
   fail,
   ipOf,
-  LogLineError,
   noRequest,
   pathOf,
+  readLine,
   requestLine,
   statusOf,
   textOf,
@@ -46,7 +46,7 @@ export function parseAlbLine(text: string, line: number): LogLineResult {
         : `not an ALB log line: ${all.length} fields, at least 14 expected`,
     );
   }
-  try {
+  return readLine(line, () => {
     // A request the balancer could not read is logged as "- - -" (or "- URL -"): nothing to record.
     const raw = (f[12] as string).trim();
     const request = requestLine(/^-(?: |$)/.test(raw) ? "-" : raw);
@@ -60,10 +60,7 @@ export function parseAlbLine(text: string, line: number): LogLineResult {
       referrer: null,
       userAgent: textOf(f[13]),
     });
-  } catch (error) {
-    if (error instanceof LogLineError) return fail(line, error.message);
-    throw error;
-  }
+  });
 }
 
 /** CloudFront's default field order (standard logs), used until a "#Fields:" line says otherwise. */
@@ -99,7 +96,7 @@ function cfDecode(value: string | undefined): string | null {
 export function cloudFrontRecord(o: Record<string, unknown>, line: number): LogLineResult {
   const get = (k: string) =>
     typeof o[k] === "string" ? (o[k] as string) : o[k] === undefined ? undefined : String(o[k]);
-  try {
+  return readLine(line, () => {
     const stem = cfDecode(get("cs-uri-stem"));
     if (!stem) return fail(line, "no cs-uri-stem field");
     const query = cfDecode(get("cs-uri-query"));
@@ -117,10 +114,7 @@ export function cloudFrontRecord(o: Record<string, unknown>, line: number): LogL
       referrer: cfDecode(get("cs(Referer)")),
       userAgent: cfDecode(get("cs(User-Agent)")),
     });
-  } catch (error) {
-    if (error instanceof LogLineError) return fail(line, error.message);
-    throw error;
-  }
+  });
 }
 
 /** One tab-separated CloudFront standard-log line, by the current field names. */

@@ -7,6 +7,7 @@ import {
   localTime,
   noRequest,
   pathOf,
+  readLine,
   requestLine,
   signedFields,
   statusOf,
@@ -14,6 +15,7 @@ import {
   timeOf,
 } from "./log-fields";
 import { cloudFrontRecord } from "./log-formats-aws";
+import { caddyRecord, googleCloudRecord, traefikRecord } from "./log-formats-servers";
 import type { LogLineResult } from "./log-types";
 
 export const LOG_FORMATS = [
@@ -24,15 +26,21 @@ export const LOG_FORMATS = [
   "cloudflare",
   "alb",
   "cloudfront",
+  "caddy",
+  "traefik",
+  "google_cloud",
+  "iis",
 ] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
-/** One JSON object per line: nginx `escape=json` logs, Cloudflare Logpush http_requests, CloudFront JSON. */
-export function parseJsonLine(
-  text: string,
-  line: number,
-  format: "nginx_json" | "cloudflare" | "auto",
-): LogLineResult {
+/** The formats whose lines are JSON objects, one per line. */
+export type JsonLogFormat = "nginx_json" | "cloudflare" | "caddy" | "traefik" | "google_cloud";
+
+/**
+ * One JSON object per line: nginx `escape=json` logs, Cloudflare Logpush http_requests, CloudFront JSON, Caddy's
+ * and Traefik's access logs, Google Cloud Logging entries. `auto` tells them apart by the fields each one has.
+ */
+export function parseJsonLine(text: string, line: number, format: JsonLogFormat | "auto"): LogLineResult {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -42,7 +50,7 @@ export function parseJsonLine(
   if (typeof json !== "object" || json === null || Array.isArray(json))
     return fail(line, "not a JSON object");
   const o = json as Record<string, unknown>;
-  try {
+  return readLine(line, () => {
     if (
       format === "cloudflare" ||
       (format === "auto" && ("ClientRequestURI" in o || "EdgeStartTimestamp" in o))
@@ -64,6 +72,12 @@ export function parseJsonLine(
       });
     }
     if (format === "auto" && ("cs-uri-stem" in o || "c-ip" in o)) return cloudFrontRecord(o, line);
+    if (format === "caddy" || (format === "auto" && isObject(o.request) && "uri" in o.request))
+      return caddyRecord(o, line);
+    if (format === "traefik" || (format === "auto" && ("RequestPath" in o || "DownstreamStatus" in o)))
+      return traefikRecord(o, line);
+    if (format === "google_cloud" || (format === "auto" && isObject(o.httpRequest)))
+      return googleCloudRecord(o, line);
     // nginx JSON: the variable names people log ($remote_addr, $time_iso8601, $request, ...).
     const request = textOf(o.request);
     const uri = textOf(o.request_uri) ?? textOf(o.uri);
@@ -91,11 +105,10 @@ export function parseJsonLine(
       // $http_signature, $http_signature_input, $http_signature_agent and $host (or $http_host).
       ...signedFields(o, textOf(o.http_host ?? o.host)),
     });
-  } catch (error) {
-    if (error instanceof LogLineError) return fail(line, error.message);
-    throw error;
-  }
+  });
 }
+
+const isObject = (value: unknown): value is object => typeof value === "object" && value !== null;
 
 /** Which format a line looks like (for `auto`). */
 export function detectLineFormat(text: string): Exclude<LogFormat, "auto"> {
@@ -105,6 +118,8 @@ export function detectLineFormat(text: string): Exclude<LogFormat, "auto"> {
   // A Classic Load Balancer's line: its time first, then the balancer, the client and the backend (or "-").
   if (/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z \S+ \S+:\d+ (?:\S+:\d+|-) /.test(t)) return "alb";
   if (/^\d{4}-\d\d-\d\d\t\d\d:\d\d:\d\d\t/.test(t)) return "cloudfront";
+  // W3C extended as IIS writes it: the date and time first, space-separated.
+  if (/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d /.test(t)) return "iis";
   // The client may be a forwarded-for list ("10.0.0.2, 85.181.35.98"): its first entry shows the shape.
   const first = /^(\S+) ([^\s,]+),? /.exec(t);
   if (first && /:\d+$/.test(first[1] as string) && !ipOf(first[1]) && ipOf(first[2])) return "vhost_combined";

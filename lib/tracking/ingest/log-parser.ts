@@ -3,6 +3,7 @@ import { parseIp } from "../catalog/ip-ranges/cidr";
 import { noRequest, registerLocalTimeParser } from "./log-fields";
 import { detectLineFormat, type LogFormat, parseJsonLine } from "./log-formats";
 import { CLOUDFRONT_FIELDS, parseAlbLine, parseCloudFrontLine } from "./log-formats-aws";
+import { IIS_FIELDS, parseIisLine } from "./log-formats-servers";
 
 export type { LogLineResult } from "./log-types";
 
@@ -222,10 +223,12 @@ registerLocalTimeParser(parseLogTimestamp);
 
 /**
  * A line parser for one log: `format` names it, or `auto` goes by each line's shape. It keeps the state a
- * log carries between lines (a CloudFront "#Fields:" header). Comment lines ("#...") come back as null.
+ * log carries between lines (a W3C "#Fields:" header, CloudFront's or IIS's). Comment lines ("#...") come back
+ * as null.
  */
 export function createLogLineParser(options: ParseLogOptions = {}) {
-  let cloudFrontFields: readonly string[] = CLOUDFRONT_FIELDS;
+  // Until a "#Fields:" line names them, each W3C format's default fields.
+  let w3cFields: readonly string[] | null = null;
   const maxLength = options.maxLineLength ?? DEFAULT_MAX_LINE;
   return (text: string, line: number): LogLineResult | null => {
     const raw = (text.endsWith("\r") ? text.slice(0, -1) : text).replace(/^\uFEFF/, "");
@@ -237,7 +240,7 @@ export function createLogLineParser(options: ParseLogOptions = {}) {
     }
     if (raw.startsWith("#")) {
       const fields = /^#Fields:\s*(.+)$/.exec(raw);
-      if (fields?.[1]) cloudFrontFields = fields[1].trim().split(/\s+/);
+      if (fields?.[1]) w3cFields = fields[1].trim().split(/\s+/);
       return null;
     }
     const requested = options.format ?? "auto";
@@ -245,13 +248,18 @@ export function createLogLineParser(options: ParseLogOptions = {}) {
     switch (format) {
       case "nginx_json":
       case "cloudflare":
+      case "caddy":
+      case "traefik":
+      case "google_cloud":
         return parseJsonLine(raw, line, requested === "auto" ? "auto" : format);
       case "alb":
         return parseAlbLine(raw, line);
       case "cloudfront":
         return raw.trimStart().startsWith("{")
           ? parseJsonLine(raw, line, "auto")
-          : parseCloudFrontLine(raw, line, cloudFrontFields);
+          : parseCloudFrontLine(raw, line, w3cFields ?? CLOUDFRONT_FIELDS);
+      case "iis":
+        return parseIisLine(raw, line, w3cFields ?? IIS_FIELDS);
       default:
         return parseCombinedLine(raw, line, { ...options, format });
     }

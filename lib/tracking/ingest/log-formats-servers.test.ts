@@ -1,0 +1,313 @@
+import { describe, expect, test } from "vitest";
+import { detectLineFormat } from "./log-formats";
+import { type LogLineResult, parseLogLine } from "./log-parser";
+import { parseLog } from "./log-stream";
+
+// Lines in the shapes the servers document: Caddy's JSON access log ("handled request", headers as lists),
+// Traefik's JSON access log (its field names, headers kept as request_<Name>), Google Cloud Logging's LogEntry with
+// an HttpRequest (string int64 sizes, RFC 3339 times with nanoseconds), IIS's W3C extended log (its default
+// "#Fields:" and Azure App Service's).
+const entryOf = (r: LogLineResult) => {
+  if (!r.ok) throw new Error(r.error.reason);
+  return r.entry;
+};
+const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+
+describe("Caddy", () => {
+  const caddy = (over: Record<string, unknown> = {}, request: Record<string, unknown> = {}) =>
+    JSON.stringify({
+      level: "info",
+      ts: 1764417600.5241024,
+      logger: "http.log.access.log0",
+      msg: "handled request",
+      request: {
+        remote_ip: "10.0.0.7",
+        remote_port: "41342",
+        client_ip: "66.249.66.1",
+        proto: "HTTP/2.0",
+        method: "GET",
+        host: "example.com",
+        uri: "/pricing?plan=pro",
+        headers: { "User-Agent": [GOOGLEBOT], Accept: ["*/*"], Referer: ["https://www.google.com/"] },
+        tls: { resumed: false, version: 772, cipher_suite: 4865, proto: "h2", server_name: "example.com" },
+        ...request,
+      },
+      bytes_read: 0,
+      user_id: "",
+      duration: 0.000929675,
+      size: 10900,
+      status: 200,
+      resp_headers: { Server: ["Caddy"] },
+      ...over,
+    });
+
+  test("a handled request: the client after trusted proxies, its headers, Unix seconds", () => {
+    for (const format of ["auto", "caddy"] as const) {
+      expect(entryOf(parseLogLine(caddy(), 1, { format }))).toEqual({
+        line: 1,
+        ip: "66.249.66.1",
+        timestamp: new Date("2025-11-29T12:00:00.524Z"),
+        method: "GET",
+        path: "/pricing?plan=pro",
+        protocol: "HTTP/2.0",
+        status: 200,
+        bytes: 10900,
+        referrer: "https://www.google.com/",
+        userAgent: GOOGLEBOT,
+      });
+    }
+  });
+
+  test("older Caddy without client_ip, its other time formats, a connection closed before an answer", () => {
+    const old = entryOf(parseLogLine(caddy({ ts: "2026-11-29T12:00:00.250Z" }, { client_ip: undefined })));
+    expect(old.ip).toBe("10.0.0.7");
+    expect(old.timestamp.toISOString()).toBe("2026-11-29T12:00:00.250Z");
+    expect(entryOf(parseLogLine(caddy({ ts: 1764417600524 }))).timestamp.toISOString()).toBe(
+      "2025-11-29T12:00:00.524Z",
+    );
+    expect(entryOf(parseLogLine(caddy({ ts: "29/Nov/2026:13:00:00 +0100" }))).timestamp.toISOString()).toBe(
+      "2026-11-29T12:00:00.000Z",
+    );
+    expect(entryOf(parseLogLine(caddy({ status: 0 }))).status).toBeNull();
+  });
+
+  test("a signed request's headers and the host they sign", () => {
+    const e = entryOf(
+      parseLogLine(
+        caddy(
+          {},
+          {
+            headers: {
+              "User-Agent": ["Mozilla/5.0 Agent"],
+              Signature: ["sig1=:abc=:"],
+              "Signature-Input": ['sig1=("@authority");keyid="k";tag="web-bot-auth"'],
+              "Signature-Agent": ['"https://agent.example"'],
+            },
+          },
+        ),
+      ),
+    );
+    expect(e).toMatchObject({
+      signature: "sig1=:abc=:",
+      signatureInput: 'sig1=("@authority");keyid="k";tag="web-bot-auth"',
+      signatureAgent: '"https://agent.example"',
+      host: "example.com",
+    });
+  });
+
+  test("a record without its request is refused with the reason", () => {
+    const r = parseLogLine(JSON.stringify({ ts: 1, request: { method: "GET" } }), 4, { format: "caddy" });
+    expect(r).toEqual({ ok: false, error: { line: 4, reason: "no request.uri field" } });
+  });
+});
+
+describe("Traefik", () => {
+  const traefik = (over: Record<string, unknown> = {}) =>
+    JSON.stringify({
+      ClientAddr: "20.171.207.2:52436",
+      ClientHost: "20.171.207.2",
+      ClientPort: "52436",
+      ClientUsername: "-",
+      DownstreamContentSize: 1024,
+      DownstreamStatus: 200,
+      Duration: 1234567,
+      OriginContentSize: 1024,
+      OriginDuration: 1000000,
+      OriginStatus: 200,
+      Overhead: 234567,
+      RequestAddr: "example.com",
+      RequestContentSize: 0,
+      RequestCount: 12,
+      RequestHost: "example.com",
+      RequestMethod: "GET",
+      RequestPath: "/blog/post?x=1",
+      RequestPort: "-",
+      RequestProtocol: "HTTP/1.1",
+      RequestScheme: "https",
+      RetryAttempts: 0,
+      RouterName: "web@docker",
+      ServiceAddr: "172.18.0.3:80",
+      ServiceName: "web@docker",
+      ServiceURL: { Scheme: "http", Host: "172.18.0.3:80" },
+      StartLocal: "2026-11-29T13:00:00.123456789+01:00",
+      StartUTC: "2026-11-29T12:00:00.123456789Z",
+      entryPointName: "websecure",
+      level: "info",
+      msg: "",
+      "request_User-Agent":
+        "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)",
+      request_Referer: "-",
+      time: "2026-11-29T12:00:00Z",
+      ...over,
+    });
+
+  test("a request with the headers kept", () => {
+    for (const format of ["auto", "traefik"] as const) {
+      expect(entryOf(parseLogLine(traefik(), 2, { format }))).toEqual({
+        line: 2,
+        ip: "20.171.207.2",
+        timestamp: new Date("2026-11-29T12:00:00.123Z"),
+        method: "GET",
+        path: "/blog/post?x=1",
+        protocol: "HTTP/1.1",
+        status: 200,
+        bytes: 1024,
+        referrer: null,
+        userAgent:
+          "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)",
+      });
+    }
+  });
+
+  test("a signed request's headers, kept by name, and the host they sign", () => {
+    const e = entryOf(
+      parseLogLine(
+        traefik({
+          request_Signature: "sig1=:abc=:",
+          "request_Signature-Input": 'sig1=("@authority");keyid="k";tag="web-bot-auth"',
+          "request_Signature-Agent": '"https://agent.example"',
+        }),
+      ),
+    );
+    expect(e).toMatchObject({
+      signature: "sig1=:abc=:",
+      signatureInput: 'sig1=("@authority");keyid="k";tag="web-bot-auth"',
+      signatureAgent: '"https://agent.example"',
+      host: "example.com",
+    });
+  });
+
+  test("headers dropped (Traefik's default) leave no user agent; a record without a path is refused", () => {
+    const e = entryOf(parseLogLine(traefik({ "request_User-Agent": undefined })));
+    expect(e.userAgent).toBeNull();
+    expect(parseLogLine(traefik({ RequestPath: undefined }), 1, { format: "traefik" })).toEqual({
+      ok: false,
+      error: { line: 1, reason: "no RequestPath field" },
+    });
+  });
+});
+
+describe("Google Cloud Logging", () => {
+  const entry = (http: Record<string, unknown> = {}) =>
+    JSON.stringify({
+      insertId: "1a2b3c4d",
+      jsonPayload: {
+        "@type": "type.googleapis.com/google.cloud.loadbalancing.type.LoadBalancerLogEntry",
+        statusDetails: "response_sent_by_backend",
+      },
+      httpRequest: {
+        requestMethod: "GET",
+        requestUrl: "https://example.com/docs/start?lang=en",
+        requestSize: "312",
+        status: 200,
+        responseSize: "5123",
+        userAgent:
+          "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot",
+        remoteIp: "23.98.142.180",
+        referer: "https://chatgpt.com/",
+        latency: "0.012345s",
+        protocol: "HTTP/1.1",
+        ...http,
+      },
+      resource: { type: "http_load_balancer", labels: { project_id: "p" } },
+      timestamp: "2026-11-29T12:00:00.123456789Z",
+      severity: "INFO",
+      logName: "projects/p/logs/requests",
+      receiveTimestamp: "2026-11-29T12:00:01.2Z",
+    });
+
+  test("a load balancer's request: the URL reduced to its path, sizes as strings", () => {
+    for (const format of ["auto", "google_cloud"] as const) {
+      expect(entryOf(parseLogLine(entry(), 3, { format }))).toEqual({
+        line: 3,
+        ip: "23.98.142.180",
+        timestamp: new Date("2026-11-29T12:00:00.123Z"),
+        method: "GET",
+        path: "/docs/start?lang=en",
+        protocol: "HTTP/1.1",
+        status: 200,
+        bytes: 5123,
+        referrer: "https://chatgpt.com/",
+        userAgent:
+          "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot",
+      });
+    }
+  });
+
+  test("Cloud Run's IPv6 client; an entry without a URL is refused", () => {
+    expect(entryOf(parseLogLine(entry({ remoteIp: "2001:db8::1" }))).ip).toBe("2001:db8::1");
+    expect(parseLogLine(entry({ requestUrl: undefined }), 1)).toEqual({
+      ok: false,
+      error: { line: 1, reason: "no httpRequest.requestUrl field" },
+    });
+  });
+});
+
+describe("IIS (W3C extended)", () => {
+  test("IIS's default fields, with and without the header; a user agent's spaces and plus signs", () => {
+    const line =
+      "2026-11-29 12:00:00 10.0.0.4 GET /default.aspx q=1 443 - 66.249.66.1 Mozilla/5.0+(compatible;+Googlebot/2.1;++http://www.google.com/bot.html) - 200 0 0 15";
+    expect(detectLineFormat(line)).toBe("iis");
+    const log = [
+      "#Software: Microsoft Internet Information Services 10.0",
+      "#Version: 1.0",
+      "#Date: 2026-11-29 12:00:00",
+      "#Fields: date time s-ip cs-method cs-uri-stem cs-uri-query s-port cs-username c-ip cs(User-Agent) cs(Referer) sc-status sc-substatus sc-win32-status time-taken",
+      line,
+    ].join("\r\n");
+    for (const text of [log, line]) {
+      const { entries, errors } = parseLog(text);
+      expect(errors).toEqual([]);
+      expect(entries).toEqual([
+        {
+          line: text === log ? 5 : 1,
+          ip: "66.249.66.1",
+          timestamp: new Date("2026-11-29T12:00:00Z"),
+          method: "GET",
+          path: "/default.aspx?q=1",
+          protocol: null,
+          status: 200,
+          bytes: null,
+          referrer: null,
+          userAgent: GOOGLEBOT,
+        },
+      ]);
+    }
+  });
+
+  test("Azure App Service's fields, named by its header", () => {
+    const log = [
+      "#Fields: date time s-sitename cs-method cs-uri-stem cs-uri-query s-port cs-username c-ip cs(User-Agent) cs(Cookie) cs(Referer) cs-host sc-status sc-substatus sc-win32-status sc-bytes cs-bytes time-taken",
+      "2026-11-29 12:00:01 MYSITE GET /pricing - 443 - 20.171.207.2 Mozilla/5.0+AppleWebKit/537.36+(KHTML,+like+Gecko;+compatible;+GPTBot/1.2;++https://openai.com/gptbot) - https://chatgpt.com/ mysite.azurewebsites.net 200 0 0 5123 512 31",
+      "2026-11-29 12:00:02 MYSITE GET /short",
+    ].join("\n");
+    const { entries, errors } = parseLog(log, { format: "iis" });
+    expect(entries).toEqual([
+      {
+        line: 2,
+        ip: "20.171.207.2",
+        timestamp: new Date("2026-11-29T12:00:01Z"),
+        method: "GET",
+        path: "/pricing",
+        protocol: null,
+        status: 200,
+        bytes: 5123,
+        referrer: "https://chatgpt.com/",
+        userAgent:
+          "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)",
+      },
+    ]);
+    expect(errors).toEqual([{ line: 3, reason: 'not a W3C log line: 5 fields where "#Fields:" names 19' }]);
+  });
+
+  test("a CloudFront header still names CloudFront's tab-separated fields", () => {
+    const log = [
+      "#Version: 1.0",
+      "#Fields: date time x-edge-location sc-bytes c-ip cs-method cs(Host) cs-uri-stem sc-status cs(Referer) cs(User-Agent) cs-uri-query",
+      "2019-12-04\t21:02:31\tLAX1\t392\t192.0.2.100\tGET\td1.cloudfront.net\t/a\t404\t-\tcurl/8.0\t-",
+    ].join("\n");
+    expect(parseLog(log).entries).toMatchObject([
+      { line: 3, path: "/a", status: 404, userAgent: "curl/8.0" },
+    ]);
+  });
+});
