@@ -1,5 +1,6 @@
 // The fields of access-log lines as every format reads them: addresses, paths, statuses, sizes, times and
 // request lines, and the result shapes of a line.
+import { parseTrustProxy, resolveClient, type TrustProxy } from "@/lib/forwarded";
 import { parseIp } from "../catalog/ip-ranges/cidr";
 import type { LogEntry, LogLineResult } from "./log-types";
 
@@ -124,4 +125,36 @@ export function localTime(text: string): Date {
   const date = parseLocal?.(text) ?? null;
   if (!date) throw new LogLineError(`invalid timestamp "${text.slice(0, 40)}"`);
   return date;
+}
+
+let trustFor: { raw: string | undefined; trust: TrustProxy } | null = null;
+
+/** The proxies the server trusts (TRUST_PROXY), read again only when the setting changes. */
+function trustProxy(): TrustProxy {
+  const raw = process.env.TRUST_PROXY;
+  if (trustFor === null || trustFor.raw !== raw) {
+    let trust: TrustProxy;
+    try {
+      trust = parseTrustProxy(raw);
+    } catch {
+      trust = { kind: "none" };
+    }
+    trustFor = { raw, trust };
+  }
+  return trustFor.trust;
+}
+
+/**
+ * The client of a forwarded-for list as the server's trusted-proxy rule takes it: the last entry is the address
+ * that connected (what $remote_addr would be), the ones before it what proxies claimed; a claim is believed only
+ * from a trusted proxy. Without trusted proxies the connecting address is the client.
+ */
+export function clientOfChain(chain: string[]): string {
+  const peer = chain[chain.length - 1] as string;
+  const { ip } = resolveClient(
+    { remoteAddress: peer },
+    { "x-forwarded-for": chain.slice(0, -1).join(",") },
+    trustProxy(),
+  );
+  return ip === "unknown" ? peer : ip;
 }

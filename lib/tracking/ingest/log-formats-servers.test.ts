@@ -300,6 +300,26 @@ describe("IIS (W3C extended)", () => {
     expect(errors).toEqual([{ line: 3, reason: 'not a W3C log line: 5 fields where "#Fields:" names 19' }]);
   });
 
+  test("behind a proxy: the forwarded-for field IIS adds, believed by the trusted-proxy rule", () => {
+    const log = [
+      "#Fields: date time s-ip cs-method cs-uri-stem cs-uri-query s-port cs-username c-ip cs(User-Agent) sc-status X-Forwarded-For",
+      "2026-11-29 12:00:00 10.0.0.4 GET /a - 443 - 10.1.0.9 curl/8.0 200 66.249.66.1,+10.1.0.8",
+      "2026-11-29 12:00:00 10.0.0.4 GET /b - 443 - 10.1.0.9 curl/8.0 200 -",
+    ].join("\n");
+    const before = process.env.TRUST_PROXY;
+    try {
+      delete process.env.TRUST_PROXY;
+      expect(parseLog(log).entries.map((e) => e.ip)).toEqual(["10.1.0.9", "10.1.0.9"]);
+      process.env.TRUST_PROXY = "10.1.0.0/16";
+      expect(parseLog(log).entries.map((e) => e.ip)).toEqual(["66.249.66.1", "10.1.0.9"]);
+      process.env.TRUST_PROXY = "1";
+      expect(parseLog(log).entries.map((e) => e.ip)).toEqual(["10.1.0.8", "10.1.0.9"]);
+    } finally {
+      if (before === undefined) delete process.env.TRUST_PROXY;
+      else process.env.TRUST_PROXY = before;
+    }
+  });
+
   test("a CloudFront header still names CloudFront's tab-separated fields", () => {
     const log = [
       "#Version: 1.0",

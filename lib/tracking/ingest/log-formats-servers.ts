@@ -2,6 +2,7 @@
 // httpRequest: load balancers, Cloud Run, App Engine) and of IIS (W3C extended: IIS and Azure App Service).
 import {
   bytesOf,
+  clientOfChain,
   entry,
   fail,
   ipOf,
@@ -147,8 +148,18 @@ const iisText = (value: string | undefined): string | null =>
     : value.replace(/\+\+?/g, (plus) => (plus === "++" ? " +" : " "));
 
 /**
+ * The client of an IIS line: `c-ip` is the address that connected; behind a proxy, IIS's enhanced logging adds the
+ * forwarded-for header as a custom field ("X-Forwarded-For"), believed by the server's trusted-proxy rule.
+ */
+function iisClient(connected: string | undefined, forwarded: string | null): string | null {
+  const peer = ipOf(connected);
+  if (!peer || !forwarded) return peer;
+  return ipOf(clientOfChain([...forwarded.split(/[\s,]+/).filter((e) => e !== ""), peer]));
+}
+
+/**
  * One line of a W3C extended log as IIS and Azure App Service write it: space-separated fields named by the
- * log's "#Fields:" line, times in UTC, `c-ip` the client.
+ * log's "#Fields:" line, times in UTC, `c-ip` the client (or the forwarded-for field, see iisClient).
  */
 export function parseIisLine(text: string, line: number, fields: readonly string[]): LogLineResult {
   const values = text.split(" ");
@@ -164,7 +175,7 @@ export function parseIisLine(text: string, line: number, fields: readonly string
     if (!stem) throw new LogLineError("no cs-uri-stem field");
     const query = textOf(get("cs-uri-query"));
     return entry(line, {
-      ip: ipOf(get("c-ip")),
+      ip: iisClient(get("c-ip"), iisText(get("X-Forwarded-For") ?? get("cs(X-Forwarded-For)"))),
       timestamp: timeOf(`${get("date")}T${get("time")}Z`),
       method: textOf(get("cs-method")) ?? "GET",
       path: pathOf(query ? `${stem}?${query}` : stem),

@@ -1,6 +1,5 @@
-import { parseTrustProxy, resolveClient, type TrustProxy } from "@/lib/forwarded";
 import { parseIp } from "../catalog/ip-ranges/cidr";
-import { noRequest, registerLocalTimeParser } from "./log-fields";
+import { clientOfChain, noRequest, registerLocalTimeParser } from "./log-fields";
 import { detectLineFormat, type LogFormat, parseJsonLine } from "./log-formats";
 import { CLOUDFRONT_FIELDS, parseAlbLine, parseCloudFrontLine } from "./log-formats-aws";
 import { IIS_FIELDS, parseIisLine } from "./log-formats-servers";
@@ -92,38 +91,6 @@ function parseRequest(request: string): { method: string; path: string; protocol
   // An unencoded space inside the URL leaves extra parts; they belong to the target.
   const target = parts.slice(1, hasProtocol ? -1 : undefined).join(" ");
   return { method, path: pathFromTarget(target), protocol: hasProtocol ? last : null };
-}
-
-let trustFor: { raw: string | undefined; trust: TrustProxy } | null = null;
-
-/** The proxies the server trusts (TRUST_PROXY), read again only when the setting changes. */
-function trustProxy(): TrustProxy {
-  const raw = process.env.TRUST_PROXY;
-  if (trustFor === null || trustFor.raw !== raw) {
-    let trust: TrustProxy;
-    try {
-      trust = parseTrustProxy(raw);
-    } catch {
-      trust = { kind: "none" };
-    }
-    trustFor = { raw, trust };
-  }
-  return trustFor.trust;
-}
-
-/**
- * The client of a forwarded-for list as the server's trusted-proxy rule takes it: the last entry is the address
- * that connected (what $remote_addr would be), the ones before it what proxies claimed; a claim is believed only
- * from a trusted proxy. Without trusted proxies the connecting address is the client.
- */
-function clientOfChain(chain: string[]): string {
-  const peer = chain[chain.length - 1] as string;
-  const { ip } = resolveClient(
-    { remoteAddress: peer },
-    { "x-forwarded-for": chain.slice(0, -1).join(",") },
-    trustProxy(),
-  );
-  return ip === "unknown" ? peer : ip;
 }
 
 /** Where the timestamp's bracket opens: the first " [" followed by a day of the month. */
