@@ -90,6 +90,7 @@ describe("verifyBotIp with the committed data", () => {
     ["GPTBot", "8.8.8.8", "unverified"],
     ["GPTBot", "23.98.142.180", "unverified"], // a ChatGPT-User range, not GPTBot's
     ["ChatGPT-User", "23.98.142.180", "verified"],
+    ["ChatGPT-User", "20.215.219.170", "verified"], // in the seed's complete April list
     ["OAI-SearchBot", "51.8.102.17", "verified"],
     ["Googlebot", "66.249.66.1", "verified"],
     ["Googlebot-Smartphone", "66.249.79.200", "verified"],
