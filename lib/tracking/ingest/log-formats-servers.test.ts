@@ -61,6 +61,10 @@ describe("Caddy", () => {
   test("older Caddy without client_ip, its other time formats, a connection closed before an answer", () => {
     const old = entryOf(parseLogLine(caddy({ ts: "2026-11-29T12:00:00.250Z" }, { client_ip: undefined })));
     expect(old.ip).toBe("10.0.0.7");
+    const older = entryOf(
+      parseLogLine(caddy({}, { client_ip: undefined, remote_ip: undefined, remote_addr: "10.0.0.8:41342" })),
+    );
+    expect(older.ip).toBe("10.0.0.8");
     expect(old.timestamp.toISOString()).toBe("2026-11-29T12:00:00.250Z");
     expect(entryOf(parseLogLine(caddy({ ts: 1764417600524 }))).timestamp.toISOString()).toBe(
       "2025-11-29T12:00:00.524Z",
@@ -318,6 +322,13 @@ describe("IIS (W3C extended)", () => {
       if (before === undefined) delete process.env.TRUST_PROXY;
       else process.env.TRUST_PROXY = before;
     }
+  });
+
+  test("a header without the date and time: each line refused with that reason", () => {
+    const log = ["#Fields: cs-method cs-uri-stem c-ip sc-status", "GET /a 66.249.66.1 200"].join("\n");
+    expect(parseLog(log, { format: "iis" }).errors).toEqual([
+      { line: 2, reason: 'no "date" and "time" fields' },
+    ]);
   });
 
   test("a CloudFront header still names CloudFront's tab-separated fields", () => {

@@ -53,8 +53,9 @@ export function caddyRecord(o: Fields, line: number): LogLineResult {
     if (!uri) throw new LogLineError("no request.uri field");
     const headers = headerMap(request.headers);
     return entry(line, {
-      // client_ip is the client after Caddy's trusted proxies; remote_ip the address that connected.
-      ip: ipOf(request.client_ip) ?? ipOf(request.remote_ip),
+      // client_ip is the client after Caddy's trusted proxies; remote_ip the address that connected (remote_addr,
+      // with its port, before Caddy 2.5).
+      ip: ipOf(request.client_ip) ?? ipOf(request.remote_ip) ?? ipOf(request.remote_addr),
       timestamp: caddyTime(o.ts),
       method: textOf(request.method) ?? "GET",
       path: pathOf(uri),
@@ -173,10 +174,12 @@ export function parseIisLine(text: string, line: number, fields: readonly string
   return readLine(line, () => {
     const stem = textOf(get("cs-uri-stem"));
     if (!stem) throw new LogLineError("no cs-uri-stem field");
+    const [date, time] = [get("date"), get("time")];
+    if (!date || !time) throw new LogLineError('no "date" and "time" fields');
     const query = textOf(get("cs-uri-query"));
     return entry(line, {
       ip: iisClient(get("c-ip"), iisText(get("X-Forwarded-For") ?? get("cs(X-Forwarded-For)"))),
-      timestamp: timeOf(`${get("date")}T${get("time")}Z`),
+      timestamp: timeOf(`${date}T${time}Z`),
       method: textOf(get("cs-method")) ?? "GET",
       path: pathOf(query ? `${stem}?${query}` : stem),
       protocol: textOf(get("cs-version")),
