@@ -11,6 +11,18 @@ const entryOf = (r: LogLineResult) => {
   if (!r.ok) throw new Error(r.error.reason);
   return r.entry;
 };
+/** Runs `run` with TRUST_PROXY set to `value` (or unset), then puts the setting back. */
+function withTrust(value: string | undefined, run: () => void): void {
+  const before = process.env.TRUST_PROXY;
+  if (value === undefined) delete process.env.TRUST_PROXY;
+  else process.env.TRUST_PROXY = value;
+  try {
+    run();
+  } finally {
+    if (before === undefined) delete process.env.TRUST_PROXY;
+    else process.env.TRUST_PROXY = before;
+  }
+}
 const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
 
 describe("Caddy", () => {
@@ -181,6 +193,12 @@ describe("Traefik", () => {
     });
   });
 
+  test("behind a proxy: a kept X-Forwarded-For header, believed by the trusted-proxy rule", () => {
+    const line = traefik({ ClientHost: "10.1.0.9", "request_X-Forwarded-For": "66.249.66.1, 10.1.0.8" });
+    withTrust(undefined, () => expect(entryOf(parseLogLine(line)).ip).toBe("10.1.0.9"));
+    withTrust("10.1.0.0/16", () => expect(entryOf(parseLogLine(line)).ip).toBe("66.249.66.1"));
+  });
+
   test("headers dropped (Traefik's default) leave no user agent; a record without a path is refused", () => {
     const e = entryOf(parseLogLine(traefik({ "request_User-Agent": undefined })));
     expect(e.userAgent).toBeNull();
@@ -310,18 +328,10 @@ describe("IIS (W3C extended)", () => {
       "2026-11-29 12:00:00 10.0.0.4 GET /a - 443 - 10.1.0.9 curl/8.0 200 66.249.66.1,+10.1.0.8",
       "2026-11-29 12:00:00 10.0.0.4 GET /b - 443 - 10.1.0.9 curl/8.0 200 -",
     ].join("\n");
-    const before = process.env.TRUST_PROXY;
-    try {
-      delete process.env.TRUST_PROXY;
-      expect(parseLog(log).entries.map((e) => e.ip)).toEqual(["10.1.0.9", "10.1.0.9"]);
-      process.env.TRUST_PROXY = "10.1.0.0/16";
-      expect(parseLog(log).entries.map((e) => e.ip)).toEqual(["66.249.66.1", "10.1.0.9"]);
-      process.env.TRUST_PROXY = "1";
-      expect(parseLog(log).entries.map((e) => e.ip)).toEqual(["10.1.0.8", "10.1.0.9"]);
-    } finally {
-      if (before === undefined) delete process.env.TRUST_PROXY;
-      else process.env.TRUST_PROXY = before;
-    }
+    const ips = () => parseLog(log).entries.map((e) => e.ip);
+    withTrust(undefined, () => expect(ips()).toEqual(["10.1.0.9", "10.1.0.9"]));
+    withTrust("10.1.0.0/16", () => expect(ips()).toEqual(["66.249.66.1", "10.1.0.9"]));
+    withTrust("1", () => expect(ips()).toEqual(["10.1.0.8", "10.1.0.9"]));
   });
 
   test("a header without the date and time: each line refused with that reason", () => {

@@ -26,6 +26,16 @@ const objectOf = (value: unknown): Fields | null =>
 const answeredStatus = (value: unknown) => (value === 0 || value === "0" ? null : statusOf(value));
 
 /**
+ * The client behind a proxy: `connected` is the address that connected, `forwarded` the X-Forwarded-For list the
+ * log kept (IIS's custom field, Traefik's kept header), believed by the server's trusted-proxy rule.
+ */
+function clientBehind(connected: unknown, forwarded: string | null): string | null {
+  const peer = ipOf(connected);
+  if (!peer || !forwarded) return peer;
+  return ipOf(clientOfChain([...forwarded.split(/[\s,]+/).filter((e) => e !== ""), peer]));
+}
+
+/**
  * Request headers as Caddy logs them ({"User-Agent": ["…"]}), by lower-case name, a header sent more than once
  * joined with ", " as HTTP combines field lines.
  */
@@ -82,7 +92,7 @@ export function traefikRecord(o: Fields, line: number): LogLineResult {
     for (const [k, v] of Object.entries(o))
       if (k.startsWith("request_")) headers[k.slice(8).toLowerCase()] = v;
     return entry(line, {
-      ip: ipOf(o.ClientHost) ?? ipOf(o.ClientAddr),
+      ip: clientBehind(ipOf(o.ClientHost) ?? o.ClientAddr, textOf(headers["x-forwarded-for"])),
       timestamp: timeOf(o.StartUTC ?? o.time ?? o.StartLocal),
       method: textOf(o.RequestMethod) ?? "GET",
       path: pathOf(path),
@@ -149,18 +159,8 @@ const iisText = (value: string | undefined): string | null =>
     : value.replace(/\+\+?/g, (plus) => (plus === "++" ? " +" : " "));
 
 /**
- * The client of an IIS line: `c-ip` is the address that connected; behind a proxy, IIS's enhanced logging adds the
- * forwarded-for header as a custom field ("X-Forwarded-For"), believed by the server's trusted-proxy rule.
- */
-function iisClient(connected: string | undefined, forwarded: string | null): string | null {
-  const peer = ipOf(connected);
-  if (!peer || !forwarded) return peer;
-  return ipOf(clientOfChain([...forwarded.split(/[\s,]+/).filter((e) => e !== ""), peer]));
-}
-
-/**
  * One line of a W3C extended log as IIS and Azure App Service write it: space-separated fields named by the
- * log's "#Fields:" line, times in UTC, `c-ip` the client (or the forwarded-for field, see iisClient).
+ * log's "#Fields:" line, times in UTC, `c-ip` the client (or the forwarded-for field behind a proxy).
  */
 export function parseIisLine(text: string, line: number, fields: readonly string[]): LogLineResult {
   const values = text.split(" ");
@@ -178,7 +178,8 @@ export function parseIisLine(text: string, line: number, fields: readonly string
     if (!date || !time) throw new LogLineError('no "date" and "time" fields');
     const query = textOf(get("cs-uri-query"));
     return entry(line, {
-      ip: iisClient(get("c-ip"), iisText(get("X-Forwarded-For") ?? get("cs(X-Forwarded-For)"))),
+      // Behind a proxy, IIS's enhanced logging adds the forwarded-for header as a custom field.
+      ip: clientBehind(get("c-ip"), iisText(get("X-Forwarded-For") ?? get("cs(X-Forwarded-For)"))),
       timestamp: timeOf(`${date}T${time}Z`),
       method: textOf(get("cs-method")) ?? "GET",
       path: pathOf(query ? `${stem}?${query}` : stem),
