@@ -108,7 +108,7 @@ export function traefikRecord(o: Fields, line: number): LogLineResult {
 
 /**
  * A Google Cloud Logging entry (LogEntry) with its `httpRequest`: the request logs of Cloud Load Balancing,
- * Cloud Run and App Engine, as a sink or `gcloud logging read --format=json` exports them, one entry per line.
+ * Cloud Run and App Engine, one entry per line as a log sink writes them to Cloud Storage.
  */
 export function googleCloudRecord(o: Fields, line: number): LogLineResult {
   const http = objectOf(o.httpRequest);
