@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { withTrust } from "@/test/support/trust-proxy";
 import { detectLineFormat } from "./log-formats";
 import { type LogLineResult, parseLogLine } from "./log-parser";
 import { parseLog } from "./log-stream";
@@ -11,18 +12,6 @@ const entryOf = (r: LogLineResult) => {
   if (!r.ok) throw new Error(r.error.reason);
   return r.entry;
 };
-/** Runs `run` with TRUST_PROXY set to `value` (or unset), then puts the setting back. */
-function withTrust(value: string | undefined, run: () => void): void {
-  const before = process.env.TRUST_PROXY;
-  if (value === undefined) delete process.env.TRUST_PROXY;
-  else process.env.TRUST_PROXY = value;
-  try {
-    run();
-  } finally {
-    if (before === undefined) delete process.env.TRUST_PROXY;
-    else process.env.TRUST_PROXY = before;
-  }
-}
 const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
 
 describe("Caddy", () => {

@@ -1,5 +1,6 @@
 import { Readable } from "node:stream";
 import { describe, expect, test } from "vitest";
+import { withTrust } from "@/test/support/trust-proxy";
 import { type LogLineResult, parseLogLine, parseLogTimestamp } from "./log-parser";
 import { parseLog, parseLogStream } from "./log-stream";
 
@@ -251,17 +252,6 @@ describe("parseLog", () => {
 
 describe("forwarded-for lists and virtual hosts", () => {
   const REST = `- - [22/Nov/2026:03:14:15 +0000] "GET /a HTTP/1.1" 200 10 "-" "${UA}"`;
-  const withTrust = (value: string | undefined, run: () => void) => {
-    const before = process.env.TRUST_PROXY;
-    if (value === undefined) delete process.env.TRUST_PROXY;
-    else process.env.TRUST_PROXY = value;
-    try {
-      run();
-    } finally {
-      if (before === undefined) delete process.env.TRUST_PROXY;
-      else process.env.TRUST_PROXY = before;
-    }
-  };
 
   test("an nginx line that begins with an X-Forwarded-For list: the connecting address unless a proxy is trusted", () => {
     const line = `10.0.0.2, 10.0.0.1, 85.181.35.98 ${REST}`;
