@@ -1,5 +1,7 @@
 // The tracking snippets of docs/tracking.md, with this server's address and the customer's domain filled in.
 
+import { snippetReferrerPattern, snippetUserAgentPattern } from "@/lib/tracking/catalog/snippet-filters";
+
 export function trackingSnippets(origin: string, domain: string): { title: string; code: string }[] {
   const endpoint = `${origin}/api/v1/tracking/events`;
   return [
@@ -79,6 +81,7 @@ setInterval(flush, 10_000).unref();
 app.use((req, res, next) => {
   res.on("finish", () => {
     buffer.push({
+      id: req.get("x-request-id") || undefined,
       domain: req.hostname,
       path: req.originalUrl,
       userAgent: req.get("user-agent") || "",
@@ -97,6 +100,55 @@ app.use((req, res, next) => {
   });
   next();
 });`,
+    },
+    {
+      title: "Cloudflare Worker",
+      code: `const ENDPOINT = "${endpoint}";
+// Sent: signed agents (Web Bot Auth), bots and AI agents by their user agent, and visits from AI answers.
+const WORTH_SENDING = /${snippetUserAgentPattern()}/i;
+const AI_REFERRERS = /${snippetReferrerPattern()}/i;
+let buffer = [];
+let firstAt = 0;
+
+export default {
+  async fetch(request, env, ctx) {
+    const response = await fetch(request);
+    const url = new URL(request.url);
+    const userAgent = request.headers.get("user-agent") || "";
+    const referrer = request.headers.get("referer") || "";
+    const signatureAgent = request.headers.get("signature-agent") || undefined;
+    if (signatureAgent || WORTH_SENDING.test(userAgent) || AI_REFERRERS.test(referrer) || url.searchParams.has("utm_source")) {
+      buffer.push({
+        domain: url.hostname,
+        path: url.pathname + url.search,
+        userAgent,
+        ip: request.headers.get("cf-connecting-ip") || undefined,
+        referrer: referrer || undefined,
+        status: response.status,
+        timestamp: new Date().toISOString(),
+        // Signed agents (Web Bot Auth): the headers as received, and what they sign.
+        method: request.method,
+        host: url.host,
+        signature: request.headers.get("signature") || undefined,
+        signatureInput: request.headers.get("signature-input") || undefined,
+        signatureAgent,
+      });
+      if (buffer.length === 1) firstAt = Date.now();
+    }
+    if (buffer.length >= 50 || (buffer.length > 0 && Date.now() - firstAt > 10_000)) {
+      const events = buffer;
+      buffer = [];
+      ctx.waitUntil(
+        fetch(ENDPOINT, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-api-key": env.FINDABLE_KEY, "x-api-secret": env.FINDABLE_SECRET },
+          body: JSON.stringify({ events }),
+        }).catch(() => {}),
+      );
+    }
+    return response;
+  },
+};`,
     },
   ];
 }

@@ -1,6 +1,11 @@
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { NextRequest } from "next/server";
-import { describe, expect } from "vitest";
+import { describe, expect, vi } from "vitest";
+import { trackingSnippets } from "@/lib/dashboard/snippets";
 import { trackingReadCache } from "@/lib/tracking/reports/read-cache";
 import { apiTest } from "@/test/support/fixtures";
 import type { TestAccount } from "../accounts";
@@ -213,5 +218,79 @@ describe("signed agents in the snippets", () => {
       accepted: 0,
       rejected: [{ index: 0, errors: [{ field: "host" }] }],
     });
+  });
+
+  test("Cloudflare Worker, as shipped: signed agents, every AI agent and AI referrals sent with their headers; people not", async () => {
+    const code = trackingSnippets(api.url, "example.com").find((s) => s.title === "Cloudflare Worker")!.code;
+    const file = path.join(tmpdir(), `worker-snippet-${process.pid}-${Date.now()}.mjs`);
+    writeFileSync(file, code);
+    const worker = (await import(/* @vite-ignore */ pathToFileURL(file).href)).default as {
+      fetch(request: Request, env: object, ctx: { waitUntil(p: Promise<unknown>): void }): Promise<Response>;
+    };
+    const realFetch = globalThis.fetch;
+    const posted: { events: Record<string, unknown>[] }[] = [];
+    const answers: Promise<Response>[] = [];
+    // The origin answers every request; the service's endpoint is reached for real.
+    const stub = vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (!url.startsWith(api.url)) return new Response("ok", { status: 200 });
+      posted.push(JSON.parse(String(init?.body)));
+      return realFetch(input, init);
+    });
+    try {
+      const env = { FINDABLE_KEY: acct.key, FINDABLE_SECRET: acct.secret };
+      const ctx = { waitUntil: (p: Promise<unknown>) => answers.push(p as Promise<Response>) };
+      const visit = (url: string, headers: Record<string, string>) =>
+        worker.fetch(new Request(url, { headers }), env, ctx);
+      // A signed agent with a browser's user agent, as agents that browse for a user sign.
+      await visit("https://example.com/signed", {
+        "user-agent": UA.chrome,
+        signature: "sig1=:AAAA:",
+        "signature-input":
+          'sig1=("@authority" "signature-agent");created=1;expires=2;keyid="k";tag="web-bot-auth"',
+        "signature-agent": '"https://chatgpt.com"',
+      });
+      await visit("https://example.com/mistral", {
+        "user-agent":
+          "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; MistralAI-User/1.0; +https://docs.mistral.ai/robots)",
+      });
+      await visit("https://example.com/from-le-chat", {
+        "user-agent": UA.chrome,
+        referer: "https://chat.mistral.ai/chat/1",
+      });
+      await visit("https://example.com/from-search", {
+        "user-agent": UA.chrome,
+        referer: "https://www.bing.com/search?q=x",
+      });
+      await visit("https://example.com/person", { "user-agent": UA.chrome });
+      expect(posted).toHaveLength(0);
+      for (let i = 0; i < 47; i++)
+        await visit(`https://example.com/crawled/${i}`, { "user-agent": UA.googlebot });
+      expect(posted).toHaveLength(1);
+      const events = posted[0]!.events;
+      expect(events).toHaveLength(50);
+      expect(events.map((e) => e.path).slice(0, 3)).toEqual(["/signed", "/mistral", "/from-le-chat"]);
+      expect(events[0]).toMatchObject({
+        method: "GET",
+        host: "example.com",
+        signature: "sig1=:AAAA:",
+        signatureAgent: '"https://chatgpt.com"',
+      });
+      expect(events[1]).not.toHaveProperty("signatureAgent");
+      const answer = (await (await answers[0]!).json()) as { data: Record<string, unknown> };
+      expect(answer.data).toMatchObject({ received: 50, rejected: [] });
+    } finally {
+      stub.mockRestore();
+      rmSync(file, { force: true });
+    }
+  });
+
+  test("docs/tracking.md shows the dashboard's snippets as they are", () => {
+    const docs = readFileSync(path.join(process.cwd(), "docs/tracking.md"), "utf8");
+    const shown = trackingSnippets("https://findable.example.com", "example.com").filter(
+      (s) => s.title !== "Test with curl",
+    );
+    expect(shown.map((s) => s.title)).toEqual(["Next.js (proxy.ts)", "Express", "Cloudflare Worker"]);
+    for (const snippet of shown) expect(docs).toContain(snippet.code);
   });
 });

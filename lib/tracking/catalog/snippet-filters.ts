@@ -1,0 +1,51 @@
+// What an edge snippet (the Cloudflare Worker of the integration snippets) sends: a Worker sees every request of
+// a site, and sending each would spend the key's rate limit on people's page views that count nowhere. It sends
+// the requests the service can count, recognised by two patterns built here from the catalogue, so a snippet
+// copied today knows today's agents and AI referrers; the service still classifies whatever it receives.
+
+import { AI_REFERRER_HOSTS } from "./ai-referrers";
+import { BOT_DEFINITIONS } from "./bots";
+
+/** Escaped for a regular expression literal (its slashes too), as the snippet's code holds the pattern. */
+const escapeForLiteral = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+
+/** Words crawlers and fetchers put in their user agents; most bots carry one of them. */
+const GENERIC = ["bot", "crawl", "spider", "slurp", "scrap", "fetch", "agent", "-user", "http", "@"];
+/** Product tokens of agents that carry none of those words, besides the AI agents' own names. */
+const KNOWN = ["gpt", "claude", "perplexity", "google-", "facebookexternal", "meta-external"];
+/** Shorter names are common words of browsers' user agents ("Code", "Trae"). */
+const MIN_NAME_LENGTH = 5;
+
+/**
+ * A case-insensitive pattern (the source of a regular expression literal) that a user agent of every AI agent
+ * of the catalogue, and of most other bots, matches: the generic words, then each AI agent's name and robots.txt
+ * token that holds none of them. Names that hold another entry are left out (it matches them already).
+ */
+export function snippetUserAgentPattern(): string {
+  const words = new Set([...GENERIC, ...KNOWN]);
+  for (const def of BOT_DEFINITIONS) {
+    if (!def.isAIBot || def.userAgent === null) continue;
+    for (const name of [def.name, def.robotsToken]) {
+      if (name && name.length >= MIN_NAME_LENGTH) words.add(name.toLowerCase());
+    }
+  }
+  const kept = [...words].filter((w) => ![...words].some((other) => other !== w && w.includes(other)));
+  return kept.sort().map(escapeForLiteral).join("|");
+}
+
+/**
+ * A case-insensitive pattern for referrers from an AI answer: every AI referrer host of the catalogue and its
+ * subdomains (with its path where only part of the host is an assistant, as bing.com/chat), and Android apps'
+ * referrers (android-app://…), which the service reads by package.
+ */
+export function snippetReferrerPattern(): string {
+  const hosts = new Set<string>();
+  for (const rule of AI_REFERRER_HOSTS) {
+    hosts.add(
+      rule.pathPrefix
+        ? `${escapeForLiteral(rule.host)}(?::\\d+)?${escapeForLiteral(rule.pathPrefix)}`
+        : `${escapeForLiteral(rule.host)}(?:[:/?#]|$)`,
+    );
+  }
+  return `^(?:android-app:|https?:\\/\\/(?:[^/?#]*\\.)?(?:${[...hosts].sort().join("|")}))`;
+}
