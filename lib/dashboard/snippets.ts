@@ -25,7 +25,9 @@ export function proxy(req: NextRequest, event: NextFetchEvent) {
     domain: req.nextUrl.hostname,
     path: req.nextUrl.pathname + req.nextUrl.search,
     userAgent: req.headers.get("user-agent") ?? "",
-    ip: req.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || undefined,
+    // The address your proxy saw (the last X-Forwarded-For entry; earlier ones are whatever the client sent, and
+    // a bot's address is what verifies it). Behind a CDN, its client header (cf-connecting-ip, …) instead.
+    ip: req.headers.get("x-forwarded-for")?.split(",").at(-1)?.trim() || undefined,
     referrer: req.headers.get("referer") ?? undefined,
     timestamp: new Date().toISOString(),
     // Signed agents (Web Bot Auth): the headers as received, and what they sign.

@@ -40,7 +40,7 @@ describe("integration snippets", () => {
         domain: req.nextUrl.hostname,
         path: req.nextUrl.pathname + req.nextUrl.search,
         userAgent: req.headers.get("user-agent") ?? "",
-        ip: req.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || undefined,
+        ip: req.headers.get("x-forwarded-for")?.split(",").at(-1)?.trim() || undefined,
         referrer: req.headers.get("referer") ?? undefined,
         timestamp: new Date().toISOString(),
       };
@@ -48,11 +48,13 @@ describe("integration snippets", () => {
     const events = [
       visit("https://www.example.com/pricing?plan=pro", {
         "user-agent": UA.gptbot,
-        "x-forwarded-for": "20.171.207.10, 10.0.0.1",
+        // A client that writes a forwarded-for header of its own, and the address the proxy appended.
+        "x-forwarded-for": "66.249.66.1, 20.171.207.10",
       }),
       visit("https://example.com/blog/aeo", { "user-agent": UA.chrome, referer: "https://chatgpt.com/" }),
       visit("https://example.com/", { "user-agent": UA.chrome }),
     ];
+    expect(events[0]!.ip).toBe("20.171.207.10");
     const { status, body } = await sendEvents(events);
     expect(status).toBe(200);
     expect(body.data).toMatchObject({ received: 3, accepted: 2, skipped: 1, rejected: [] });
