@@ -165,7 +165,7 @@ describe("the Cloudflare Worker snippet's patterns", { timeout: 120_000 }, () =>
     expect(botsSent / bots.length).toBeGreaterThanOrEqual(0.75);
   });
 
-  test("send at most 0.5% of people's browsers (90 of 34,156 when measured)", () => {
+  test("send at most 0.5% of people's browsers (91 of 34,156 when measured)", () => {
     const sent = browsers.filter((ua) => worthSending.test(ua)).length;
     expect(sent / browsers.length).toBeLessThanOrEqual(0.005);
   });

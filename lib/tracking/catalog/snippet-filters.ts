@@ -22,6 +22,13 @@ const MIN_NAME_LENGTH = 5;
  * token that holds none of them. Names that hold another entry are left out (it matches them already).
  */
 export function snippetUserAgentPattern(): string {
+  userAgentPattern ??= buildUserAgentPattern();
+  return userAgentPattern;
+}
+/** Built once: the catalogue does not change while the process runs, and the dashboard shows it on every render. */
+let userAgentPattern: string | undefined;
+
+function buildUserAgentPattern(): string {
   const words = new Set([...GENERIC, ...KNOWN]);
   for (const def of BOT_DEFINITIONS) {
     if (!def.isAIBot || def.userAgent === null) continue;
@@ -39,6 +46,12 @@ export function snippetUserAgentPattern(): string {
  * referrers (android-app://…), which the service reads by package.
  */
 export function snippetReferrerPattern(): string {
+  referrerPattern ??= buildReferrerPattern();
+  return referrerPattern;
+}
+let referrerPattern: string | undefined;
+
+function buildReferrerPattern(): string {
   const hosts = new Set<string>();
   for (const rule of AI_REFERRER_HOSTS) {
     hosts.add(
