@@ -3,6 +3,7 @@
 // the requests the service can count, recognised by two patterns built here from the catalogue, so a snippet
 // copied today knows today's agents and AI referrers; the service still classifies whatever it receives.
 
+import crawlerUserAgents from "crawler-user-agents";
 import { AI_REFERRER_HOSTS } from "./ai-referrers";
 import { BOT_DEFINITIONS } from "./bots";
 
@@ -13,13 +14,14 @@ const escapeForLiteral = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, 
 const GENERIC = ["bot", "crawl", "spider", "slurp", "scrap", "fetch", "agent", "-user", "http", "@"];
 /** Product tokens of agents that carry none of those words, besides the AI agents' own names. */
 const KNOWN = ["gpt", "claude", "perplexity", "google-", "facebookexternal", "meta-external"];
-/** Shorter names are common words of browsers' user agents ("Code", "Trae"). */
+/** Shorter names are common words of browsers' user agents ("Code", "Trae"): they count as a product token only. */
 const MIN_NAME_LENGTH = 5;
 
 /**
  * A case-insensitive pattern (the source of a regular expression literal) that a user agent of every AI agent
- * of the catalogue, and of most other bots, matches: the generic words, then each AI agent's name and robots.txt
- * token that holds none of them. Names that hold another entry are left out (it matches them already).
+ * the classifier knows, and of most other bots, matches: the generic words, each AI agent's name and robots.txt
+ * token of the catalogue (a short one as a product token, "Trae/1.2"), and the AI crawlers of the public crawler
+ * list the classifier also reads. Words that hold another word are left out (it matches them already).
  */
 export function snippetUserAgentPattern(): string {
   userAgentPattern ??= buildUserAgentPattern();
@@ -30,14 +32,26 @@ let userAgentPattern: string | undefined;
 
 function buildUserAgentPattern(): string {
   const words = new Set([...GENERIC, ...KNOWN]);
+  const tokens = new Set<string>();
   for (const def of BOT_DEFINITIONS) {
     if (!def.isAIBot || def.userAgent === null) continue;
     for (const name of [def.name, def.robotsToken]) {
-      if (name && name.length >= MIN_NAME_LENGTH) words.add(name.toLowerCase());
+      if (!name) continue;
+      if (name.length >= MIN_NAME_LENGTH) words.add(name.toLowerCase());
+      else if (/^[\w-]+$/.test(name))
+        tokens.add(`(?:^|[\\s(;,])${escapeForLiteral(name.toLowerCase())}\\/\\d`);
     }
   }
+  // The list's patterns are regular expressions; most are a plain name ("Spawning-AI", "newsai\/").
+  const patterns = new Set<string>();
+  for (const entry of crawlerUserAgents as readonly { pattern: string; tags?: string[] }[]) {
+    if (!entry.tags?.includes("ai-crawler")) continue;
+    const literal = entry.pattern.replace(/\\([./])/g, "$1");
+    if (/^[\w ./-]+$/.test(literal)) words.add(literal.toLowerCase());
+    else if (!GENERIC.some((w) => entry.pattern.toLowerCase().includes(w))) patterns.add(entry.pattern);
+  }
   const kept = [...words].filter((w) => ![...words].some((other) => other !== w && w.includes(other)));
-  return kept.sort().map(escapeForLiteral).join("|");
+  return [...kept.sort().map(escapeForLiteral), ...[...tokens].sort(), ...[...patterns].sort()].join("|");
 }
 
 /**
