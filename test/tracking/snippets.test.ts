@@ -1,10 +1,14 @@
+import { once } from "node:events";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
+import express from "express";
 import { NextRequest } from "next/server";
-import { describe, expect, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, vi } from "vitest";
 import { trackingSnippets } from "@/lib/dashboard/snippets";
 import { trackingReadCache } from "@/lib/tracking/reports/read-cache";
 import { apiTest } from "@/test/support/fixtures";
@@ -12,7 +16,8 @@ import type { TestAccount } from "../accounts";
 import type { TestApi } from "../api-server";
 import { UA } from "./helpers";
 
-// The requests the integration snippets of docs/tracking.md send, built the way each snippet builds them.
+// The integration snippets of docs/tracking.md, as the dashboard ships them, run against the service: the Next.js
+// proxy as a module of a project, the Express middleware in an Express app, the Worker as an ES module.
 const test = apiTest.withAccount({ domains: ["example.com"] });
 let api: TestApi;
 let acct: TestAccount;
@@ -20,6 +25,14 @@ let acct: TestAccount;
 test.beforeAll(async ({ api: _api, acct: _acct }) => {
   api = _api;
   acct = _acct;
+});
+// Where the Next.js and Express snippets read the key pair, as a site's deployment sets it.
+beforeEach(() => {
+  vi.stubEnv("FINDABLE_KEY", acct.key);
+  vi.stubEnv("FINDABLE_SECRET", acct.secret);
+});
+afterEach(() => {
+  vi.unstubAllEnvs();
 });
 
 /** What every snippet does with its buffer: one JSON POST with the key pair. */
@@ -32,108 +45,242 @@ async function sendEvents(events: object[]) {
   return { status: res.status, body: (await res.json()) as { data: Record<string, unknown> } };
 }
 
+/** A snippet of the dashboard, as shipped, sending to this test's service. */
+function snippetCode(title: string): string {
+  return trackingSnippets(api.url, "example.com").find((s) => s.title === title)!.code;
+}
+
+/**
+ * Records what a snippet POSTs to the service (which answers for real) and the service's answers; any other
+ * fetch is the site's origin, answered by `origin`. With `loseFirstAnswer`, the first POST reaches the service
+ * and the snippet is told the connection failed.
+ */
+function captureServicePosts(options: { loseFirstAnswer?: boolean; origin?: (url: URL) => Response } = {}) {
+  const realFetch = globalThis.fetch;
+  const batches: { events: Record<string, unknown>[] }[] = [];
+  const answers: Promise<Record<string, unknown>>[] = [];
+  const state = { batches, answers, lost: 0, restore: () => stub.mockRestore() };
+  const stub = vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    if (!url.startsWith(api.url)) return options.origin?.(new URL(url)) ?? new Response("ok");
+    batches.push(JSON.parse(String(init?.body)));
+    const res = await realFetch(input, init);
+    const answer = res
+      .clone()
+      .json()
+      .then((b) => (b as { data: Record<string, unknown> }).data);
+    answers.push(answer);
+    if (options.loseFirstAnswer && answers.length === 1) {
+      await answer;
+      state.lost++;
+      throw new TypeError("fetch failed");
+    }
+    return res;
+  });
+  return state;
+}
+
+let loaded = 0;
+/** Imports a snippet's code as a module of its own (a fresh buffer each time); `dir` is where it resolves from. */
+async function importSnippet<T>(title: string, dir: string, ext: string): Promise<T> {
+  const file = path.join(dir, `.snippet-${process.pid}-${++loaded}.${ext}`);
+  writeFileSync(file, snippetCode(title));
+  try {
+    return (await import(/* @vite-ignore */ pathToFileURL(file).href)) as T;
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
+type ProxyEvent = { waitUntil(p: Promise<unknown>): void };
+/** The Next.js snippet, from the project's tree so it resolves next/server as a site's proxy.ts does. */
+const importProxy = () =>
+  importSnippet<{ proxy(req: NextRequest, event: ProxyEvent): Response; config: { matcher: string[] } }>(
+    "Next.js (proxy.ts)",
+    import.meta.dirname,
+    "ts",
+  );
+/** The Cloudflare Worker snippet, a plain ES module. */
+const importWorker = () =>
+  importSnippet<{
+    default: { fetch(request: Request, env: object, ctx: ProxyEvent): Promise<Response> };
+  }>("Cloudflare Worker", tmpdir(), "mjs");
+
+/**
+ * An Express site behind one proxy (`trust proxy` 1) with the Express snippet pasted next to its app, as shipped.
+ * `flush` runs the snippet's 10-second timer.
+ */
+async function expressSite() {
+  const timers: (() => void)[] = [];
+  const install = new Function("app", "setInterval", `${snippetCode("Express")}\nreturn flush;`) as (
+    app: express.Express,
+    setInterval: (fn: () => void, ms: number) => { unref(): void },
+  ) => () => void;
+  const app = express();
+  app.set("trust proxy", 1);
+  install(app, (fn) => {
+    timers.push(fn);
+    return { unref() {} };
+  });
+  app.get("/docs", (req, res) => {
+    res.status(req.query.page ? 404 : 200).send("docs");
+  });
+  const server = app.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const port = (server.address() as AddressInfo).port;
+  return {
+    get: (pathname: string, headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) => {
+        const req = http.get({ host: "127.0.0.1", port, path: pathname, headers }, (res) => {
+          res.resume();
+          res.on("end", () => resolve(res.statusCode ?? 0));
+        });
+        req.on("error", reject);
+      }),
+    flush: async () => {
+      // A response's "finish" runs once it is handed over: let it run before the timer.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(timers).toHaveLength(1);
+      timers[0]!();
+    },
+    close: () => server.close(),
+  };
+}
+
 describe("integration snippets", () => {
-  test("Next.js proxy/middleware: NextRequest fields, batched", async () => {
-    const visit = (url: string, headers: Record<string, string>) => {
-      const req = new NextRequest(url, { headers });
-      return {
-        domain: req.nextUrl.hostname,
-        path: req.nextUrl.pathname + req.nextUrl.search,
-        userAgent: req.headers.get("user-agent") ?? "",
-        ip: req.headers.get("x-forwarded-for")?.split(",").at(-1)?.trim() || undefined,
-        referrer: req.headers.get("referer") ?? undefined,
-        timestamp: new Date().toISOString(),
+  test("Next.js proxy, as shipped: NextRequest fields, the proxy's address, one batch of 500", async () => {
+    const posted = captureServicePosts();
+    try {
+      const { proxy, config } = await importProxy();
+      expect(config.matcher).toEqual(["/((?!_next/static|_next/image|favicon.ico).*)"]);
+      const sent: Promise<unknown>[] = [];
+      const visit = (url: string, headers: Record<string, string>) => {
+        const res = proxy(new NextRequest(url, { headers }), { waitUntil: (p) => sent.push(p) });
+        // NextResponse.next(): the request goes on to the page.
+        expect(res.headers.get("x-middleware-next")).toBe("1");
       };
-    };
-    const events = [
       visit("https://www.example.com/pricing?plan=pro", {
         "user-agent": UA.gptbot,
         // A client that writes a forwarded-for header of its own, and the address the proxy appended.
         "x-forwarded-for": "66.249.66.1, 20.171.207.10",
-      }),
-      visit("https://example.com/blog/aeo", { "user-agent": UA.chrome, referer: "https://chatgpt.com/" }),
-      visit("https://example.com/", { "user-agent": UA.chrome }),
-    ];
-    expect(events[0]!.ip).toBe("20.171.207.10");
-    const { status, body } = await sendEvents(events);
-    expect(status).toBe(200);
-    expect(body.data).toMatchObject({ received: 3, accepted: 2, skipped: 1, rejected: [] });
-  });
-
-  test("Express: req.ip as IPv4-mapped IPv6, status from the finished response, x-request-id as id", async () => {
-    const events = [
-      {
-        id: "6f1b2c3d-express",
-        domain: "example.com",
-        path: "/docs?page=2",
-        userAgent: UA.googlebot,
-        ip: "::ffff:66.249.66.1",
-        referrer: undefined,
-        status: 404,
-        timestamp: new Date().toISOString(),
-      },
-      {
-        id: undefined,
-        domain: "example.com",
-        path: "/docs",
-        userAgent: UA.perplexityUser,
-        ip: "2001:db8::1",
-        status: 200,
-        timestamp: new Date().toISOString(),
-      },
-    ];
-    const first = await sendEvents(events);
-    expect(first.body.data).toMatchObject({ accepted: 2, rejected: [] });
-    // The snippet puts a failed batch back and sends it again: nothing is counted twice.
-    const retry = await sendEvents(events);
-    expect(retry.body.data).toMatchObject({ accepted: 0, duplicates: 2 });
-  });
-
-  test("Cloudflare Worker: cf-connecting-ip, the origin's status, only bots and AI referrals sent", async () => {
-    const WORTH_SENDING =
-      /bot|crawl|spider|slurp|GPT|Claude|Perplexity|Google-|facebookexternal|meta-external/i;
-    const AI_REFERRERS =
-      /chatgpt\.com|perplexity\.ai|gemini\.google\.com|claude\.ai|copilot\.microsoft\.com/i;
-    const seen = [
-      { url: "https://example.com/a", ua: UA.chatgptUser, ref: "", ip: "2a01:4f8::2", status: 200 },
-      {
-        url: "https://example.com/b",
-        ua: UA.chrome,
-        ref: "https://www.perplexity.ai/search/x",
-        ip: "203.0.113.5",
-        status: 200,
-      },
-      {
-        url: "https://example.com/c?utm_source=chatgpt.com",
-        ua: UA.chrome,
-        ref: "",
-        ip: "203.0.113.6",
-        status: 301,
-      },
-      { url: "https://example.com/d", ua: UA.chrome, ref: "", ip: "203.0.113.7", status: 200 },
-    ];
-    const events = seen
-      .filter(
-        (v) =>
-          WORTH_SENDING.test(v.ua) ||
-          AI_REFERRERS.test(v.ref) ||
-          new URL(v.url).searchParams.has("utm_source"),
-      )
-      .map((v) => {
-        const url = new URL(v.url);
-        return {
-          domain: url.hostname,
-          path: url.pathname + url.search,
-          userAgent: v.ua,
-          ip: v.ip || undefined,
-          referrer: v.ref || undefined,
-          status: v.status,
-          timestamp: new Date().toISOString(),
-        };
       });
-    expect(events).toHaveLength(3);
-    const { body } = await sendEvents(events);
-    expect(body.data).toMatchObject({ accepted: 3, skipped: 0, rejected: [] });
+      visit("https://example.com/blog/aeo", { "user-agent": UA.chrome, referer: "https://chatgpt.com/" });
+      for (let i = 0; i < 497; i++) visit(`https://example.com/page/${i}`, { "user-agent": UA.chrome });
+      expect(sent).toHaveLength(0);
+      visit("https://example.com/", { "user-agent": UA.chrome });
+      expect(sent).toHaveLength(1);
+      await Promise.all(sent);
+      expect(posted.batches[0]!.events).toHaveLength(500);
+      expect(posted.batches[0]!.events[0]).toMatchObject({
+        domain: "www.example.com",
+        path: "/pricing?plan=pro",
+        ip: "20.171.207.10",
+        method: "GET",
+      });
+      expect(await posted.answers[0]).toMatchObject({
+        received: 500,
+        accepted: 2,
+        skipped: 498,
+        rejected: [],
+      });
+    } finally {
+      posted.restore();
+    }
+  });
+
+  test("Express, as shipped: req.ip behind one trusted proxy, the finished response's status, a lost answer sent again", async () => {
+    const site = await expressSite();
+    const posted = captureServicePosts({ loseFirstAnswer: true });
+    try {
+      expect(
+        await site.get("/docs?page=2", {
+          host: "example.com",
+          "user-agent": UA.googlebot,
+          "x-request-id": "6f1b2c3d-express",
+          "x-forwarded-for": "198.51.100.7, 66.249.66.1",
+        }),
+      ).toBe(404);
+      expect(
+        await site.get("/docs", {
+          host: "example.com",
+          "user-agent": UA.perplexityUser,
+          "x-forwarded-for": "2001:db8::1",
+        }),
+      ).toBe(200);
+      await site.flush();
+      await vi.waitFor(() => expect(posted.lost).toBe(1));
+      // The service stored the batch but its answer was lost: the snippet keeps the events and sends them again.
+      expect(await posted.answers[0]).toMatchObject({ received: 2, accepted: 2, rejected: [] });
+      expect(posted.batches[0]!.events).toEqual([
+        expect.objectContaining({
+          id: "6f1b2c3d-express",
+          domain: "example.com",
+          path: "/docs?page=2",
+          ip: "66.249.66.1",
+          status: 404,
+          host: "example.com",
+          method: "GET",
+        }),
+        expect.objectContaining({ path: "/docs", ip: "2001:db8::1", status: 200 }),
+      ]);
+      await site.flush();
+      await vi.waitFor(() => expect(posted.answers).toHaveLength(2));
+      expect(await posted.answers[1]).toMatchObject({ received: 2, accepted: 0, duplicates: 2 });
+    } finally {
+      posted.restore();
+      site.close();
+    }
+  });
+
+  test("Cloudflare Worker, as shipped: cf-connecting-ip, the origin's status, bots and AI referrals sent after 10 s", async () => {
+    const { default: worker } = await importWorker();
+    const status: Record<string, number> = { "/c": 301 };
+    const posted = captureServicePosts({
+      origin: (url) => new Response("page", { status: status[url.pathname] ?? 200 }),
+    });
+    const sent: Promise<unknown>[] = [];
+    const env = { FINDABLE_KEY: acct.key, FINDABLE_SECRET: acct.secret };
+    const visit = async (url: string, headers: Record<string, string>) =>
+      (await worker.fetch(new Request(url, { headers }), env, { waitUntil: (p) => sent.push(p) })).status;
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      expect(
+        await visit("https://example.com/a", {
+          "user-agent": UA.chatgptUser,
+          "cf-connecting-ip": "2a01:4f8::2",
+        }),
+      ).toBe(200);
+      await visit("https://example.com/b", {
+        "user-agent": UA.chrome,
+        referer: "https://www.perplexity.ai/search/x",
+        "cf-connecting-ip": "203.0.113.5",
+      });
+      expect(
+        await visit("https://example.com/c?utm_source=chatgpt.com", {
+          "user-agent": UA.chrome,
+          "cf-connecting-ip": "203.0.113.6",
+        }),
+      ).toBe(301);
+      await visit("https://example.com/d", { "user-agent": UA.chrome, "cf-connecting-ip": "203.0.113.7" });
+      expect(sent).toHaveLength(0);
+      // The next request after ten seconds sends what the buffer holds, whoever makes it.
+      vi.setSystemTime(Date.now() + 10_001);
+      await visit("https://example.com/e", { "user-agent": UA.chrome });
+      expect(sent).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
+    try {
+      await Promise.all(sent);
+      expect(posted.batches[0]!.events).toEqual([
+        expect.objectContaining({ path: "/a", ip: "2a01:4f8::2", status: 200 }),
+        expect.objectContaining({ path: "/b", referrer: "https://www.perplexity.ai/search/x" }),
+        expect.objectContaining({ path: "/c?utm_source=chatgpt.com", status: 301 }),
+      ]);
+      expect(await posted.answers[0]).toMatchObject({ received: 3, accepted: 3, skipped: 0, rejected: [] });
+    } finally {
+      posted.restore();
+    }
   });
 
   test("nginx: a gzipped combined log with Content-Encoding: gzip", async () => {
@@ -181,69 +328,90 @@ describe("integration snippets", () => {
 
 // After the figures above are checked: these visits would change them.
 describe("signed agents in the snippets", () => {
-  test("Next.js and Express forward a signed agent's headers; an unsigned request sends none", async () => {
-    const visit = (url: string, headers: Record<string, string>) => {
-      const req = new NextRequest(url, { method: "GET", headers });
-      return {
-        domain: req.nextUrl.hostname,
-        path: req.nextUrl.pathname + req.nextUrl.search,
-        userAgent: req.headers.get("user-agent") ?? "",
-        referrer: req.headers.get("referer") ?? undefined,
-        timestamp: new Date().toISOString(),
-        method: req.method,
-        host: req.headers.get("host") ?? undefined,
-        signature: req.headers.get("signature") ?? undefined,
-        signatureInput: req.headers.get("signature-input") ?? undefined,
-        signatureAgent: req.headers.get("signature-agent") ?? undefined,
-      };
+  const signedHeaders = {
+    "user-agent": UA.gptbot,
+    host: "example.com",
+    signature: "sig1=:AAAA:",
+    "signature-input": 'sig1=("@authority");created=1;expires=2;keyid="k";tag="web-bot-auth"',
+    "signature-agent": 'sig1="https://agent.example"',
+  };
+  const signedFields = {
+    method: "GET",
+    host: "example.com",
+    signature: "sig1=:AAAA:",
+    signatureInput: 'sig1=("@authority");created=1;expires=2;keyid="k";tag="web-bot-auth"',
+    signatureAgent: 'sig1="https://agent.example"',
+  };
+  const unsigned = (event: Record<string, unknown> | undefined) =>
+    ["signature", "signatureInput", "signatureAgent"].filter((k) => event && k in event);
+  /** One batch: the signed request with its headers and what they sign, then the unsigned one with none. */
+  async function expectSignedThenPlain(posted: ReturnType<typeof captureServicePosts>) {
+    const [signed, plain] = posted.batches[0]!.events;
+    expect(signed).toMatchObject({ path: "/docs", ...signedFields });
+    expect(unsigned(plain)).toEqual([]);
+    expect(await posted.answers[0]).toMatchObject({ received: 2, accepted: 2, rejected: [] });
+  }
+
+  test("Next.js, as shipped, forwards a signed agent's headers; an unsigned request sends none", async () => {
+    const posted = captureServicePosts();
+    try {
+      const { proxy } = await importProxy();
+      const sent: Promise<unknown>[] = [];
+      const visit = (url: string, headers: Record<string, string>) =>
+        proxy(new NextRequest(url, { headers }), { waitUntil: (p) => sent.push(p) });
+      vi.useFakeTimers({ toFake: ["Date"] });
+      try {
+        visit("https://example.com/docs", signedHeaders);
+        vi.setSystemTime(Date.now() + 10_001);
+        visit("https://example.com/", { "user-agent": UA.gptbot });
+      } finally {
+        vi.useRealTimers();
+      }
+      await Promise.all(sent);
+      await expectSignedThenPlain(posted);
+    } finally {
+      posted.restore();
+    }
+  });
+
+  test("Express, as shipped, forwards a signed agent's headers; an unsigned request sends none", async () => {
+    const site = await expressSite();
+    const posted = captureServicePosts();
+    try {
+      await site.get("/docs", signedHeaders);
+      await site.get("/docs", { host: "example.com", "user-agent": UA.gptbot });
+      await site.flush();
+      await vi.waitFor(() => expect(posted.answers).toHaveLength(1));
+      await expectSignedThenPlain(posted);
+    } finally {
+      posted.restore();
+      site.close();
+    }
+  });
+
+  test("a host that is no Host header is refused for that event alone", async () => {
+    const event = {
+      domain: "example.com",
+      path: "/",
+      userAgent: UA.gptbot,
+      timestamp: new Date().toISOString(),
+      ...signedFields,
     };
-    const signed = visit("https://example.com/docs", {
-      "user-agent": UA.gptbot,
-      host: "example.com",
-      signature: "sig1=:AAAA:",
-      "signature-input": 'sig1=("@authority");created=1;expires=2;keyid="k";tag="web-bot-auth"',
-      "signature-agent": 'sig1="https://agent.example"',
-    });
-    expect(signed).toMatchObject({
-      method: "GET",
-      host: "example.com",
-      signatureAgent: 'sig1="https://agent.example"',
-    });
-    const plain = JSON.parse(JSON.stringify(visit("https://example.com/", { "user-agent": UA.gptbot })));
-    expect(Object.keys(plain)).not.toContain("signature");
-    const { status, body } = await sendEvents([signed, plain]);
-    expect(status).toBe(200);
-    expect(body.data).toMatchObject({ received: 2, accepted: 2, rejected: [] });
-    // A host that is no Host header is refused for that event alone.
-    const bad = await sendEvents([{ ...signed, host: "not a host" }]);
-    expect(bad.body.data).toMatchObject({
-      accepted: 0,
+    const { body } = await sendEvents([{ ...event, host: "not a host" }, event]);
+    expect(body.data).toMatchObject({
+      accepted: 1,
       rejected: [{ index: 0, errors: [{ field: "host" }] }],
     });
   });
 
   test("Cloudflare Worker, as shipped: signed agents, every AI agent and AI referrals sent with their headers; people not", async () => {
-    const code = trackingSnippets(api.url, "example.com").find((s) => s.title === "Cloudflare Worker")!.code;
-    const file = path.join(tmpdir(), `worker-snippet-${process.pid}-${Date.now()}.mjs`);
-    writeFileSync(file, code);
-    const worker = (await import(/* @vite-ignore */ pathToFileURL(file).href)).default as {
-      fetch(request: Request, env: object, ctx: { waitUntil(p: Promise<unknown>): void }): Promise<Response>;
-    };
-    const realFetch = globalThis.fetch;
-    const posted: { events: Record<string, unknown>[] }[] = [];
-    const answers: Promise<Response>[] = [];
-    // The origin answers every request; the service's endpoint is reached for real.
-    const stub = vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
-      const url = input instanceof Request ? input.url : String(input);
-      if (!url.startsWith(api.url)) return new Response("ok", { status: 200 });
-      posted.push(JSON.parse(String(init?.body)));
-      return realFetch(input, init);
-    });
+    const { default: worker } = await importWorker();
+    const posted = captureServicePosts();
     try {
       const env = { FINDABLE_KEY: acct.key, FINDABLE_SECRET: acct.secret };
-      const ctx = { waitUntil: (p: Promise<unknown>) => answers.push(p as Promise<Response>) };
+      const sent: Promise<unknown>[] = [];
       const visit = (url: string, headers: Record<string, string>) =>
-        worker.fetch(new Request(url, { headers }), env, ctx);
+        worker.fetch(new Request(url, { headers }), env, { waitUntil: (p) => sent.push(p) });
       // A signed agent with a browser's user agent, as agents that browse for a user sign.
       await visit("https://example.com/signed", {
         "user-agent": UA.chrome,
@@ -265,11 +433,12 @@ describe("signed agents in the snippets", () => {
         referer: "https://www.bing.com/search?q=x",
       });
       await visit("https://example.com/person", { "user-agent": UA.chrome });
-      expect(posted).toHaveLength(0);
+      expect(sent).toHaveLength(0);
       for (let i = 0; i < 47; i++)
         await visit(`https://example.com/crawled/${i}`, { "user-agent": UA.googlebot });
-      expect(posted).toHaveLength(1);
-      const events = posted[0]!.events;
+      expect(sent).toHaveLength(1);
+      await Promise.all(sent);
+      const events = posted.batches[0]!.events;
       expect(events).toHaveLength(50);
       expect(events.map((e) => e.path).slice(0, 3)).toEqual(["/signed", "/mistral", "/from-le-chat"]);
       expect(events[0]).toMatchObject({
@@ -278,12 +447,10 @@ describe("signed agents in the snippets", () => {
         signature: "sig1=:AAAA:",
         signatureAgent: '"https://chatgpt.com"',
       });
-      expect(events[1]).not.toHaveProperty("signatureAgent");
-      const answer = (await (await answers[0]!).json()) as { data: Record<string, unknown> };
-      expect(answer.data).toMatchObject({ received: 50, rejected: [] });
+      expect(unsigned(events[1])).toEqual([]);
+      expect(await posted.answers[0]).toMatchObject({ received: 50, rejected: [] });
     } finally {
-      stub.mockRestore();
-      rmSync(file, { force: true });
+      posted.restore();
     }
   });
 
