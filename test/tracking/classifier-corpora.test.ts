@@ -151,7 +151,7 @@ describe("the Cloudflare Worker snippet's patterns", { timeout: 120_000 }, () =>
   const worthSending = new RegExp(snippetUserAgentPattern(), "i");
   const aiReferrer = new RegExp(snippetReferrerPattern(), "i");
 
-  test("send every AI agent of the corpora the service recognises (266) and most other bots", () => {
+  test("send every AI agent of the corpora the service recognises (266) and most other bots (2,968 of 3,448)", () => {
     const bots = [...botNames.map(([ua]) => ua), ...deviceDetectorBots.map(([ua]) => ua)].flatMap((ua) => {
       const c = classifyUserAgent(ua);
       return c.kind === "bot" ? [{ ua, ai: c.bot.isAIBot }] : [];
@@ -162,10 +162,10 @@ describe("the Cloudflare Worker snippet's patterns", { timeout: 120_000 }, () =>
     console.log(`worker pattern: AI agents ${aiSent}/${ai.length}, bots ${botsSent}/${bots.length}`);
     expect(ai.length).toBeGreaterThan(200);
     expect(ai.filter((b) => !worthSending.test(b.ua)).map((b) => b.ua)).toEqual([]);
-    expect(botsSent / bots.length).toBeGreaterThanOrEqual(0.75);
+    expect(botsSent / bots.length).toBeGreaterThanOrEqual(0.85);
   });
 
-  test("send at most 0.5% of people's browsers (91 of 34,156 when measured)", () => {
+  test("send at most 0.5% of people's browsers (116 of 34,156 when measured)", () => {
     const sent = browsers.filter((ua) => worthSending.test(ua)).length;
     expect(sent / browsers.length).toBeLessThanOrEqual(0.005);
   });

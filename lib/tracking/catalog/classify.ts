@@ -91,7 +91,7 @@ function bot(fields: Omit<ClassifiedBot, "engine"> & { engine?: AiEngine | null 
 
 // Words only a program names itself with, and contact details (a URL, an e-mail address) that browsers never
 // carry: either makes a user agent a bot whatever else it says.
-const STRONG_BOT_SIGN =
+export const STRONG_BOT_SIGN =
   /bot\b|bot[/_-]|crawl|spider|slurp|scrap|fetch|archiv|monitor|checker|validat|scanner|preview|headless|lighthouse|curl|wget|python|perl\b|ruby|php\/|java\/\d|go-http|okhttp|axios|node-fetch|undici|httpclient|http-client|libwww|transcoder|\bGoogle-[A-Z]|-Google\b|\w+Proxy\/\d|like Gecko; ?[A-Z]|\(compatible; (?!MSIE)[A-Z][\w-]+(?:[;)]|\/\d)|https?:\/\/|www\.|\w@\w/i;
 // Tokens of real browsers and browsing devices (feature phones, TVs, consoles, in-app browsers).
 const BROWSER_SHAPE =

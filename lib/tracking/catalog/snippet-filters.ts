@@ -6,6 +6,7 @@
 import crawlerUserAgents from "crawler-user-agents";
 import { AI_REFERRER_HOSTS } from "./ai-referrers";
 import { BOT_DEFINITIONS } from "./bots";
+import { STRONG_BOT_SIGN } from "./classify";
 
 /** Escaped for a regular expression literal (its slashes too), as the snippet's code holds the pattern. */
 const escapeForLiteral = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
@@ -19,9 +20,10 @@ const MIN_NAME_LENGTH = 5;
 
 /**
  * A case-insensitive pattern (the source of a regular expression literal) that a user agent of every AI agent
- * the classifier knows, and of most other bots, matches: the generic words, each AI agent's name and robots.txt
- * token of the catalogue (a short one as a product token, "Trae/1.2"), and the AI crawlers of the public crawler
- * list the classifier also reads. Words that hold another word are left out (it matches them already).
+ * the classifier knows, and of most other bots, matches: the generic words, each agent's name and robots.txt
+ * token of the catalogue (a short one as a product token, "Trae/1.2"), the AI crawlers of the public crawler list
+ * the classifier also reads, and the signs by which the classifier takes any user agent for a program's (a tool's
+ * name, contact details). Words that hold another word are left out (it matches them already).
  */
 export function snippetUserAgentPattern(): string {
   userAgentPattern ??= buildUserAgentPattern();
@@ -34,7 +36,7 @@ function buildUserAgentPattern(): string {
   const words = new Set([...GENERIC, ...KNOWN]);
   const tokens = new Set<string>();
   for (const def of BOT_DEFINITIONS) {
-    if (!def.isAIBot || def.userAgent === null) continue;
+    if (def.userAgent === null) continue;
     for (const name of [def.name, def.robotsToken]) {
       if (!name) continue;
       if (name.length >= MIN_NAME_LENGTH) words.add(name.toLowerCase());
@@ -51,7 +53,12 @@ function buildUserAgentPattern(): string {
     else if (!GENERIC.some((w) => entry.pattern.toLowerCase().includes(w))) patterns.add(entry.pattern);
   }
   const kept = [...words].filter((w) => ![...words].some((other) => other !== w && w.includes(other)));
-  return [...kept.sort().map(escapeForLiteral), ...[...tokens].sort(), ...[...patterns].sort()].join("|");
+  return [
+    ...kept.sort().map(escapeForLiteral),
+    ...[...tokens].sort(),
+    ...[...patterns].sort(),
+    STRONG_BOT_SIGN.source,
+  ].join("|");
 }
 
 /**
