@@ -342,13 +342,14 @@ describe("signed agents in the snippets", () => {
     signatureInput: 'sig1=("@authority");created=1;expires=2;keyid="k";tag="web-bot-auth"',
     signatureAgent: 'sig1="https://agent.example"',
   };
-  const unsigned = (event: Record<string, unknown> | undefined) =>
+  /** The signature fields an event carries (none for an unsigned request). */
+  const signatureFields = (event: Record<string, unknown> | undefined) =>
     ["signature", "signatureInput", "signatureAgent"].filter((k) => event && k in event);
   /** One batch: the signed request with its headers and what they sign, then the unsigned one with none. */
   async function expectSignedThenPlain(posted: ReturnType<typeof captureServicePosts>) {
     const [signed, plain] = posted.batches[0]!.events;
     expect(signed).toMatchObject({ path: "/docs", ...signedFields });
-    expect(unsigned(plain)).toEqual([]);
+    expect(signatureFields(plain)).toEqual([]);
     expect(await posted.answers[0]).toMatchObject({ received: 2, accepted: 2, rejected: [] });
   }
 
@@ -448,7 +449,7 @@ describe("signed agents in the snippets", () => {
         signature: "sig1=:AAAA:",
         signatureAgent: '"https://chatgpt.com"',
       });
-      expect(unsigned(events[1])).toEqual([]);
+      expect(signatureFields(events[1])).toEqual([]);
       expect(await posted.answers[0]).toMatchObject({ received: 50, rejected: [] });
     } finally {
       posted.restore();

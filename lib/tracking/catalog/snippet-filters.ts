@@ -13,7 +13,7 @@ const escapeForLiteral = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, 
 
 /** Words crawlers and fetchers put in their user agents; most bots carry one of them. */
 const GENERIC = ["bot", "crawl", "spider", "slurp", "scrap", "fetch", "agent", "-user", "http", "@"];
-/** Product tokens of agents that carry none of those words, besides the AI agents' own names. */
+/** Product tokens of agents that carry none of those words, besides the agents' own names. */
 const KNOWN = ["gpt", "claude", "perplexity", "google-", "facebookexternal", "meta-external"];
 /** Shorter names are common words of browsers' user agents ("Code", "Trae"): they count as a product token only. */
 const MIN_NAME_LENGTH = 5;
