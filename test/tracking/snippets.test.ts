@@ -125,7 +125,8 @@ async function expressSite() {
   app.get("/docs", (req, res) => {
     res.status(req.query.page ? 404 : 200).send("docs");
   });
-  const server = app.listen(0, "127.0.0.1");
+  // Both stacks, as a site listens: a client reaching it over IPv4 has an IPv4-mapped IPv6 address.
+  const server = app.listen(0, "::");
   await once(server, "listening");
   const port = (server.address() as AddressInfo).port;
   return {
@@ -207,10 +208,12 @@ describe("integration snippets", () => {
           "x-forwarded-for": "2001:db8::1",
         }),
       ).toBe(200);
+      // A person reaching the site directly (no proxy header): req.ip is the socket's IPv4-mapped address.
+      expect(await site.get("/docs", { host: "example.com", "user-agent": UA.chrome })).toBe(200);
       await site.flush();
       await vi.waitFor(() => expect(posted.lost).toBe(1));
       // The service stored the batch but its answer was lost: the snippet keeps the events and sends them again.
-      expect(await posted.answers[0]).toMatchObject({ received: 2, accepted: 2, rejected: [] });
+      expect(await posted.answers[0]).toMatchObject({ received: 3, accepted: 2, skipped: 1, rejected: [] });
       expect(posted.batches[0]!.events).toEqual([
         expect.objectContaining({
           id: "6f1b2c3d-express",
@@ -222,10 +225,11 @@ describe("integration snippets", () => {
           method: "GET",
         }),
         expect.objectContaining({ path: "/docs", ip: "2001:db8::1", status: 200 }),
+        expect.objectContaining({ path: "/docs", ip: "::ffff:127.0.0.1", status: 200 }),
       ]);
       await site.flush();
       await vi.waitFor(() => expect(posted.answers).toHaveLength(2));
-      expect(await posted.answers[1]).toMatchObject({ received: 2, accepted: 0, duplicates: 2 });
+      expect(await posted.answers[1]).toMatchObject({ received: 3, accepted: 0, duplicates: 2 });
     } finally {
       posted.restore();
       site.close();
