@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, arrayContains, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
-import { webhookDeliveries, webhookEndpoints, webhookEvents } from "@/lib/db/schema";
+import { domains, webhookDeliveries, webhookEndpoints, webhookEvents } from "@/lib/db/schema";
 import type { WebhookEvent } from "./schemas";
 
 /** The Standard Webhooks message id (`webhook-id`): the same on every retry of the message. */
@@ -65,4 +65,26 @@ export async function accountsListening(
       ),
     );
   return new Set(rows.map((r) => r.accountId));
+}
+
+/** Whether the account owning any of these domains has an enabled endpoint for `type`. */
+export async function domainsListening(
+  db: DbOrTx,
+  domainIds: string[],
+  type: WebhookEvent,
+): Promise<boolean> {
+  if (domainIds.length === 0) return false;
+  const rows = await db
+    .select({ one: webhookEndpoints.accountId })
+    .from(webhookEndpoints)
+    .innerJoin(domains, eq(domains.accountId, webhookEndpoints.accountId))
+    .where(
+      and(
+        inArray(domains.id, domainIds),
+        eq(webhookEndpoints.enabled, true),
+        arrayContains(webhookEndpoints.events, [type]),
+      ),
+    )
+    .limit(1);
+  return rows.length > 0;
 }

@@ -123,6 +123,28 @@ test("an agent first met in a batch that fails is stored by the next batch that 
   expect(await storedAgents(domain.id)).toEqual({ "/z-0": ua });
 });
 
+test("a batch naming a removed domain stores nothing, when its agents are known as when they are new", async () => {
+  const domain = await newDomain();
+  const gone = await newDomain();
+  const ua = `KnownAgent/4.0 (compatible; GPTBot/1.2; +https://agents.example/${n})`;
+  // Met once: the process knows the agent, so the next batch is one statement committed on its own.
+  expect(await recordVisits(handle.db, visitsOf(domain.id, [ua], "known"))).toBe(1);
+  await handle.db.execute(sql`delete from domains where id = ${gone.id}`);
+  await expect(
+    recordVisits(handle.db, [
+      ...visitsOf(domain.id, [ua, UA.googlebot], "x"),
+      ...visitsOf(gone.id, [ua], "y"),
+    ]),
+  ).rejects.toMatchObject({ code: "FORBIDDEN_SCOPE" });
+  expect(await storedAgents(domain.id)).toEqual({ "/known-0": ua });
+  const [rollups] = rowsOf<{ bots: number; pages: number }>(
+    await handle.db.execute(sql`
+      select (select coalesce(sum(visits), 0)::int from tracking_daily_bots where domain_id = ${domain.id}) as bots,
+             (select coalesce(sum(visits), 0)::int from tracking_page_counts where domain_id = ${domain.id}) as pages`),
+  );
+  expect(rollups).toEqual({ bots: 1, pages: 1 });
+});
+
 test("concurrent batches meeting the same new agents store each once, and every visit finds its agent", async () => {
   const domain = await newDomain();
   const fresh = Array.from({ length: 6 }, (_, i) => `Concurrent/${i} (compatible; Bytespider; agents${n})`);

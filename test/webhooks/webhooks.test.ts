@@ -6,6 +6,7 @@ import { accountNotices, webhookDeliveries, webhookEndpoints, webhookEvents } fr
 import { createJob } from "@/lib/jobs/create";
 import { JobRunner, type RunnerOptions, recoverInterruptedJobs } from "@/lib/jobs/runner";
 import { deliverDueWebhooks } from "@/lib/webhooks";
+import { domainsListening } from "@/lib/webhooks/outbox";
 import { type Receiver, startReceiver } from "@/test/fakes/webhook-receiver";
 import { apiTest } from "@/test/support/fixtures";
 import { createTestAccount, type TestAccount } from "../accounts";
@@ -387,6 +388,48 @@ describe("events and delivery", () => {
     expect(
       new Set(receiver.received.map((r) => `${r.payload.data.engine}|${r.payload.data.path}`)).size,
     ).toBe(3);
+  });
+
+  test("citation.detected: an endpoint created after the engine's assistant was first met gets the next first citation", async () => {
+    const send = (id: string, path: string) =>
+      callApi(api, "/api/v1/tracking/events", {
+        method: "POST",
+        headers: acct.headers,
+        json: {
+          events: [
+            {
+              id,
+              domain: "hooks.example",
+              path,
+              userAgent: UA.chatgptUser,
+              timestamp: new Date().toISOString(),
+            },
+          ],
+        },
+      });
+    // Nobody listens: the batch is stored (and its agent met) without an event.
+    expect((await send("known-1", "/before-endpoint")).status).toBe(200);
+    await createEndpoint(["citation.detected"]);
+    expect((await send("known-2", "/after-endpoint")).status).toBe(200);
+    await deliver();
+    expect(receiver.received.map((r) => r.payload.data.path)).toEqual(["/after-endpoint"]);
+  });
+
+  test("domainsListening: an enabled endpoint of the domain's account, subscribed to the type", async () => {
+    const [domain] = rowsOf<{ id: string }>(
+      await handle.db.execute(sql`select id from domains where hostname = 'hooks.example'`),
+    );
+    const listening = () => domainsListening(handle.db, [domain!.id], "citation.detected");
+    expect(await listening()).toBe(false);
+    await createEndpoint(["job.completed"]);
+    expect(await listening()).toBe(false);
+    await createEndpoint(["citation.detected"], other);
+    expect(await listening()).toBe(false);
+    const mine = await createEndpoint(["citation.detected"]);
+    expect(await listening()).toBe(true);
+    expect(await domainsListening(handle.db, [], "citation.detected")).toBe(false);
+    await handle.db.update(webhookEndpoints).set({ enabled: false }).where(eq(webhookEndpoints.id, mine.id));
+    expect(await listening()).toBe(false);
   });
 
   test("citation.detected: one event per page a batch cites first, at the earliest of its visits", async () => {

@@ -207,6 +207,8 @@ export function encodeVisitBatch(rows: readonly NewVisit[]): {
   count: number;
   /** The batch's domains, sorted and comma-separated. */
   domains: string;
+  /** How many of its visits are citations (AI-referred people). */
+  citations: number;
 } {
   // Profiles by user agent (a string's hash is computed once per string), then the first visit of each profile
   // compared field by field: nothing is built per visit.
@@ -221,6 +223,7 @@ export function encodeVisitBatch(rows: readonly NewVisit[]): {
   // batch's plain insert from failing on itself.
   let i = 0;
   let domains = "";
+  let citations = 0;
   for (let s = 0; s < sorted.length; s++) {
     const r = sorted[s]!;
     const prev = s > 0 ? sorted[s - 1]! : undefined;
@@ -254,6 +257,7 @@ export function encodeVisitBatch(rows: readonly NewVisit[]): {
     // Milliseconds since the epoch: shorter than ISO text and far cheaper to write (V8 formats ISO with printf).
     const ms = (r.occurredAt as Date).getTime();
     rollups.add(n, r.botName != null, r.citationEngine ?? null, ms, r.path, newDomain);
+    if (r.citationEngine != null) citations++;
     visits[0]![i] = n;
     visits[1]![i] = ms;
     visits[2]![i] = r.path;
@@ -270,5 +274,6 @@ export function encodeVisitBatch(rows: readonly NewVisit[]): {
     rollups: rollups.encode(),
     count: i,
     domains,
+    citations,
   };
 }

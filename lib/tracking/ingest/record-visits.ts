@@ -2,10 +2,10 @@ import { inArray } from "drizzle-orm";
 import type { DbOrTx, Tx } from "@/lib/db/client";
 import { isDeadlock, isUniqueViolation } from "@/lib/db/errors";
 import { domains, type NewVisit } from "@/lib/db/schema";
-import { accountsListening, emitWebhookEvent } from "@/lib/webhooks/outbox";
+import { accountsListening, domainsListening, emitWebhookEvent } from "@/lib/webhooks/outbox";
 import { rawVisits } from "../raw-visits/store";
 import { encodeVisitBatch } from "./encode-visits";
-import { resolveAgentIds } from "./visit-agents";
+import { cachedAgentIds, resolveAgentIds } from "./visit-agents";
 import type { FirstCitation } from "./visit-statement";
 
 export { pageOf, pgArrayLiteral, prepareVisit } from "./prepare-visit";
@@ -64,8 +64,20 @@ export async function storeVisitBatch(
   // Encoded once: a retry sends the same parameters.
   const key = batch.domains;
   let skipDuplicates = duplicateMemory.skipsFirst(key);
+  // A batch whose agents are all known and whose citations no webhook awaits is its one statement, committed on
+  // its own: the rollup rows every concurrent batch adds to (the day's bots and engines) stay locked only until
+  // Postgres commits it, not until the process gets round to sending COMMIT.
+  const agentIds = cachedAgentIds(db, batch.agents);
+  const alone =
+    agentIds !== null &&
+    (batch.citations === 0 || !(await domainsListening(db, key.split(","), "citation.detected")));
   for (let attempt = 1; ; attempt++) {
     try {
+      if (alone) {
+        const { inserted } = await rawVisits.insertBatch(db, batch, agentIds, skipDuplicates);
+        duplicateMemory.record(key, inserted < batch.count);
+        return inserted;
+      }
       // The visits, the agents first met in them and the citation.detected events they cause commit together (the
       // webhook outbox); the agents' ids are remembered once committed.
       let remember = () => {};

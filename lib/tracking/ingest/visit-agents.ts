@@ -70,6 +70,22 @@ export async function resolveAgentIds(
   };
 }
 
+/**
+ * The ids of a batch's agents when the process's cache holds every one of them (none to store), else null; always
+ * null inside a caller's transaction, whose new agents could still roll back.
+ */
+export function cachedAgentIds(owner: DbOrTx, agents: readonly AgentFields[]): number[] | null {
+  if (owner instanceof PgTransaction) return null;
+  const cache = cacheOf(owner);
+  const ids = new Array<number>(agents.length);
+  for (let i = 0; i < agents.length; i++) {
+    const id = cache.get(cacheKey(agents[i]!));
+    if (id === undefined) return null;
+    ids[i] = id;
+  }
+  return ids;
+}
+
 function cacheOf(db: object): LruCache<string, number> {
   let cache = caches.get(db);
   if (cache === undefined) {

@@ -145,11 +145,15 @@ export async function insertVisits(
                                verification_method, citation_engine, n)
       ),
       -- The batch's domains, each locked as a foreign key's check locks it (a removal waits for this transaction,
-      -- and this statement for a removal in progress): once per domain instead of once per visit. A domain that
-      -- is gone is missing here, and the batch is refused (the caller rolls it back) instead of failing on the
-      -- rollups' keys. A removal also waits on the rollup rows this statement writes (its cascade deletes them).
-      domain as materialized (
+      -- and this statement for a removal in progress): once per domain instead of once per visit. A removal also
+      -- waits on the rollup rows this statement writes (its cascade deletes them).
+      locked as materialized (
         select id from domains where id in (select domain_id from profile) for key share
+      ),
+      -- The domains the batch stores to: all of them, or none when one is gone, so that a batch refused for it
+      -- (FORBIDDEN_SCOPE) has stored nothing even when the statement commits on its own.
+      domain as materialized (
+        select id from locked where (select count(*) from locked) = (select count(distinct domain_id) from profile)
       ),
       input as (
         -- to_timestamp takes float8 and rounds to microseconds: a millisecond count comes back exact from 1900 to
@@ -166,6 +170,15 @@ export async function insertVisits(
         join domain d on d.id = p.domain_id
       ),
       ${sources}
+      -- The rollups nobody reads back run once the statement's own rows are done, the last declared first (Postgres
+      -- completes such WITH queries in reverse order): the page rows first, the day's bots and engines last. Those
+      -- few rows are the ones every concurrent batch adds to, so each batch holds them from its update to its commit
+      -- only. Every batch runs the same statement, so all lock in one order.
+      cites as (
+        insert into tracking_daily_citations as t (domain_id, day, engine, citations)
+        select domain_id, day, engine, sum(visits) from cite_days group by 1, 2, 3 order by 1, 2, 3
+        on conflict (domain_id, day, engine) do update set citations = t.citations + excluded.citations
+      ),
       bots as (
         insert into tracking_daily_bots as t (domain_id, day, bot_name, bot_purpose, is_ai_bot, visits,
                                               verified_visits, spoofed_visits, signature_verified_visits,
@@ -184,16 +197,6 @@ export async function insertVisits(
           ip_verified_visits = t.ip_verified_visits + excluded.ip_verified_visits,
           rdns_verified_visits = t.rdns_verified_visits + excluded.rdns_verified_visits
       ),
-      pages as (
-        insert into tracking_page_counts as t (domain_id, path, visits)
-        select domain_id, page, sum(visits) from page_visits group by 1, 2 order by 1, 2
-        on conflict (domain_id, path) do update set visits = t.visits + excluded.visits
-      ),
-      cites as (
-        insert into tracking_daily_citations as t (domain_id, day, engine, citations)
-        select domain_id, day, engine, sum(visits) from cite_days group by 1, 2, 3 order by 1, 2, 3
-        on conflict (domain_id, day, engine) do update set citations = t.citations + excluded.citations
-      ),
       -- The pages cited by this batch that no stored citation had cited that day: the rows new here, each the
       -- first citation of its page by its engine that UTC day (a citation.detected event), returned with the earliest
       -- of the batch's visits that made it. A concurrent batch citing the same page waits on the key, then finds it
@@ -206,11 +209,16 @@ export async function insertVisits(
         on conflict do nothing
         returning domain_id, day::text as day, engine, page, first_cited_at as occurred_at
       ),
-      ${PAGE_FUNNEL_UPSERTS}
+      ${PAGE_FUNNEL_UPSERTS},
+      pages as (
+        insert into tracking_page_counts as t (domain_id, path, visits)
+        select domain_id, page, sum(visits) from page_visits group by 1, 2 order by 1, 2
+        on conflict (domain_id, path) do update set visits = t.visits + excluded.visits
+      )
       -- Counting the insert's rows first also runs it first: the visits are locked before any rollup row, in both
       -- forms.
       select (select count(*)::int from ins) as inserted,
-             (select count(distinct domain_id)::int from profile) - (select count(*)::int from domain) as gone,
+             (select count(distinct domain_id)::int from profile) - (select count(*)::int from locked) as gone,
              (select coalesce(json_agg(f order by f.domain_id, f.day, f.engine, f.page), '[]'::json) from firsts f) as firsts`),
   );
   if (Number(result?.gone ?? 0) > 0) {

@@ -55,8 +55,8 @@ export interface RawCitation {
 export interface RawVisitStore {
   /**
    * Stores a batch's new visits (skipping events already stored when `skipDuplicates`, refusing the batch otherwise)
-   * and adds them to the rollups, atomically in the caller's transaction; returns how many were new and the
-   * first citations they made (citation.detected events).
+   * and adds them to the rollups, atomically: in the caller's transaction, or committed on its own when given the
+   * database itself; returns how many were new and the first citations they made (citation.detected events).
    */
   insertBatch(
     tx: DbOrTx,
