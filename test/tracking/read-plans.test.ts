@@ -133,8 +133,8 @@ test("the stats read takes a domain's top pages off the top of the page counts' 
     "/page-19 21",
   ]);
   // The tenth page's rank comes off the top of the ranks' index (ten entries read); the pages of that rank or
-  // above come off the index by an index condition: the fifteen pages with 16 to 31 visits (rank 4, the tenth's),
-  // not the thirty of the domain. Only those are sorted.
+  // above come off the index by an index condition: the fifteen pages with 16 to 30 visits (rank 2, the tenth's:
+  // 16 to 63), not the thirty of the domain. Only those are sorted.
   expect(plan).toMatch(
     /Limit \(actual rows=1(\.00)? loops=1\)\n\s*->\s+Index (Only )?Scan using tracking_page_counts_top_idx on tracking_page_counts( \w+)? \(actual rows=10(\.00)? loops=1\)/,
   );

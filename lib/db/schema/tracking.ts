@@ -147,11 +147,11 @@ export const trackingPageCounts = pgTable(
     path: keyText("path").notNull(),
     visits: bigint("visits", { mode: "number" }).notNull(),
     /**
-     * The count's rank, its power of two (floor(log2 visits)), monotonic in the count. Indexed instead of the
+     * The count's rank, its power of four (floor(log4 visits)), monotonic in the count. Indexed instead of the
      * count, so an update leaves every indexed column as it was but when the count reaches the next power.
      */
     visitsRank: smallint("visits_rank").generatedAlwaysAs(
-      sql`floor(ln("visits"::float8) / ln(2::float8))::smallint`,
+      sql`floor(ln("visits"::float8) / ln(4::float8))::smallint`,
     ),
   },
   (t) => [
