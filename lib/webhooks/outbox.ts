@@ -47,6 +47,10 @@ export async function emitWebhookEvent(
   return { eventId, deliveries: endpoints.length };
 }
 
+/** An endpoint that is enabled and subscribed to `type`. */
+const subscribedTo = (type: WebhookEvent) =>
+  and(eq(webhookEndpoints.enabled, true), arrayContains(webhookEndpoints.events, [type]));
+
 /** Which of these accounts have an enabled endpoint for `type` (so a hot path can skip the rest). */
 export async function accountsListening(
   tx: DbOrTx,
@@ -57,13 +61,7 @@ export async function accountsListening(
   const rows = await tx
     .selectDistinct({ accountId: webhookEndpoints.accountId })
     .from(webhookEndpoints)
-    .where(
-      and(
-        inArray(webhookEndpoints.accountId, accountIds),
-        eq(webhookEndpoints.enabled, true),
-        arrayContains(webhookEndpoints.events, [type]),
-      ),
-    );
+    .where(and(inArray(webhookEndpoints.accountId, accountIds), subscribedTo(type)));
   return new Set(rows.map((r) => r.accountId));
 }
 
@@ -78,13 +76,7 @@ export async function domainsListening(
     .select({ one: webhookEndpoints.accountId })
     .from(webhookEndpoints)
     .innerJoin(domains, eq(domains.accountId, webhookEndpoints.accountId))
-    .where(
-      and(
-        inArray(domains.id, domainIds),
-        eq(webhookEndpoints.enabled, true),
-        arrayContains(webhookEndpoints.events, [type]),
-      ),
-    )
+    .where(and(inArray(domains.id, domainIds), subscribedTo(type)))
     .limit(1);
   return rows.length > 0;
 }
