@@ -80,37 +80,39 @@ describe("Core Web Vitals in Chromium", () => {
     expect(browsers).toEqual([]);
   });
 
-  test(
-    "a clean page scores at least 90 on mobile with LCP, CLS and lab INP good",
-    async () => {
-      const { ctx, browsers } = context(loopbackEnv);
-      const result = await runCoreWebVitals(
-        { url: `${site.url}${FIXTURE_PAGES.clean}`, strategy: "mobile" },
-        ctx,
-      );
-      expect(coreWebVitalsResult.parse(result)).toEqual(result);
-      expect(result.strategy).toBe("mobile");
-      expect(result.performanceScore).toBeGreaterThanOrEqual(90);
-      expect(result.lcp).toMatchObject({ rating: "good", source: "lab" });
-      expect(result.cls).toMatchObject({ value: 0, rating: "good", source: "lab" });
-      expect(result.inp).toMatchObject({ rating: "good", source: "lab-interactions" });
-      expect(result.inp?.value).toBeGreaterThan(0);
-      expect(result.interactions.made.map((i) => i.kind)).toEqual(["button", "details", "text-input"]);
-      expect(result.interactions.conditions).toContain("CPU slowed 4×");
-      expect(result.lab.lcp).toEqual(result.lcp);
-      expect(result.ttfb?.source).toBe("lab");
-      expect(result.field).toBeNull();
-      // Customers read it: what is missing in words, never the setting.
-      expect(result.fieldReason).toContain("not offered on this service yet");
-      expect(result.fieldReason).not.toContain("CRUX_API_KEY");
-      expect(result.lighthouseVersion).toMatch(/^13\./);
-      expect(result.chromiumVersion).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
-      expect(result.screenshot).toMatch(/^data:image\/(jpeg|webp|png);base64,/);
-      expect(result.blockedRequests).toEqual([]);
-      await expectBrowserGone(browsers);
-    },
-    RUN_TIMEOUT,
-  );
+  // Lab timings on a shared two-core host: one stall of the host during the 4×-slowed interaction pass
+  // (once in about forty runs) turns a 70 ms interaction into 500 ms. One more run tells such a stall from a
+  // regression, which fails both.
+  test("a clean page scores at least 90 on mobile with LCP, CLS and lab INP good", {
+    timeout: RUN_TIMEOUT,
+    retry: 1,
+  }, async () => {
+    const { ctx, browsers } = context(loopbackEnv);
+    const result = await runCoreWebVitals(
+      { url: `${site.url}${FIXTURE_PAGES.clean}`, strategy: "mobile" },
+      ctx,
+    );
+    expect(coreWebVitalsResult.parse(result)).toEqual(result);
+    expect(result.strategy).toBe("mobile");
+    expect(result.performanceScore).toBeGreaterThanOrEqual(90);
+    expect(result.lcp).toMatchObject({ rating: "good", source: "lab" });
+    expect(result.cls).toMatchObject({ value: 0, rating: "good", source: "lab" });
+    expect(result.inp).toMatchObject({ rating: "good", source: "lab-interactions" });
+    expect(result.inp?.value).toBeGreaterThan(0);
+    expect(result.interactions.made.map((i) => i.kind)).toEqual(["button", "details", "text-input"]);
+    expect(result.interactions.conditions).toContain("CPU slowed 4×");
+    expect(result.lab.lcp).toEqual(result.lcp);
+    expect(result.ttfb?.source).toBe("lab");
+    expect(result.field).toBeNull();
+    // Customers read it: what is missing in words, never the setting.
+    expect(result.fieldReason).toContain("not offered on this service yet");
+    expect(result.fieldReason).not.toContain("CRUX_API_KEY");
+    expect(result.lighthouseVersion).toMatch(/^13\./);
+    expect(result.chromiumVersion).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    expect(result.screenshot).toMatch(/^data:image\/(jpeg|webp|png);base64,/);
+    expect(result.blockedRequests).toEqual([]);
+    await expectBrowserGone(browsers);
+  });
 
   test(
     "on desktop with CrUX configured, LCP, INP and CLS come from the field and the lab stays under lab",
