@@ -70,9 +70,9 @@ export async function insertVisits(
         select occurred_at, domain_id, agent_id, status, is_ai_bot, path, event_key, verification, bot_name,
                verification_method, ip, referrer, citation_engine
         from input
-        -- Unique-key inserts lock in insertion order: every batch inserts in the same total order (domain, event
-        -- key, then time: encodeVisitBatch sends them sorted), so two batches sharing events wait for each other
-        -- instead of deadlocking.
+        -- Unique-key inserts lock in insertion order: every batch inserts in the same total order (the primary
+        -- key's: encodeVisitBatch sends them sorted), so two batches sharing events wait for each other instead of
+        -- deadlocking.
         order by ord
         ${tail}
       ),`;
