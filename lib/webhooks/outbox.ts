@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, arrayContains, eq, inArray } from "drizzle-orm";
+import { and, arrayContains, eq, inArray, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import { domains, webhookDeliveries, webhookEndpoints, webhookEvents } from "@/lib/db/schema";
 import type { WebhookEvent } from "./schemas";
@@ -50,6 +50,18 @@ export async function emitWebhookEvent(
 /** An endpoint that is enabled and subscribed to `type`. */
 const subscribedTo = (type: WebhookEvent) =>
   and(eq(webhookEndpoints.enabled, true), arrayContains(webhookEndpoints.events, [type]));
+
+/**
+ * Whether the account has an enabled endpoint for `type`, as an expression another query selects, so a hot path
+ * learns it with a query it makes anyway. `accountId` may be a placeholder of a prepared query.
+ */
+export function accountListensSql(db: DbOrTx, accountId: SQLWrapper, type: WebhookEvent): SQL<boolean> {
+  const endpoints = db
+    .select({ one: sql`1` })
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.accountId, accountId), subscribedTo(type)));
+  return sql<boolean>`exists (${endpoints})`;
+}
 
 /** Which of these accounts have an enabled endpoint for `type` (so a hot path can skip the rest). */
 export async function accountsListening(

@@ -4,6 +4,7 @@ import type { Db } from "@/lib/db/client";
 import { runsOnThisThread } from "@/lib/db/rows";
 import { domains, type NewVisit } from "@/lib/db/schema";
 import { AppError as ApiError, validationError } from "@/lib/errors";
+import { accountListensSql } from "@/lib/webhooks/outbox";
 import { type EventsIngestResult, LOG_REJECTED_REPORTED, type LogsIngestResult } from "../api-schemas";
 import { loadStoredRangeFeeds } from "../catalog/ip-ranges/stored-feeds";
 import { encodeVisitBatch } from "./encode-visits";
@@ -33,18 +34,27 @@ function yieldToServer(): Promise<void> {
 const MAX_FUTURE_MS = 5 * 60 * 1000;
 
 /**
- * The account's domains (id and hostname), by a query built once per database: every batch asks, and building
- * the select with its columns each time cost more than reading the rows.
+ * The account's domains (id and hostname) and whether a webhook awaits its citations (on every row), by a query
+ * built once per database: every batch asks, and building the select with its columns each time cost more than
+ * reading the rows.
  */
 const domainQueries = new WeakMap<Db, ReturnType<typeof buildDomainQuery>>();
 function buildDomainQuery(db: Db) {
+  const accountId = sql.placeholder("accountId");
   return db
-    .select({ id: domains.id, hostname: domains.hostname })
+    .select({
+      id: domains.id,
+      hostname: domains.hostname,
+      citationsAwaited: accountListensSql(db, accountId, "citation.detected"),
+    })
     .from(domains)
-    .where(eq(domains.accountId, sql.placeholder("accountId")))
+    .where(eq(domains.accountId, accountId))
     .prepare("ingest_account_domains");
 }
-function accountDomains(db: Db, accountId: string): Promise<{ id: string; hostname: string }[]> {
+function accountDomains(
+  db: Db,
+  accountId: string,
+): Promise<{ id: string; hostname: string; citationsAwaited: boolean }[]> {
   let query = domainQueries.get(db);
   if (query === undefined) {
     query = buildDomainQuery(db);
@@ -93,7 +103,7 @@ async function storeEvents(
   db: Db,
   batch: Awaited<ReturnType<typeof prepareEvents>>,
 ): Promise<EventsIngestResult> {
-  const inserted = await storeVisitBatch(db, batch.encoded);
+  const inserted = await storeVisitBatch(db, batch.encoded, batch.citationsAwaited);
   verifyInBackground(db, batch.pending, batch.verifier);
   // Signed visits whose agent's keys were not at hand: verified once the directory is fetched, after the commit.
   settleSignaturesInBackground(db, batch.signatures);
@@ -120,7 +130,8 @@ function validateBatch(body: unknown, options: { now?: () => number }) {
  * generation's collections copy it and promote it to the old generation.
  */
 async function prepareEvents(db: Db, accountId: string, validated: ReturnType<typeof validateBatch>) {
-  const domainOf = domainMatcher(await accountDomains(db, accountId));
+  const accountRows = await accountDomains(db, accountId);
+  const domainOf = domainMatcher(accountRows);
   // The operators' IP range lists as last fetched (a query every five minutes at most).
   await loadStoredRangeFeeds(db);
   const rejected: RejectedEvent[] = [...validated.rejected];
@@ -178,6 +189,7 @@ async function prepareEvents(db: Db, accountId: string, validated: ReturnType<ty
   rejected.sort((a, b) => a.index - b.index);
   return {
     encoded: rows.length > 0 ? encodeVisitBatch(rows) : null,
+    citationsAwaited: accountRows[0]?.citationsAwaited === true,
     pending,
     verifier,
     signatures,

@@ -55,10 +55,15 @@ export class DuplicateMemory {
 }
 const duplicateMemory = new DuplicateMemory();
 
-/** recordVisits of a batch encoded beforehand (encodeVisitBatch; null for none), so its rows can be let go. */
+/**
+ * recordVisits of a batch encoded beforehand (encodeVisitBatch; null for none), so its rows can be let go.
+ * `citationsAwaited`: whether a webhook of its domains' account awaits citation.detected, when the caller has
+ * read it already (otherwise asked here, for batches that cite).
+ */
 export async function storeVisitBatch(
   db: DbOrTx,
   batch: ReturnType<typeof encodeVisitBatch> | null,
+  citationsAwaited?: boolean,
 ): Promise<number> {
   if (batch === null) return 0;
   // Encoded once: a retry sends the same parameters.
@@ -70,7 +75,8 @@ export async function storeVisitBatch(
   const agentIds = cachedAgentIds(db, batch.agents);
   const alone =
     agentIds !== null &&
-    (batch.citations === 0 || !(await domainsListening(db, key.split(","), "citation.detected")));
+    (batch.citations === 0 ||
+      !(citationsAwaited ?? (await domainsListening(db, key.split(","), "citation.detected"))));
   for (let attempt = 1; ; attempt++) {
     try {
       if (alone) {
