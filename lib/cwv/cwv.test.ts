@@ -80,9 +80,8 @@ describe("Core Web Vitals in Chromium", () => {
     expect(browsers).toEqual([]);
   });
 
-  // Lab timings on a shared two-core host: one stall of the host during the 4×-slowed interaction pass
-  // (once in about forty runs) turns a 70 ms interaction into 500 ms. One more run tells such a stall from a
-  // regression, which fails both.
+  // Lab timings on a shared two-core host: a stall of the host during the 4×-slowed interaction pass can turn a
+  // 70 ms interaction into 500 ms. One more run tells such a stall from a regression, which fails both.
   test("a clean page scores at least 90 on mobile with LCP, CLS and lab INP good", {
     timeout: RUN_TIMEOUT,
     retry: 1,
