@@ -1,9 +1,14 @@
 // The tracking snippets of docs/tracking.md, with this server's address and the customer's domain filled in.
 
-import { snippetReferrerPattern, snippetUserAgentPattern } from "@/lib/tracking/catalog/snippet-filters";
+import {
+  snippetProgramPatterns,
+  snippetReferrerPattern,
+  snippetUserAgentPattern,
+} from "@/lib/tracking/catalog/snippet-filters";
 
 export function trackingSnippets(origin: string, domain: string): { title: string; code: string }[] {
   const endpoint = `${origin}/api/v1/tracking/events`;
+  const { program, browser } = snippetProgramPatterns();
   return [
     {
       title: "Test with curl",
@@ -107,7 +112,11 @@ app.use((req, res, next) => {
       title: "Cloudflare Worker",
       code: `const ENDPOINT = "${endpoint}";
 // Sent: signed agents (Web Bot Auth), bots and AI agents by their user agent, and visits from AI answers.
+// Bots and AI agents by name:
 const WORTH_SENDING = /${snippetUserAgentPattern()}/i;
+// Programs that name no bot (monitors, feed readers, scanners): their words, unless the user agent is a browser's.
+const PROGRAM = /${program}/i;
+const BROWSER = /${browser}/i;
 const AI_REFERRERS = /${snippetReferrerPattern()}/i;
 let buffer = [];
 let firstAt = 0;
@@ -119,7 +128,9 @@ export default {
     const userAgent = request.headers.get("user-agent") || "";
     const referrer = request.headers.get("referer") || "";
     const signatureAgent = request.headers.get("signature-agent") || undefined;
-    if (signatureAgent || WORTH_SENDING.test(userAgent) || AI_REFERRERS.test(referrer) || url.searchParams.has("utm_source")) {
+    const isProgram =
+      userAgent === "" || WORTH_SENDING.test(userAgent) || (PROGRAM.test(userAgent) && !BROWSER.test(userAgent));
+    if (signatureAgent || isProgram || AI_REFERRERS.test(referrer) || url.searchParams.has("utm_source")) {
       buffer.push({
         domain: url.hostname,
         path: url.pathname + url.search,

@@ -6,7 +6,7 @@ import { isbot } from "isbot";
 import { describe, expect, test } from "vitest";
 import { engineFromReferrer } from "@/lib/tracking/catalog/ai-referrers";
 import { classifyUserAgent } from "@/lib/tracking/catalog/classify";
-import { snippetReferrerPattern, snippetUserAgentPattern } from "@/lib/tracking/catalog/snippet-filters";
+import { snippetReferrerPattern, snippetSendsUserAgent } from "@/lib/tracking/catalog/snippet-filters";
 
 // Held-out style measurements on public corpora (sources and licences: fixtures/README.md).
 const fixtures = path.join(import.meta.dirname, "fixtures");
@@ -148,26 +148,33 @@ describe("the device-detection bot list", { timeout: 120_000 }, () => {
 });
 
 describe("the Cloudflare Worker snippet's patterns", { timeout: 120_000 }, () => {
-  const worthSending = new RegExp(snippetUserAgentPattern(), "i");
   const aiReferrer = new RegExp(snippetReferrerPattern(), "i");
 
-  test("send every AI agent of the corpora the service recognises (266) and most other bots (2,968 of 3,448)", () => {
+  test("send every AI agent of the corpora the service recognises (266) and nearly every other bot (3,332 of 3,448)", () => {
     const bots = [...botNames.map(([ua]) => ua), ...deviceDetectorBots.map(([ua]) => ua)].flatMap((ua) => {
       const c = classifyUserAgent(ua);
       return c.kind === "bot" ? [{ ua, ai: c.bot.isAIBot }] : [];
     });
     const ai = bots.filter((b) => b.ai);
-    const aiSent = ai.filter((b) => worthSending.test(b.ua)).length;
-    const botsSent = bots.filter((b) => worthSending.test(b.ua)).length;
+    const aiSent = ai.filter((b) => snippetSendsUserAgent(b.ua)).length;
+    const botsSent = bots.filter((b) => snippetSendsUserAgent(b.ua)).length;
     console.log(`worker pattern: AI agents ${aiSent}/${ai.length}, bots ${botsSent}/${bots.length}`);
     expect(ai.length).toBeGreaterThan(200);
-    expect(ai.filter((b) => !worthSending.test(b.ua)).map((b) => b.ua)).toEqual([]);
-    expect(botsSent / bots.length).toBeGreaterThanOrEqual(0.85);
+    expect(ai.filter((b) => !snippetSendsUserAgent(b.ua)).map((b) => b.ua)).toEqual([]);
+    // The bots left are programs that wear a browser's user agent and add a name the crawler list knows
+    // ("… Chrome/138 Safari/537.36 DatadogSynthetics"): the service counts them, the Worker cannot tell them apart
+    // from people without that list.
+    expect(botsSent / bots.length).toBeGreaterThanOrEqual(0.95);
   });
 
-  test("send at most 0.5% of people's browsers (116 of 34,156 when measured)", () => {
-    const sent = browsers.filter((ua) => worthSending.test(ua)).length;
+  test("send at most 0.5% of people's browsers (123 of 34,156 when measured)", () => {
+    const sent = browsers.filter((ua) => snippetSendsUserAgent(ua)).length;
     expect(sent / browsers.length).toBeLessThanOrEqual(0.005);
+  });
+
+  test("send a script that gives no user agent: the service counts it as a bot", () => {
+    expect(snippetSendsUserAgent("")).toBe(true);
+    expect(classifyUserAgent("").kind).toBe("bot");
   });
 
   test("a referrer is sent exactly when the service counts it as an AI answer's, or an app's", () => {

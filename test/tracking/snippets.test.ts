@@ -10,6 +10,7 @@ import express from "express";
 import { NextRequest } from "next/server";
 import { afterEach, beforeEach, describe, expect, vi } from "vitest";
 import { trackingSnippets } from "@/lib/dashboard/snippets";
+import { classifyUserAgent } from "@/lib/tracking/catalog/classify";
 import { trackingReadCache } from "@/lib/tracking/reports/read-cache";
 import { apiTest } from "@/test/support/fixtures";
 import type { TestAccount } from "../accounts";
@@ -105,6 +106,17 @@ const importWorker = () =>
   importSnippet<{
     default: { fetch(request: Request, env: object, ctx: ProxyEvent): Promise<Response> };
   }>("Cloudflare Worker", tmpdir(), "mjs");
+
+/** The Worker as shipped, with this test's key pair: `visit` is a request to the site, `sent` the POSTs it queued. */
+async function startWorker() {
+  const { default: worker } = await importWorker();
+  const posted = captureServicePosts();
+  const env = { FINDABLE_KEY: acct.key, FINDABLE_SECRET: acct.secret };
+  const sent: Promise<unknown>[] = [];
+  const visit = (url: string, headers: Record<string, string>) =>
+    worker.fetch(new Request(url, { headers }), env, { waitUntil: (p) => sent.push(p) });
+  return { visit, sent, posted };
+}
 
 /**
  * An Express site behind one proxy (`trust proxy` 1) with the Express snippet pasted next to its app, as shipped.
@@ -411,13 +423,8 @@ describe("signed agents in the snippets", () => {
   });
 
   test("Cloudflare Worker, as shipped: signed agents, every AI agent and AI referrals sent with their headers; people not", async () => {
-    const { default: worker } = await importWorker();
-    const posted = captureServicePosts();
+    const { visit, sent, posted } = await startWorker();
     try {
-      const env = { FINDABLE_KEY: acct.key, FINDABLE_SECRET: acct.secret };
-      const sent: Promise<unknown>[] = [];
-      const visit = (url: string, headers: Record<string, string>) =>
-        worker.fetch(new Request(url, { headers }), env, { waitUntil: (p) => sent.push(p) });
       // A signed agent with a browser's user agent, as agents that browse for a user sign.
       await visit("https://example.com/signed", {
         "user-agent": UA.chrome,
@@ -455,6 +462,36 @@ describe("signed agents in the snippets", () => {
       });
       expect(signatureFields(events[1])).toEqual([]);
       expect(await posted.answers[0]).toMatchObject({ received: 50, rejected: [] });
+    } finally {
+      posted.restore();
+    }
+  });
+
+  test("Cloudflare Worker, as shipped: programs that name no bot and scripts with no user agent are sent too", async () => {
+    const { visit, sent, posted } = await startWorker();
+    try {
+      await visit("https://example.com/monitored", { "user-agent": "Uptime-Kuma/1.23.16" });
+      await visit("https://example.com/feed", { "user-agent": "Feedbin feed-id:2005098 - 2 subscribers" });
+      await visit("https://example.com/scripted", {});
+      await visit("https://example.com/person", { "user-agent": UA.chrome });
+      await visit("https://example.com/phone", {
+        "user-agent":
+          "Mozilla/5.0 (Linux; Android 15; CPH2655 Build/AP3A.240617.008) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/119.0.6045.163 Mobile Safari/537.36",
+      });
+      for (let i = 0; i < 47; i++)
+        await visit(`https://example.com/crawled/${i}`, { "user-agent": UA.googlebot });
+      expect(sent).toHaveLength(1);
+      await Promise.all(sent);
+      const events = posted.batches[0]!.events;
+      expect(events.map((e) => e.path).slice(0, 3)).toEqual(["/monitored", "/feed", "/scripted"]);
+      expect(events).toHaveLength(50);
+      expect(await posted.answers[0]).toMatchObject({ received: 50, rejected: [] });
+      // What the service makes of them: a bot each, under its own name.
+      expect(events.slice(0, 3).map((e) => classifyUserAgent(String(e.userAgent)))).toMatchObject([
+        { kind: "bot", bot: { name: "Uptime-Kuma" } },
+        { kind: "bot", bot: { name: "Feedbin" } },
+        { kind: "bot", bot: { name: "(no user agent)" } },
+      ]);
     } finally {
       posted.restore();
     }

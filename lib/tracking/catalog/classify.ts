@@ -94,7 +94,7 @@ function bot(fields: Omit<ClassifiedBot, "engine"> & { engine?: AiEngine | null 
 export const STRONG_BOT_SIGN =
   /bot\b|bot[/_-]|crawl|spider|slurp|scrap|fetch|archiv|monitor|checker|validat|scanner|preview|headless|lighthouse|curl|wget|python|perl\b|ruby|php\/|java\/\d|go-http|okhttp|axios|node-fetch|undici|httpclient|http-client|libwww|transcoder|\bGoogle-[A-Z]|-Google\b|\w+Proxy\/\d|like Gecko; ?[A-Z]|\(compatible; (?!MSIE)[A-Z][\w-]+(?:[;)]|\/\d)|https?:\/\/|www\.|\w@\w/i;
 // Tokens of real browsers and browsing devices (feature phones, TVs, consoles, in-app browsers).
-const BROWSER_SHAPE =
+export const BROWSER_SHAPE =
   /^(?:Mozilla\/[1-5]\.|Opera\/\d|[A-Z][\w.-]*\/[\d.]+ (?:\(|Profile\/MIDP)|dv\(|iPhone\w*$|iPod\w*$|smarttv_)|\b(?:AppleWebKit|Gecko|Trident|Presto|HbbTV|CE-HTML|NETTV|MAUI|WAP[ -]?Browser|NetFront|UCBrowser|UCWEB|Obigo|Dolfin|MIDP-\d|CLDC-\d|BREW|Polaris|Jasmine)\b/i;
 // Browsers whose name the crawler list's patterns catch: Sogou's mobile browser ("Sogou" is its crawler's name).
 const BROWSER_PRODUCT = /\bSogou(?:MSE|MobileBrowser)\b/;

@@ -1,12 +1,14 @@
 // What an edge snippet (the Cloudflare Worker of the integration snippets) sends: a Worker sees every request of
 // a site, and sending each would spend the key's rate limit on people's page views that count nowhere. It sends
-// the requests the service can count, recognised by two patterns built here from the catalogue, so a snippet
-// copied today knows today's agents and AI referrers; the service still classifies whatever it receives.
+// the requests the service can count, recognised by patterns built here from the catalogue and the classifier's
+// own signals, so a snippet copied today knows today's agents and AI referrers; the service still classifies
+// whatever it receives.
 
 import crawlerUserAgents from "crawler-user-agents";
+import { getPattern } from "isbot";
 import { AI_REFERRER_HOSTS } from "./ai-referrers";
 import { BOT_DEFINITIONS } from "./bots";
-import { STRONG_BOT_SIGN } from "./classify";
+import { BROWSER_SHAPE, STRONG_BOT_SIGN } from "./classify";
 
 /** Escaped for a regular expression literal (its slashes too), as the snippet's code holds the pattern. */
 const escapeForLiteral = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
@@ -60,6 +62,32 @@ function buildUserAgentPattern(): string {
     STRONG_BOT_SIGN.source,
   ].join("|");
 }
+
+/**
+ * The two patterns by which the classifier takes an unnamed user agent for a program's (isbot's words of bots,
+ * libraries and tools) unless it has a browser's shape: the snippet also sends a user agent that matches the first
+ * and not the second, as the monitors, feed readers and scanners that name no bot word ("Uptime-Kuma/1.23").
+ */
+export function snippetProgramPatterns(): { program: string; browser: string } {
+  // A RegExp's source escapes its slashes: it stands between the slashes of a literal as it is.
+  return { program: getPattern().source, browser: BROWSER_SHAPE.source };
+}
+
+/**
+ * Whether the Worker snippet sends a request with this user agent (and no signature or AI referrer): an empty one
+ * (a script's), one the named pattern matches, or a program's that has no browser's shape. The snippet's code
+ * holds the same test.
+ */
+export function snippetSendsUserAgent(userAgent: string): boolean {
+  sendTests ??= {
+    named: new RegExp(snippetUserAgentPattern(), "i"),
+    program: new RegExp(snippetProgramPatterns().program, "i"),
+    browser: new RegExp(snippetProgramPatterns().browser, "i"),
+  };
+  const { named, program, browser } = sendTests;
+  return userAgent === "" || named.test(userAgent) || (program.test(userAgent) && !browser.test(userAgent));
+}
+let sendTests: { named: RegExp; program: RegExp; browser: RegExp } | undefined;
 
 /**
  * A case-insensitive pattern for referrers from an AI answer: every AI referrer host of the catalogue and its
