@@ -1,0 +1,110 @@
+import { describe, expect, test } from "vitest";
+import { seededRandom } from "@/lib/stats/proportions";
+import { LineError, LineReader } from "./line-reader";
+
+const C_ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", v: "\v", f: "\f", b: "\b" };
+const REST_OF_FIELDS = /^(?:[ \t]+(?:"(?:[^"\\]|\\.)*"|[^\s"]+))*[ \t]*$/;
+
+/**
+ * A quoted field read one character at a time, every rule spelled out: escapes (\" \\ \xHH as UTF-8 bytes, C
+ * escapes), and a bare quote that ends the field only before a space, a tab or the line's end (and, for the last
+ * field, only where the rest still reads as fields). What the reader returns, or null where it throws.
+ */
+function reference(text: string, lastField: boolean): { value: string; end: number } | null {
+  let i = 0;
+  while (text[i] === " " || text[i] === "\t") i++;
+  if (text[i] !== '"') return null;
+  let out = "";
+  let bytes: number[] = [];
+  const flush = () => {
+    if (bytes.length > 0) out += Buffer.from(bytes).toString("utf8");
+    bytes = [];
+  };
+  for (i = i + 1; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "\\" && i + 1 < text.length) {
+      const next = text[i + 1]!;
+      if (next === "x" && /^[0-9a-fA-F]{2}$/.test(text.slice(i + 2, i + 4))) {
+        bytes.push(Number.parseInt(text.slice(i + 2, i + 4), 16));
+        i += 3;
+        continue;
+      }
+      flush();
+      out += next === '"' || next === "\\" ? next : (C_ESCAPES[next] ?? `\\${next}`);
+      i++;
+      continue;
+    }
+    flush();
+    if (
+      c === '"' &&
+      (i + 1 === text.length || text[i + 1] === " " || text[i + 1] === "\t") &&
+      (!lastField || REST_OF_FIELDS.test(text.slice(i + 1)))
+    )
+      return { value: out, end: i + 1 };
+    out += c;
+  }
+  return null;
+}
+
+function read(text: string, lastField: boolean): { value: string; end: number } | null {
+  const reader = new LineReader(text);
+  try {
+    const value = reader.quoted("field", lastField);
+    return { value, end: reader.i };
+  } catch (error) {
+    if (error instanceof LineError) return null;
+    throw error;
+  }
+}
+
+describe("LineReader.quoted", () => {
+  test("reads every field as the character-by-character rules do (escapes, bare quotes, truncation)", () => {
+    // Pieces that meet every rule: quotes, escapes of each kind, \xHH runs of a UTF-8 character, spaces, tabs.
+    const pieces = [
+      '"',
+      '"',
+      " ",
+      "\t",
+      "\\",
+      '\\"',
+      "\\\\",
+      "\\x22",
+      "\\xc3\\xa9",
+      "\\xZZ",
+      "\\n",
+      "\\q",
+      "a",
+      "Mozilla/5.0",
+      "-",
+      "é",
+    ];
+    const plain = pieces.filter((p) => !p.includes("\\"));
+    const next = seededRandom(20261130);
+    let escaped = 0;
+    let bare = 0;
+    for (let n = 0; n < 20_000; n++) {
+      let text = '"';
+      const length = Math.floor(next() * 12);
+      // Half the fields without a backslash: the reader's way for fields with no escape.
+      const from = next() < 0.5 ? plain : pieces;
+      for (let k = 0; k < length; k++) text += from[Math.floor(next() * from.length)];
+      const lastField = next() < 0.5;
+      const expected = reference(text, lastField);
+      expect(read(text, lastField), JSON.stringify({ text, lastField })).toEqual(expected);
+      if (text.includes("\\")) escaped++;
+      else if (expected !== null) bare++;
+    }
+    // Both ways through the reader were taken many times.
+    expect(escaped).toBeGreaterThan(5000);
+    expect(bare).toBeGreaterThan(2000);
+  });
+
+  test("a field without escapes comes back as it stands, the cursor past its closing quote", () => {
+    const text = '"GET /a?q="x"&b HTTP/1.1" 200 "Mozilla/5.0 "x" y" extra';
+    const reader = new LineReader(text);
+    expect(reader.quoted("request line")).toBe('GET /a?q="x"&b HTTP/1.1');
+    expect(reader.token("status")).toBe("200");
+    expect(reader.quoted("user agent", true)).toBe('Mozilla/5.0 "x" y');
+    expect(reader.token("extra")).toBe("extra");
+  });
+});
