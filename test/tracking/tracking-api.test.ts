@@ -587,6 +587,38 @@ describe("POST /tracking/logs", () => {
     ]);
   });
 
+  test("lines more than 90 days old or more than 5 minutes ahead are rejected, each with its reason, as events are", async () => {
+    const acct = await createTestAccount(handle.db, { domains: ["ages.example"] });
+    const day = 24 * 60;
+    const lines = [
+      `66.249.66.1 - - [${clf(91 * day)}] "GET /too-old HTTP/1.1" 200 512 "-" "${UA.googlebot}"`,
+      `66.249.66.1 - - [${clf(89 * day)}] "GET /old HTTP/1.1" 200 512 "-" "${UA.googlebot}"`,
+      `66.249.66.1 - - [${clf(-10)}] "GET /ahead HTTP/1.1" 200 512 "-" "${UA.googlebot}"`,
+      `66.249.66.1 - - [${clf(1)}] "GET /now HTTP/1.1" 200 512 "-" "${UA.googlebot}"`,
+    ];
+    const { status, data } = await callApi<Record<string, unknown>>(
+      api,
+      "/api/v1/tracking/logs?domain=ages.example",
+      {
+        method: "POST",
+        headers: { ...acct.headers, "content-type": "text/plain" },
+        body: `${lines.join("\n")}\n`,
+      },
+    );
+    expect(status).toBe(200);
+    expect(data).toMatchObject({ lines: 4, accepted: 2, rejectedCount: 2 });
+    expect(data.rejected).toEqual([
+      { line: 1, reason: "timestamp is more than 90 days old" },
+      { line: 3, reason: "timestamp is more than 5 minutes in the future" },
+    ]);
+    const [domain] = await handle.db.select().from(domains).where(eq(domains.hostname, "ages.example"));
+    const stored = await handle.db
+      .select({ path: visits.path })
+      .from(visits)
+      .where(eq(visits.domainId, domain!.id));
+    expect(stored.map((v) => v.path).sort()).toEqual(["/now", "/old"]);
+  });
+
   test("Content-Encoding: gzip is undone", async () => {
     const acct = await createTestAccount(handle.db, { domains: ["gz.example"] });
     const { data } = await callApi(api, "/api/v1/tracking/logs?domain=gz.example", {

@@ -5,8 +5,10 @@ import { normaliseIp, pathFromUrlOrPath } from "./event-fields";
 import { DateFromValue, isoDateTimeMs, isoText } from "./time-text";
 
 export const MAX_EVENTS_PER_BATCH = 1000;
-const MAX_FUTURE_MS = 5 * 60 * 1000;
-const MAX_AGE_MS = 90 * 24 * 60 * 60 * 1000;
+/** How far ahead of the server's clock a visit's time may be (events and log lines alike). */
+export const MAX_FUTURE_MS = 5 * 60 * 1000;
+/** How old a visit may be when it is sent (events and log lines alike): its month has a partition. */
+export const MAX_AGE_MS = 90 * 24 * 60 * 60 * 1000;
 
 const hostname = z
   .string()

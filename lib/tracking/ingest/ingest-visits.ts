@@ -8,7 +8,7 @@ import { accountListensSql } from "@/lib/webhooks/outbox";
 import { type EventsIngestResult, LOG_REJECTED_REPORTED, type LogsIngestResult } from "../api-schemas";
 import { loadStoredRangeFeeds } from "../catalog/ip-ranges/stored-feeds";
 import { encodeVisitBatch } from "./encode-visits";
-import { eventKey, type RejectedEvent, validateEvents } from "./event-schema";
+import { eventKey, MAX_AGE_MS, MAX_FUTURE_MS, type RejectedEvent, validateEvents } from "./event-schema";
 import type { LogFormat } from "./log-formats";
 import { type LogSource, parseLogStream } from "./log-stream";
 import { prepareVisit, type VisitFields } from "./prepare-visit";
@@ -31,7 +31,6 @@ const LOG_SLICE_MS = 20;
 function yieldToServer(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
-const MAX_FUTURE_MS = 5 * 60 * 1000;
 
 /**
  * The account's domains (id and hostname) and whether a webhook awaits its citations (on every row), by a query
@@ -259,8 +258,14 @@ export async function ingestLog(
       continue;
     }
     const e = result.entry;
-    if (e.timestamp.getTime() > now + MAX_FUTURE_MS) {
+    const at = e.timestamp.getTime();
+    if (at > now + MAX_FUTURE_MS) {
       reject(e.line, "timestamp is more than 5 minutes in the future");
+      continue;
+    }
+    // As an event's: an older visit's month has no partition of its own (it would wait in the default one).
+    if (at < now - MAX_AGE_MS) {
+      reject(e.line, "timestamp is more than 90 days old");
       continue;
     }
     const fields = {

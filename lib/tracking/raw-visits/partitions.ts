@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
+import { MAX_AGE_MS } from "../ingest/event-schema";
 
 /**
  * The visits table's months (migration 0034): one partition per UTC month, visits_YYYY_MM, and visits_default for a
@@ -8,8 +9,6 @@ import { rowsOf } from "@/lib/db/rows";
  * retention; the daily rollups, page counts and citations are other tables and stay.
  */
 
-/** How old an event may be when it is sent (event-schema): the months it can fall in have a partition. */
-const ACCEPTED_AGE_DAYS = 90;
 /** Months created after the current one, so a month's partition exists well before its first visit. */
 const MONTHS_AHEAD = 2;
 /** TRACKING_RAW_RETENTION_MONTHS when unset. */
@@ -62,7 +61,8 @@ function oldestKeptMonth(now: Date, retentionMonths: number): Date {
  * month kept) through MONTHS_AHEAD months after the current one.
  */
 export function monthsToKeepReady(now: Date, retentionMonths: number): Date[] {
-  const oldestAccepted = monthStart(new Date(now.getTime() - ACCEPTED_AGE_DAYS * 86_400_000));
+  // The oldest visit ingest accepts (an event's or a log line's): the months it can fall in have a partition.
+  const oldestAccepted = monthStart(new Date(now.getTime() - MAX_AGE_MS));
   const kept = oldestKeptMonth(now, retentionMonths);
   const months: Date[] = [];
   const last = monthStart(now, MONTHS_AHEAD).getTime();
