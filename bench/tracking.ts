@@ -1,4 +1,4 @@
-// npm run bench:tracking: ingest throughput (batches of 1000 events), the latency of the stats and citations
+// npm run bench:tracking: ingest throughput (batches of 1000 events, and days of access logs), the latency of the stats and citations
 // reads with BENCH_VISITS visits (default 10 million) loaded, on a throwaway Postgres database, and the bytes each
 // stored visit takes (its month's heap and indexes, and its share of the rollups).
 //   BENCH_DATABASE_URL / DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres)
@@ -8,6 +8,7 @@
 //   HTTP ingest and the production server it needs)
 
 import { readdirSync, readFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { Pool } from "undici";
@@ -34,7 +35,12 @@ const READS = Number(process.env.BENCH_READS ?? 200);
 const HTTP_BATCHES = Number(process.env.BENCH_HTTP_BATCHES ?? 400);
 const HTTP_WARMUP_BATCHES = Number(process.env.BENCH_HTTP_WARMUP_BATCHES ?? 60);
 const LOAD_CHUNK = 1_000_000;
+/** The "logs" shape: a day's access log per day of the last 80, as many lines in all as another shape's events. */
+const LOG_DAYS = 80;
+const LOG_LINES_PER_DAY = Math.max(1, Math.round((HTTP_BATCHES * 1000) / LOG_DAYS));
 const DOMAIN = "bench.example";
+/** The "logs" shape's site: one that starts to be tracked and sends the logs it kept (no visits stored before). */
+const LOG_DOMAIN = "logs.bench.example";
 
 /** CPU seconds (user + system) a process has used, from /proc (Linux); 0 once it is gone. */
 function cpuSeconds(pid: number): number {
@@ -64,6 +70,12 @@ function postgresCpuSeconds(): number {
     } catch {}
   }
   return total;
+}
+const MONTH_ABBR = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+/** A time as the combined log format writes it: "10/Oct/2026:13:55:36 +0000". */
+function clfTime(d: Date): string {
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${two(d.getUTCDate())}/${MONTH_ABBR[d.getUTCMonth()]}/${d.getUTCFullYear()}:${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())} +0000`;
 }
 const log = (msg: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
 const pct = (sorted: number[], p: number) =>
@@ -165,6 +177,8 @@ try {
     ? { id: existing.account_id }
     : (await createAccount(db, { ownerEmail: "bench@example.com" })).account;
   const domain = existing ?? (await registerDomain(db, account.id, DOMAIN));
+  // Registered once; a kept database has it from its first run.
+  await registerDomain(db, account.id, LOG_DOMAIN);
 
   // 1. Load the visits straight into the table (generate_series, no HTTP), then derive the rollups from them
   //    exactly as ingest keeps them. 85% bot visits over the sample bots, 15% AI-referred people (citations).
@@ -312,10 +326,32 @@ try {
         }),
       );
     };
+    // "logs": a backfill as a site sends one when it starts to be tracked: the access logs it kept, one per day of
+    // the last 80 (nginx's combined format, gzip-compressed, each in time order as the server wrote it), as many lines
+    // in all as the other shapes send events, uploaded by 4 clients at once, oldest day first, for a domain of its
+    // own (the spread shape's backfill lands among stored visits instead). Like the other shapes' events, the lines
+    // carry no address, so no verification runs.
+    const logBodies = (seed: number, days = LOG_DAYS) =>
+      Array.from({ length: days }, (_, d) => {
+        const visits = generateSampleVisits({
+          count: LOG_LINES_PER_DAY,
+          days: 1,
+          now: now - (days - 1 - d) * 86_400_000,
+          seed: seed + d,
+        }).sort((a, b) => a.timestamp.getTime() - b.timestamp.getTime());
+        const lines = visits.map(
+          (v) =>
+            `- - - [${clfTime(v.timestamp)}] "GET ${v.path} HTTP/1.1" ${v.status} 5120 "${v.referrer ?? "-"}" "${v.userAgent}"\n`,
+        );
+        return gzipSync(lines.join(""));
+      });
     // The load generator is undici's Pool (as bench:api's), four connections: fetch cost the bench about twice
     // the CPU per batch, taken from the same two cores as the server and Postgres.
     const pool = new Pool(app.origin, { connections: 4, pipelining: 1 });
-    const postAll = async (bodies: string[]) => {
+    // A body is a batch of 1000 events (POST /tracking/events) or, for the "logs" shape, a day's access log of
+    // `perBody` lines (POST /tracking/logs); the per-batch figures are per 1000 events or lines either way.
+    const postAll = async (bodies: (string | Buffer)[], upload?: { perBody: number }) => {
+      const thousands = (bodies.length * (upload?.perBody ?? 1000)) / 1000;
       let next = 0;
       let stored = 0;
       // Each run starts from a checkpoint: otherwise whether Postgres's checkpoint (and the full-page images in the
@@ -329,10 +365,14 @@ try {
           while (next < bodies.length) {
             const body = bodies[next++]!;
             const res = await pool.request({
-              path: "/api/v1/tracking/events",
+              path: upload
+                ? `/api/v1/tracking/logs?domain=${LOG_DOMAIN}&format=combined`
+                : "/api/v1/tracking/events",
               method: "POST",
               headers: {
-                "content-type": "application/json",
+                ...(upload
+                  ? { "content-type": "text/plain", "content-encoding": "gzip" }
+                  : { "content-type": "application/json" }),
                 "x-api-key": pair.keyId,
                 "x-api-secret": pair.secret,
               },
@@ -347,7 +387,7 @@ try {
       const seconds = (performance.now() - t) / 1000;
       const bench = process.cpuUsage(cpu0.bench);
       // CPU milliseconds per batch of 1000 events: where the two cores went.
-      const perBatch = (s: number) => ((s * 1000) / bodies.length).toFixed(1);
+      const perBatch = (s: number) => ((s * 1000) / thousands).toFixed(1);
       const cpu = {
         server: perBatch(cpuSeconds(app.pid) - cpu0.server),
         postgres: perBatch(postgresCpuSeconds() - cpu0.postgres),
@@ -356,10 +396,10 @@ try {
       };
       const wal1 = await walStats();
       const wal = {
-        kb: ((wal1.bytes - wal0.bytes) / 1024 / bodies.length).toFixed(0),
-        fpi: ((wal1.fpi - wal0.fpi) / bodies.length).toFixed(0),
+        kb: ((wal1.bytes - wal0.bytes) / 1024 / thousands).toFixed(0),
+        fpi: ((wal1.fpi - wal0.fpi) / thousands).toFixed(0),
       };
-      return { stored, eventsPerSecond: (bodies.length * 1000) / seconds, cpu, wal };
+      return { stored, eventsPerSecond: (thousands * 1000) / seconds, cpu, wal };
     };
     // The server warms up first (its code compiled, its pools open, its heap grown to its working size) on batches of
     // their own, as bench:api warms up before it counts: a run's figures are the steady state.
@@ -368,10 +408,13 @@ try {
     const computed = await postAll(httpBodies("computed"));
     const spread = await postAll(httpBodies("spread"));
     const wide = await postAll(httpBodies("wide"));
+    // The log route's code warms up as the events route's did, on days of their own.
+    await postAll(logBodies(26000, 8), { perBody: LOG_LINES_PER_DAY });
+    const logs = await postAll(logBodies(25000), { perBody: LOG_LINES_PER_DAY });
     await pool.close();
     await new Promise((r) => setTimeout(r, 1000));
     const rss = rssMb(app.pid);
-    return { live, computed, spread, wide, rss, rssAtStart, kill: app.kill };
+    return { live, computed, spread, wide, logs, rss, rssAtStart, kill: app.kill };
   };
   // The rollups' row updates and how many were heap-only (no index entry written), over the HTTP ingest: Postgres
   // reports a backend's counts within a second of its transaction, and the ingest ends with a second's pause.
@@ -445,6 +488,10 @@ try {
         ["live traffic without ids (keys computed from each event's time and fields)", http.computed],
         ["spread over 80 days (a backfill)", http.spread],
         ["live traffic over 50,000 pages (a large site)", http.wide],
+        [
+          "a backfill of 80 days of access logs (a gzipped combined log per day, each in time order)",
+          http.logs,
+        ],
       ] as const)
     : []) {
     console.log(
