@@ -263,7 +263,8 @@ export async function ingestLog(
       reject(e.line, "timestamp is more than 5 minutes in the future");
       continue;
     }
-    // As an event's: an older visit's month has no partition of its own (it would wait in the default one).
+    // As an event's: the months the runner keeps ready begin 90 days back, so an older visit's month may have no
+    // partition (it would wait in the default one).
     if (at < now - MAX_AGE_MS) {
       reject(e.line, "timestamp is more than 90 days old");
       continue;
