@@ -24,6 +24,7 @@ import { jobRow } from "@/test/jobs-helpers";
 import { STRESS_TOOL_FILE, runner as stressRunner, stressTool } from "@/test/support/tools/stress";
 import {
   benchDatabase,
+  clfTime,
   ensureBuild,
   fmt,
   type LoadResult,
@@ -307,7 +308,6 @@ async function fairness(db: Awaited<ReturnType<typeof benchDatabase>>, siteUrl: 
   ];
 }
 
-const LOG_MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 const LOG_AGENTS = [
   "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)",
   "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
@@ -322,9 +322,7 @@ function accessLog(round: number): { body: Uint8Array; lines: number } {
   let bytes = 0;
   for (let i = 0; bytes < 10 * 1024 * 1024 - 400; i++) {
     const t = new Date(start + i * 1_000);
-    const iso = t.toISOString();
-    const stamp = `${iso.slice(8, 10)}/${LOG_MONTHS[t.getUTCMonth()]}/${iso.slice(0, 4)}:${iso.slice(11, 19)} +0000`;
-    const line = `66.249.66.${i % 250} - - [${stamp}] "GET /blog/post-${i % 5000}?ref=${i} HTTP/1.1" 200 ${1000 + (i % 9000)} "-" "${LOG_AGENTS[i % LOG_AGENTS.length]}"`;
+    const line = `66.249.66.${i % 250} - - [${clfTime(t)}] "GET /blog/post-${i % 5000}?ref=${i} HTTP/1.1" 200 ${1000 + (i % 9000)} "-" "${LOG_AGENTS[i % LOG_AGENTS.length]}"`;
     lines.push(line);
     bytes += line.length + 1;
   }

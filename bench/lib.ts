@@ -154,3 +154,10 @@ export function percentiles(values: number[]) {
 
 export const fmt = (r: LoadResult) =>
   `${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50.toFixed(2).padStart(7)} ms  p99 ${r.p99.toFixed(2).padStart(7)} ms  (${r.n} requests; statuses ${JSON.stringify(r.statuses)})`;
+
+const MONTH_ABBR = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+/** A time as the combined log format writes it, in UTC: "10/Oct/2026:13:55:36 +0000". */
+export function clfTime(t: Date): string {
+  const iso = t.toISOString();
+  return `${iso.slice(8, 10)}/${MONTH_ABBR[t.getUTCMonth()]}/${iso.slice(0, 4)}:${iso.slice(11, 19)} +0000`;
+}

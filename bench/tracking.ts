@@ -25,7 +25,7 @@ import { getCitations } from "@/lib/tracking/reports/citations-query";
 import { trackingReadCache } from "@/lib/tracking/reports/read-cache";
 import { getBotStats } from "@/lib/tracking/reports/stats";
 import { listBotVisits } from "@/lib/tracking/reports/visits-list";
-import { ensureBuild, rssMb, startServer } from "./lib";
+import { clfTime, ensureBuild, rssMb, startServer } from "./lib";
 
 const BASE =
   process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -70,12 +70,6 @@ function postgresCpuSeconds(): number {
     } catch {}
   }
   return total;
-}
-const MONTH_ABBR = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-/** A time as the combined log format writes it: "10/Oct/2026:13:55:36 +0000". */
-function clfTime(d: Date): string {
-  const two = (n: number) => String(n).padStart(2, "0");
-  return `${two(d.getUTCDate())}/${MONTH_ABBR[d.getUTCMonth()]}/${d.getUTCFullYear()}:${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())} +0000`;
 }
 const log = (msg: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
 const pct = (sorted: number[], p: number) =>
