@@ -619,6 +619,37 @@ describe("POST /tracking/logs", () => {
     expect(stored.map((v) => v.path).sort()).toEqual(["/now", "/old"]);
   });
 
+  test("a log's addresses are stored as an event's are: IPv6 canonical, IPv4-mapped as IPv4, without a port", async () => {
+    const acct = await createTestAccount(handle.db, { domains: ["addr.example"] });
+    const line = (client: string, path: string) =>
+      `${client} - - [${clf(5)}] "GET ${path} HTTP/1.1" 200 512 "-" "${UA.googlebot}"`;
+    const body = `${[
+      line("66.249.66.1", "/v4"),
+      line("::FFFF:66.249.66.1", "/mapped"),
+      line("2001:DB8:0:0:0:0:0:5", "/v6"),
+      line("[2001:db8::6]:443", "/v6-port"),
+    ].join("\n")}\n`;
+    const upload = () =>
+      callApi<Record<string, unknown>>(api, "/api/v1/tracking/logs?domain=addr.example", {
+        method: "POST",
+        headers: { ...acct.headers, "content-type": "text/plain" },
+        body,
+      });
+    expect((await upload()).data).toMatchObject({ accepted: 4, rejectedCount: 0 });
+    // The lines' keys are theirs as written: the same log again stores nothing.
+    expect((await upload()).data).toMatchObject({ accepted: 0, duplicates: 4 });
+    const [domain] = await handle.db.select().from(domains).where(eq(domains.hostname, "addr.example"));
+    const stored = await handle.db
+      .select({ path: visits.path, ip: visits.ip, verification: visits.verification })
+      .from(visits)
+      .where(eq(visits.domainId, domain!.id));
+    const byPath = Object.fromEntries(stored.map((v) => [v.path, v]));
+    expect(byPath["/v4"]?.ip).toBe("66.249.66.1");
+    expect(byPath["/mapped"]).toEqual({ ...byPath["/v4"], path: "/mapped" });
+    expect(byPath["/v6"]?.ip).toBe("2001:db8::5");
+    expect(byPath["/v6-port"]?.ip).toBe("2001:db8::6");
+  });
+
   test("Content-Encoding: gzip is undone", async () => {
     const acct = await createTestAccount(handle.db, { domains: ["gz.example"] });
     const { data } = await callApi(api, "/api/v1/tracking/logs?domain=gz.example", {

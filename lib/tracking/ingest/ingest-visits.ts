@@ -8,6 +8,7 @@ import { accountListensSql } from "@/lib/webhooks/outbox";
 import { type EventsIngestResult, LOG_REJECTED_REPORTED, type LogsIngestResult } from "../api-schemas";
 import { loadStoredRangeFeeds } from "../catalog/ip-ranges/stored-feeds";
 import { encodeVisitBatch } from "./encode-visits";
+import { normaliseIp } from "./event-fields";
 import { eventKey, MAX_AGE_MS, MAX_FUTURE_MS, type RejectedEvent, validateEvents } from "./event-schema";
 import type { LogFormat } from "./log-formats";
 import { type LogSource, parseLogStream } from "./log-stream";
@@ -281,6 +282,9 @@ export async function ingestLog(
     const base = eventKey(fields);
     const n = (seen.get(base) ?? 0) + 1;
     seen.set(base, n);
+    // The key is the line's as written; the address is stored as an event's is: IPv6 in its canonical text, an
+    // IPv4-mapped address as IPv4.
+    if (fields.ip?.includes(":")) fields.ip = normaliseIp(fields.ip) ?? undefined;
     const signed = e.signature
       ? {
           method: e.method,

@@ -3,12 +3,49 @@ import { seededRandom } from "@/lib/stats/proportions";
 import { LineError, LineReader } from "./line-reader";
 
 const C_ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", v: "\v", f: "\f", b: "\b" };
-const REST_OF_FIELDS = /^(?:[ \t]+(?:"(?:[^"\\]|\\.)*"|[^\s"]+))*[ \t]*$/;
+
+/**
+ * Whether what follows a closing quote reads as more fields: fields apart by spaces or tabs, each made of
+ * characters other than white space and of quoted parts (a backslash escapes the next character). `glued`: the
+ * first field follows the quote with no space and must begin with a `name=`.
+ */
+function readsAsFields(rest: string, glued: boolean): boolean {
+  let i = 0;
+  let inField = false;
+  if (glued) {
+    const name = /^[A-Za-z_][\w.-]*=/.exec(rest);
+    if (!name) return false;
+    i = name[0].length;
+    inField = true;
+  }
+  while (i < rest.length) {
+    const c = rest[i]!;
+    if (c === " " || c === "\t") {
+      inField = false;
+      i++;
+    } else if (!inField && i === 0) {
+      return false; // a field after the quote needs a space first
+    } else if (c === '"') {
+      let j = i + 1;
+      while (j < rest.length && rest[j] !== '"') j += rest[j] === "\\" ? 2 : 1;
+      if (j >= rest.length) return false;
+      inField = true;
+      i = j + 1;
+    } else if (/\s/.test(c)) {
+      return false;
+    } else {
+      inField = true;
+      i++;
+    }
+  }
+  return true;
+}
 
 /**
  * A quoted field read one character at a time, every rule spelled out: escapes (\" \\ \xHH as UTF-8 bytes, C
  * escapes), and a bare quote that ends the field only before a space, a tab or the line's end (and, for the last
- * field, only where the rest still reads as fields). What the reader returns, or null where it throws.
+ * field, only where the rest still reads as fields, which may also begin right after the quote with a `name=`).
+ * What the reader returns, or null where it throws.
  */
 function reference(text: string, lastField: boolean): { value: string; end: number } | null {
   let i = 0;
@@ -35,12 +72,12 @@ function reference(text: string, lastField: boolean): { value: string; end: numb
       continue;
     }
     flush();
-    if (
-      c === '"' &&
-      (i + 1 === text.length || text[i + 1] === " " || text[i + 1] === "\t") &&
-      (!lastField || REST_OF_FIELDS.test(text.slice(i + 1)))
-    )
-      return { value: out, end: i + 1 };
+    if (c === '"') {
+      const spaced = i + 1 === text.length || text[i + 1] === " " || text[i + 1] === "\t";
+      const rest = text.slice(i + 1);
+      if (spaced ? !lastField || readsAsFields(rest, false) : lastField && readsAsFields(rest, true))
+        return { value: out, end: i + 1 };
+    }
     out += c;
   }
   return null;
@@ -75,6 +112,7 @@ describe("LineReader.quoted", () => {
       "\\q",
       "a",
       "Mozilla/5.0",
+      "rt=",
       "-",
       "é",
     ];

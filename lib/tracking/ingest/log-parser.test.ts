@@ -88,6 +88,11 @@ describe("parseLogLine", () => {
     expect(entry(COMBINED.replace("66.249.66.1", "::ffff:66.249.66.1")).ip).toBe("::ffff:66.249.66.1");
   });
 
+  test("a client logged with its port: the address without it", () => {
+    expect(entry(COMBINED.replace("66.249.66.1", "[2001:db8::1]:51234")).ip).toBe("2001:db8::1");
+    expect(entry(COMBINED.replace("66.249.66.1", "66.249.66.1:51234")).ip).toBe("66.249.66.1");
+  });
+
   test("a host name in place of the address gives no ip", () => {
     expect(entry(COMBINED.replace("66.249.66.1", "crawl-66-249-66-1.googlebot.com")).ip).toBeNull();
   });
@@ -116,6 +121,31 @@ describe("parseLogLine", () => {
     const e = entry(`${COMBINED} 0.012 0.010 "upstream-1" rt=0.5`);
     expect(e.userAgent).toBe(UA);
     expect(e.status).toBe(200);
+  });
+
+  test("timing fields with quoted values after the user agent, spaced or glued to its quote", () => {
+    // nginx's upstream_time example: '"$http_user_agent"rt=$request_time uct="$upstream_connect_time" …'.
+    const timing = 'rt=0.003 uct="0.000" uht="0.001" urt="0.001, 0.002"';
+    expect(entry(`${COMBINED} ${timing}`).userAgent).toBe(UA);
+    expect(entry(`${COMBINED}${timing}`).userAgent).toBe(UA);
+    expect(entry(`${COMBINED} "-" ${timing} cs="-"`).userAgent).toBe(UA);
+    // A quote inside the agent that nothing field-like follows stays in it.
+    expect(entry(COMBINED.replace(`"${UA}"`, '"Agent "x" y"')).userAgent).toBe('Agent "x" y');
+    expect(entry(COMBINED.replace(`"${UA}"`, '"Agent "x"y z"')).userAgent).toBe('Agent "x"y z');
+  });
+
+  test("an ISO 8601 time in the brackets (nginx's $time_iso8601)", () => {
+    const e = entry(COMBINED.replace("22/Nov/2026:03:14:15 +0000", "2026-11-22T04:14:15+01:00"));
+    expect(e.timestamp).toEqual(new Date("2026-11-22T03:14:15Z"));
+    expect(
+      entry(COMBINED.replace("22/Nov/2026:03:14:15 +0000", "2026-11-22T03:14:15.250Z")).timestamp,
+    ).toEqual(new Date("2026-11-22T03:14:15.250Z"));
+    expect(reason(COMBINED.replace("22/Nov/2026:03:14:15 +0000", "2026-02-31T03:14:15+00:00"))).toMatch(
+      /invalid timestamp/,
+    );
+    expect(reason(COMBINED.replace("22/Nov/2026:03:14:15 +0000", "2026-11-22T03:14:15"))).toMatch(
+      /invalid timestamp/,
+    );
   });
 
   test("an absolute URL in the request line is reduced to its path", () => {

@@ -1,5 +1,4 @@
-import { parseIp } from "../catalog/ip-ranges/cidr";
-import { clientOfChain, noRequest, registerLocalTimeParser } from "./log-fields";
+import { clientOfChain, ipOf, noRequest, registerLocalTimeParser } from "./log-fields";
 import { detectLineFormat, type LogFormat, parseJsonLine } from "./log-formats";
 import { CLOUDFRONT_FIELDS, parseAlbLine, parseCloudFrontLine } from "./log-formats-aws";
 import { IIS_FIELDS, parseIisLine } from "./log-formats-servers";
@@ -35,8 +34,20 @@ const TIME = /^(\d{2})\/([A-Za-z]{3})\/(\d{4}):(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1
 const METHOD = /^[A-Z][A-Z_-]{0,23}$/;
 const PROTOCOL = /^HTTP\/\d(?:\.\d)?$/;
 
-/** Parses "10/Oct/2000:13:55:36 -0700" (the %t of Apache and nginx) to a Date. */
+// nginx's $time_iso8601 ("2000-10-10T13:55:36-07:00"), which custom formats put where %t goes.
+const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:\d\d)$/;
+
+/** Parses "10/Oct/2000:13:55:36 -0700" (the %t of Apache and nginx), or its ISO 8601 form, to a Date. */
 export function parseLogTimestamp(text: string): Date | null {
+  if (ISO_TIME.test(text)) {
+    const date = new Date(text);
+    // Date rolls 2026-02-31 over into March, as Date.UTC does below.
+    const [y, mo, d] = text.split(/[-T]/, 3).map(Number) as [number, number, number];
+    const local = new Date(Date.UTC(y, mo - 1, d));
+    return Number.isNaN(date.getTime()) || local.getUTCMonth() !== mo - 1 || local.getUTCDate() !== d
+      ? null
+      : date;
+  }
   const m = TIME.exec(text);
   if (!m) return null;
   const [, dd, mon, yyyy, hh, mi, ss, fraction, sign, oh, om] = m as unknown as string[];
@@ -132,11 +143,6 @@ function clientPart(text: string, vhost: boolean): { address: string; end: numbe
   return { address: chain.length === 1 ? (chain[0] as string) : clientOfChain(chain), end: open.index };
 }
 
-function normaliseIp(host: string): string | null {
-  const bare = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
-  return parseIp(bare) ? bare : null;
-}
-
 /**
  * Parses one line of an access log in combined (`%h %l %u %t "%r" %>s %b "%{Referer}i" "%{User-agent}i"`)
  * or common format. Fields after the user agent (nginx's $request_time and the like) are ignored. Never
@@ -171,7 +177,7 @@ function parseCombinedLine(text: string, line: number, options: ParseLogOptions)
       ok: true,
       entry: {
         line,
-        ip: normaliseIp(host),
+        ip: ipOf(host),
         timestamp,
         ...request,
         status,
