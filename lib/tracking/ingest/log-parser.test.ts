@@ -1,5 +1,6 @@
 import { Readable } from "node:stream";
 import { describe, expect, test } from "vitest";
+import { seededRandom } from "@/lib/stats/proportions";
 import { withTrust } from "@/test/support/trust-proxy";
 import { type LogLineResult, parseLogLine, parseLogTimestamp } from "./log-parser";
 import { parseLog, parseLogStream } from "./log-stream";
@@ -29,6 +30,28 @@ async function collect(
   return results;
 }
 
+/** %t as a regular expression and Date read it: the fields by pattern, the day and hour checked by Date rolling them over. */
+function referenceTime(text: string): number | null {
+  const m =
+    /^(\d{2})\/([A-Za-z]{3})\/(\d{4}):(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))? ([+-])(\d{2})(\d{2})$/.exec(
+      text,
+    );
+  if (!m) return null;
+  const [, dd, mon, yyyy, hh, mi, ss, fraction, sign, oh, om] = m as unknown as string[];
+  const month = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"].indexOf(
+    mon!.toLowerCase(),
+  );
+  if (month < 0) return null;
+  const [day, hour, minute, second] = [Number(dd), Number(hh), Number(mi), Number(ss)];
+  const ms = fraction ? Number(fraction.padEnd(3, "0").slice(0, 3)) : 0;
+  const local = Date.UTC(Number(yyyy), month, day, hour, minute, second, ms);
+  // The day and hour checked before the seconds are added: a leap second (":60") is the next minute's first.
+  const check = new Date(Date.UTC(Number(yyyy), month, day, hour));
+  if (check.getUTCDate() !== day || check.getUTCHours() !== hour || minute > 59 || second > 60) return null;
+  if (Number(oh) > 14 || Number(om) > 59) return null;
+  return local - (Number(oh) * 60 + Number(om)) * (sign === "-" ? -1 : 1) * 60_000;
+}
+
 describe("parseLogTimestamp", () => {
   test("applies the zone offset", () => {
     expect(parseLogTimestamp("10/Oct/2000:13:55:36 -0700")?.toISOString()).toBe("2000-10-10T20:55:36.000Z");
@@ -36,6 +59,44 @@ describe("parseLogTimestamp", () => {
     expect(parseLogTimestamp("22/Nov/2026:03:14:15.250 +0000")?.toISOString()).toBe(
       "2026-11-22T03:14:15.250Z",
     );
+    // A leap second is the next minute's first, even at the year's end.
+    expect(parseLogTimestamp("31/Dec/2016:23:59:60 +0000")?.toISOString()).toBe("2017-01-01T00:00:00.000Z");
+  });
+
+  test("reads every %t text as a regular expression and Date.UTC read it", () => {
+    // Texts near the format: real times, and each position changed to another character.
+    const next = seededRandom(20261201);
+    const months = [
+      "Jan",
+      "feb",
+      "MAR",
+      "Apr",
+      "May",
+      "Jun",
+      "Jul",
+      "Aug",
+      "Sep",
+      "Oct",
+      "Nov",
+      "Dec",
+      "Foo",
+    ];
+    const two = (n: number) => String(n).padStart(2, "0");
+    let valid = 0;
+    for (let n = 0; n < 20_000; n++) {
+      const fraction =
+        next() < 0.3 ? `.${String(Math.floor(next() * 1e6)).slice(0, 1 + Math.floor(next() * 6))}` : "";
+      let text = `${two(Math.floor(next() * 32))}/${months[Math.floor(next() * months.length)]}/${1996 + Math.floor(next() * 12)}:${two(Math.floor(next() * 25))}:${two(Math.floor(next() * 61))}:${two(Math.floor(next() * 62))}${fraction} ${next() < 0.5 ? "+" : "-"}${two(Math.floor(next() * 16))}${two(Math.floor(next() * 61))}`;
+      if (next() < 0.2) {
+        const at = Math.floor(next() * text.length);
+        text =
+          text.slice(0, at) + " /:.+-0a9Z"[Math.floor(next() * 10)] + text.slice(at + (next() < 0.5 ? 1 : 0));
+      }
+      const expected = referenceTime(text);
+      expect(parseLogTimestamp(text)?.getTime() ?? null, text).toBe(expected);
+      if (expected !== null) valid++;
+    }
+    expect(valid).toBeGreaterThan(5000);
   });
 
   test("rejects impossible dates", () => {
