@@ -176,6 +176,36 @@ test("first signed visits are settled once the directory is fetched; later ones 
   });
 });
 
+test("a key's nbf and exp bound what it signs, in seconds or in the reference directory's milliseconds", async () => {
+  const day = 86_400;
+  const [later, expired, ms, msLater] = [agentKeyPair(), agentKeyPair(), agentKeyPair(), agentKeyPair()];
+  directory.keys = [
+    // The reference directory's own example: "nbf": 1743465600000 (1 April 2025, in milliseconds).
+    { ...key.jwk, kid: key.keyid, nbf: 1743465600000 },
+    { ...later.jwk, kid: later.keyid, nbf: now() + day },
+    { ...expired.jwk, kid: expired.keyid, nbf: now() - 2 * day, exp: now() - day },
+    { ...ms.jwk, kid: ms.keyid, nbf: (now() - day) * 1000, exp: (now() + day) * 1000 },
+    { ...msLater.jwk, kid: msLater.keyid, nbf: (now() + day) * 1000 },
+  ];
+  await ingestEvents(db, accountId, {
+    events: [
+      event("/a-since-2025", signed()),
+      event("/b-not-yet", signed({ key: later })),
+      event("/c-expired", signed({ key: expired })),
+      event("/d-ms-window", signed({ key: ms })),
+      event("/e-ms-not-yet", signed({ key: msLater })),
+    ],
+  });
+  await signaturesIdle();
+  expect((await stored()).rows).toEqual([
+    ["/a-since-2025", "verified", "signature"],
+    ["/b-not-yet", "unverified", "signature"],
+    ["/c-expired", "unverified", "signature"],
+    ["/d-ms-window", "verified", "signature"],
+    ["/e-ms-not-yet", "unverified", "signature"],
+  ]);
+});
+
 test("agents signing with RSA-PSS SHA-512 or ECDSA P-256 (RFC 9421) are verified as Ed25519 ones are", async () => {
   const rsa = agentKeyPair("rsa-pss-sha512");
   const ec = agentKeyPair("ecdsa-p256-sha256");

@@ -113,6 +113,16 @@ function publicKeyOf(k: Record<string, unknown>): KeyObject | null {
 }
 
 /**
+ * A key's `nbf` or `exp` in seconds since the epoch. JWTs count seconds (RFC 7519), but the Web Bot Auth directory
+ * of the reference implementation documents and publishes milliseconds ("nbf": 1743465600000): a number past
+ * 10^11 (the year 5138 in seconds) is read as milliseconds, so such a key is not taken for one of a far future.
+ */
+function epochSeconds(value: unknown): number | null {
+  if (typeof value !== "number" || !Number.isFinite(value)) return null;
+  return value > 1e11 ? value / 1000 : value;
+}
+
+/**
  * The signature keys of a directory document, by thumbprint: Ed25519 (the profile's), RSA of 2048 bits or more
  * and ECDSA on P-256 or P-384. A signature names its key by thumbprint, which the key material itself gives: a
  * `kid` that differs is a label the directory chose and does not hide the key (as the reference verifier reads
@@ -132,8 +142,8 @@ export function parseKeyDirectory(document: unknown): Map<string, AgentKey> {
     keys.set(thumbprint, {
       key,
       alg: typeof k.alg === "string" ? k.alg : null,
-      notBefore: typeof k.nbf === "number" ? k.nbf : null,
-      expires: typeof k.exp === "number" ? k.exp : null,
+      notBefore: epochSeconds(k.nbf),
+      expires: epochSeconds(k.exp),
     });
   }
   return keys;
