@@ -24,6 +24,31 @@ export function trackingSnippets(origin: string, domain: string): { title: strin
 const ENDPOINT = "${endpoint}";
 let buffer: object[] = [];
 let firstAt = 0;
+let pausedUntil = 0;
+
+function send(events: object[]) {
+  return fetch(ENDPOINT, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "x-api-key": process.env.FINDABLE_KEY!,
+      "x-api-secret": process.env.FINDABLE_SECRET!,
+    },
+    body: JSON.stringify({ events }),
+  }).then(
+    (res) => {
+      if (res.status === 429 || res.status >= 500) keep(events, Number(res.headers.get("retry-after")) || 10);
+    },
+    () => keep(events, 10),
+  );
+}
+
+// Refused for now (the rate limit, a server error, no connection): the events wait and go again (ingest is
+// idempotent), none sent before the pause ends.
+function keep(events: object[], seconds: number) {
+  buffer = events.concat(buffer).slice(0, 5000);
+  pausedUntil = Date.now() + seconds * 1000;
+}
 
 export function proxy(req: NextRequest, event: NextFetchEvent) {
   buffer.push({
@@ -43,20 +68,8 @@ export function proxy(req: NextRequest, event: NextFetchEvent) {
     signatureAgent: req.headers.get("signature-agent") ?? undefined,
   });
   if (buffer.length === 1) firstAt = Date.now();
-  if (buffer.length >= 500 || Date.now() - firstAt > 10_000) {
-    const events = buffer;
-    buffer = [];
-    event.waitUntil(
-      fetch(ENDPOINT, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          "x-api-key": process.env.FINDABLE_KEY!,
-          "x-api-secret": process.env.FINDABLE_SECRET!,
-        },
-        body: JSON.stringify({ events }),
-      }).catch(() => {}),
-    );
+  if ((buffer.length >= 500 || Date.now() - firstAt > 10_000) && Date.now() >= pausedUntil) {
+    event.waitUntil(send(buffer.splice(0, 1000)));
   }
   return NextResponse.next();
 }
@@ -67,9 +80,10 @@ export const config = { matcher: ["/((?!_next/static|_next/image|favicon.ico).*)
       title: "Express",
       code: `const ENDPOINT = "${endpoint}";
 let buffer = [];
+let pausedUntil = 0;
 
 function flush() {
-  if (buffer.length === 0) return;
+  if (buffer.length === 0 || Date.now() < pausedUntil) return;
   const events = buffer.splice(0, 1000);
   fetch(ENDPOINT, {
     method: "POST",
@@ -79,9 +93,19 @@ function flush() {
       "x-api-secret": process.env.FINDABLE_SECRET,
     },
     body: JSON.stringify({ events }),
-  }).catch(() => {
-    if (buffer.length < 5000) buffer.unshift(...events); // sent again later: ingest is idempotent
-  });
+  }).then(
+    (res) => {
+      if (res.status === 429 || res.status >= 500) keep(events, Number(res.headers.get("retry-after")) || 0);
+    },
+    () => keep(events, 0),
+  );
+}
+
+// Refused for now (the rate limit, a server error, no connection): the events wait for a later flush (ingest is
+// idempotent), none sent before the pause the service asked for ends.
+function keep(events, seconds) {
+  buffer = events.concat(buffer).slice(0, 5000);
+  pausedUntil = Date.now() + seconds * 1000;
 }
 setInterval(flush, 10_000).unref();
 
@@ -120,6 +144,27 @@ const BROWSER = /${browser}/i;
 const AI_REFERRERS = /${snippetReferrerPattern()}/i;
 let buffer = [];
 let firstAt = 0;
+let pausedUntil = 0;
+
+function send(events, env) {
+  return fetch(ENDPOINT, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-api-key": env.FINDABLE_KEY, "x-api-secret": env.FINDABLE_SECRET },
+    body: JSON.stringify({ events }),
+  }).then(
+    (res) => {
+      if (res.status === 429 || res.status >= 500) keep(events, Number(res.headers.get("retry-after")) || 10);
+    },
+    () => keep(events, 10),
+  );
+}
+
+// Refused for now (the rate limit, a server error, no connection): the events wait and go again (ingest is
+// idempotent), none sent before the pause ends.
+function keep(events, seconds) {
+  buffer = events.concat(buffer).slice(0, 5000);
+  pausedUntil = Date.now() + seconds * 1000;
+}
 
 export default {
   async fetch(request, env, ctx) {
@@ -148,17 +193,8 @@ export default {
       });
       if (buffer.length === 1) firstAt = Date.now();
     }
-    if (buffer.length >= 50 || (buffer.length > 0 && Date.now() - firstAt > 10_000)) {
-      const events = buffer;
-      buffer = [];
-      ctx.waitUntil(
-        fetch(ENDPOINT, {
-          method: "POST",
-          headers: { "content-type": "application/json", "x-api-key": env.FINDABLE_KEY, "x-api-secret": env.FINDABLE_SECRET },
-          body: JSON.stringify({ events }),
-        }).catch(() => {}),
-      );
-    }
+    const due = buffer.length >= 50 || (buffer.length > 0 && Date.now() - firstAt > 10_000);
+    if (due && Date.now() >= pausedUntil) ctx.waitUntil(send(buffer.splice(0, 1000), env));
     return response;
   },
 };`,

@@ -54,17 +54,31 @@ function snippetCode(title: string): string {
 /**
  * Records what a snippet POSTs to the service (which answers for real) and the service's answers; any other
  * fetch is the site's origin, answered by `origin`. With `loseFirstAnswer`, the first POST reaches the service
- * and the snippet is told the connection failed.
+ * and the snippet is told the connection failed; with `refuse`, the POSTs it names (0 the first) are answered
+ * with its response instead (a rate limit, a failing server) or fail with its error (no connection), and never
+ * reach the service.
  */
-function captureServicePosts(options: { loseFirstAnswer?: boolean; origin?: (url: URL) => Response } = {}) {
+function captureServicePosts(
+  options: {
+    loseFirstAnswer?: boolean;
+    origin?: (url: URL) => Response;
+    refuse?: (n: number) => Response | Error | undefined;
+  } = {},
+) {
   const realFetch = globalThis.fetch;
   const batches: { events: Record<string, unknown>[] }[] = [];
   const answers: Promise<Record<string, unknown>>[] = [];
-  const state = { batches, answers, lost: 0, restore: () => stub.mockRestore() };
+  const state = { batches, answers, lost: 0, refused: 0, restore: () => stub.mockRestore() };
   const stub = vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
     const url = input instanceof Request ? input.url : String(input);
     if (!url.startsWith(api.url)) return options.origin?.(new URL(url)) ?? new Response("ok");
     batches.push(JSON.parse(String(init?.body)));
+    const refused = options.refuse?.(batches.length - 1);
+    if (refused) {
+      state.refused++;
+      if (refused instanceof Error) throw refused;
+      return refused;
+    }
     const res = await realFetch(input, init);
     const answer = res
       .clone()
@@ -343,6 +357,117 @@ describe("integration snippets", () => {
 });
 
 // After the figures above are checked: these visits would change them.
+describe("when the service refuses a batch for now", () => {
+  test("a batch refused for now (429, 5xx, no connection) is kept and sent again once the pause is over", async () => {
+    const rateLimited = () =>
+      new Response(JSON.stringify({ error: { code: "RATE_LIMITED" } }), {
+        status: 429,
+        headers: { "retry-after": "30" },
+      });
+    vi.useFakeTimers({ toFake: ["Date"] });
+    // Next.js: 500 visits make a batch; the rate limit's answer pauses sending for its Retry-After.
+    const next = captureServicePosts({ refuse: (n) => (n === 0 ? rateLimited() : undefined) });
+    try {
+      const { proxy } = await importProxy();
+      const sent: Promise<unknown>[] = [];
+      const visit = (p: string, ua: string) =>
+        proxy(new NextRequest(`https://example.com${p}`, { headers: { "user-agent": ua } }), {
+          waitUntil: (x) => sent.push(x),
+        });
+      visit("/kept", UA.gptbot);
+      for (let i = 0; i < 499; i++) visit(`/p/${i}`, UA.chrome);
+      expect(sent).toHaveLength(1);
+      await Promise.all(sent);
+      expect(next.refused).toBe(1);
+      // Within the pause nothing is sent, however full the buffer.
+      for (let i = 0; i < 600; i++) visit(`/q/${i}`, UA.chrome);
+      visit("/later", UA.perplexityUser);
+      expect(sent).toHaveLength(1);
+      vi.setSystemTime(Date.now() + 30_001);
+      visit("/after", UA.chrome);
+      expect(sent).toHaveLength(2);
+      await Promise.all(sent);
+      // The kept batch goes first, then the newer visits, 1,000 to a request.
+      expect(next.batches[1]!.events).toHaveLength(1000);
+      expect(next.batches[1]!.events[0]).toMatchObject({ path: "/kept" });
+      expect(await next.answers[0]).toMatchObject({ received: 1000, accepted: 1, skipped: 999 });
+      visit("/then", UA.chrome);
+      await Promise.all(sent);
+      expect(next.batches[2]!.events.map((e) => e.path)).toContain("/later");
+      expect(await next.answers[1]).toMatchObject({ accepted: 1 });
+    } finally {
+      next.restore();
+      vi.useRealTimers();
+    }
+
+    // Express: a server error keeps the batch for the next flush; a rate limit for its Retry-After too.
+    const site = await expressSite();
+    const express = captureServicePosts({
+      refuse: (n) => (n === 0 ? new Response("busy", { status: 503 }) : n === 1 ? rateLimited() : undefined),
+    });
+    try {
+      await site.get("/docs", {
+        host: "example.com",
+        "user-agent": UA.googlebot,
+        "x-request-id": "express-kept",
+      });
+      await site.flush();
+      await vi.waitFor(() => expect(express.refused).toBe(1));
+      await site.flush();
+      await vi.waitFor(() => expect(express.refused).toBe(2));
+      expect(express.batches.map((b) => b.events.map((e) => e.id))).toEqual([
+        ["express-kept"],
+        ["express-kept"],
+      ]);
+      await site.flush(); // within the 30 seconds: nothing sent
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(express.batches).toHaveLength(2);
+      vi.useFakeTimers({ toFake: ["Date"] });
+      vi.setSystemTime(Date.now() + 30_001);
+      await site.flush();
+      vi.useRealTimers();
+      await vi.waitFor(() => expect(express.answers).toHaveLength(1));
+      expect(express.batches[2]!.events.map((e) => e.id)).toEqual(["express-kept"]);
+      expect(await express.answers[0]).toMatchObject({ received: 1, accepted: 1 });
+    } finally {
+      vi.useRealTimers();
+      express.restore();
+      site.close();
+    }
+
+    // The Worker: an answer that never comes (no connection) pauses it 10 seconds.
+    const { visit, sent, posted } = await startWorker();
+    posted.restore();
+    const worker = captureServicePosts({
+      refuse: (n) => (n === 0 ? new TypeError("fetch failed") : undefined),
+    });
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      for (let i = 0; i < 50; i++) {
+        await visit(`https://example.com/w/${i}`, {
+          "user-agent": UA.gptbot,
+          "cf-connecting-ip": "203.0.113.9",
+        });
+      }
+      expect(sent).toHaveLength(1);
+      await Promise.allSettled(sent);
+      await visit("https://example.com/w/50", { "user-agent": UA.gptbot });
+      expect(sent).toHaveLength(1);
+      vi.setSystemTime(Date.now() + 10_001);
+      await visit("https://example.com/w/51", { "user-agent": UA.gptbot });
+      expect(sent).toHaveLength(2);
+      await Promise.all(sent.slice(1));
+      expect(worker.batches[1]!.events.map((e) => e.path)).toEqual(
+        Array.from({ length: 52 }, (_, i) => `/w/${i}`),
+      );
+      expect(await worker.answers[0]).toMatchObject({ received: 52, accepted: 52 });
+    } finally {
+      vi.useRealTimers();
+      worker.restore();
+    }
+  });
+});
+
 describe("signed agents in the snippets", () => {
   const signedHeaders = {
     "user-agent": UA.gptbot,
