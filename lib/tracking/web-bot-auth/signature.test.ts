@@ -204,6 +204,15 @@ describe("prepareSignatureCheck", () => {
     });
   });
 
+  test("the authority as HTTP normalises it: its case and the default port make no difference", () => {
+    for (const authority of ["Example.COM", "example.com:443", "EXAMPLE.com:443"]) {
+      expect(verifies(signed(), { authority }), authority).toBe(true);
+    }
+    // Another port, or a fully qualified name's final dot, is another authority.
+    expect(verifies(signed(), { authority: "example.com:8443" })).toBe(false);
+    expect(verifies(signed(), { authority: "example.com." })).toBe(false);
+  });
+
   test("another authority, another key, a tampered agent: the signature fails", () => {
     expect(verifies(signed(), { authority: "evil.example" })).toBe(false);
     expect(verifies(signed({ signWith: agentKeyPair().privateKey }))).toBe(false);

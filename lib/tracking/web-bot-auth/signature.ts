@@ -366,6 +366,16 @@ function signatureAgentFor(
   return { url: url.toString(), card: typeName === "cimd", member, memberKey, dictionary, raw: text };
 }
 
+/**
+ * The authority as RFC 9421 signs it (section 2.2.3, HTTP's normalisation): the host in lower case, without
+ * the default port of the https scheme a signed agent's request arrives over ("Example.com:443" is
+ * "example.com").
+ */
+function authorityOf(authority: string): string {
+  const lower = authority.toLowerCase();
+  return lower.endsWith(":443") ? lower.slice(0, -4) : lower;
+}
+
 function componentValue(
   component: Item,
   request: SignedRequest,
@@ -381,7 +391,7 @@ function componentValue(
   const query = q === -1 ? "" : request.path.slice(q + 1);
   switch (name) {
     case "@authority":
-      return request.authority.toLowerCase();
+      return authorityOf(request.authority);
     case "@path":
       return path === "" ? "/" : path;
     case "@query":
@@ -390,7 +400,7 @@ function componentValue(
       // A signed agent's request reaches the site over TLS: the directory and the profile require https.
       return "https";
     case "@target-uri":
-      return `https://${request.authority.toLowerCase()}${request.path}`;
+      return `https://${authorityOf(request.authority)}${request.path}`;
     case "@request-target":
       return request.path;
     case "@method":
