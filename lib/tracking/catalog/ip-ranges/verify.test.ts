@@ -110,6 +110,9 @@ describe("verifyBotIp with the committed data", () => {
     ["DuckDuckBot", "20.191.44.16", "verified"],
     ["AdsBot-Google", "66.249.87.10", "verified"],
     ["AdsBot-Google", "66.249.66.1", "unverified"], // Googlebot's range is not AdsBot's
+    ["MistralAI-User", "20.240.160.161", "verified"],
+    ["MistralAI-User", "20.240.192.194", "unverified"], // MistralAI-Index's address
+    ["MistralAI-Index", "135.225.57.92", "verified"],
   ];
 
   test.each(claims)("%s from %s, against the seeds: verified if in them, else unknown", (bot, ip, whole) =>
