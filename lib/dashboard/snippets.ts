@@ -67,6 +67,7 @@ export function proxy(req: NextRequest, event: NextFetchEvent) {
     signatureInput: req.headers.get("signature-input") ?? undefined,
     signatureAgent: req.headers.get("signature-agent") ?? undefined,
   });
+  if (buffer.length > 5000) buffer.pop(); // full while the service cannot be reached: the newest is dropped
   if (buffer.length === 1) firstAt = Date.now();
   if ((buffer.length >= 500 || Date.now() - firstAt > 10_000) && Date.now() >= pausedUntil) {
     event.waitUntil(send(buffer.splice(0, 1000)));
@@ -127,6 +128,7 @@ app.use((req, res, next) => {
       signatureInput: req.get("signature-input"),
       signatureAgent: req.get("signature-agent"),
     });
+    if (buffer.length > 5000) buffer.pop(); // full while the service cannot be reached: the newest is dropped
     if (buffer.length >= 1000) flush();
   });
   next();
@@ -191,6 +193,7 @@ export default {
         signatureInput: request.headers.get("signature-input") || undefined,
         signatureAgent,
       });
+      if (buffer.length > 5000) buffer.pop(); // full while the service cannot be reached: the newest is dropped
       if (buffer.length === 1) firstAt = Date.now();
     }
     const due = buffer.length >= 50 || (buffer.length > 0 && Date.now() - firstAt > 10_000);

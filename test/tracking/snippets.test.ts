@@ -468,6 +468,51 @@ describe("when the service refuses a batch for now", () => {
   });
 });
 
+describe("a buffer full while the service cannot be reached", () => {
+  test("keeps the oldest 5,000 visits and sends them once it can", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const posted = captureServicePosts({
+      refuse: (n) =>
+        n === 0 ? new Response("", { status: 429, headers: { "retry-after": "60" } }) : undefined,
+    });
+    try {
+      const { proxy } = await importProxy();
+      const sent: Promise<unknown>[] = [];
+      const visit = (p: string) =>
+        proxy(new NextRequest(`https://example.com${p}`, { headers: { "user-agent": UA.chrome } }), {
+          waitUntil: (x) => sent.push(x),
+        });
+      for (let i = 0; i < 500; i++) visit(`/first/${i}`);
+      await Promise.all(sent);
+      expect(posted.refused).toBe(1);
+      for (let i = 0; i < 6000; i++) visit(`/paused/${i}`);
+      expect(sent).toHaveLength(1);
+      vi.setSystemTime(Date.now() + 60_001);
+      for (let i = 0; i < 5; i++) visit(`/after/${i}`);
+      await Promise.all(sent);
+      const resent = posted.batches.slice(1).flatMap((b) => b.events.map((e) => e.path as string));
+      expect(resent).toHaveLength(5000);
+      expect(resent[0]).toBe("/first/0");
+      expect(resent.at(-1)).toBe("/paused/4499");
+      // The visits past the 5,000th were dropped, the first after the pause too (the buffer was still full).
+      vi.setSystemTime(Date.now() + 10_001);
+      visit("/last");
+      await Promise.all(sent);
+      expect(posted.batches.at(-1)!.events.map((e) => e.path)).toEqual([
+        "/after/1",
+        "/after/2",
+        "/after/3",
+        "/after/4",
+        "/last",
+      ]);
+      expect(await Promise.all(posted.answers)).toHaveLength(6);
+    } finally {
+      posted.restore();
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe("signed agents in the snippets", () => {
   const signedHeaders = {
     "user-agent": UA.gptbot,
