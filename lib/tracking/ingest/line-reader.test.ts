@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { seededRandom } from "@/lib/stats/proportions";
-import { LineError, LineReader } from "./line-reader";
+import { LineError, LineReader, MAX_REST_TRIES } from "./line-reader";
 
 const C_ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", v: "\v", f: "\f", b: "\b" };
 
@@ -57,6 +57,7 @@ function reference(text: string, lastField: boolean): { value: string; end: numb
     if (bytes.length > 0) out += Buffer.from(bytes).toString("utf8");
     bytes = [];
   };
+  let tries = 0;
   for (i = i + 1; i < text.length; i++) {
     const c = text[i]!;
     if (c === "\\" && i + 1 < text.length) {
@@ -75,7 +76,9 @@ function reference(text: string, lastField: boolean): { value: string; end: numb
     if (c === '"') {
       const spaced = i + 1 === text.length || text[i + 1] === " " || text[i + 1] === "\t";
       const rest = text.slice(i + 1);
-      if (spaced ? !lastField || readsAsFields(rest, false) : lastField && readsAsFields(rest, true))
+      // Past MAX_REST_TRIES quotes of the user agent, the rest is no longer read.
+      const tried = lastField && ++tries <= MAX_REST_TRIES;
+      if (!tried ? spaced : spaced ? readsAsFields(rest, false) : readsAsFields(rest, true))
         return { value: out, end: i + 1 };
     }
     out += c;
@@ -135,6 +138,21 @@ describe("LineReader.quoted", () => {
     // Both ways through the reader were taken many times.
     expect(escaped).toBeGreaterThan(5000);
     expect(bare).toBeGreaterThan(2000);
+  });
+
+  test("past MAX_REST_TRIES inner quotes, the user agent ends at the next quote where a field can end", () => {
+    // After each of these quotes the rest does not read as fields (a no-break space cannot begin one): every
+    // quote is tried, and none ends the field until the tries run out.
+    const unit = 'a" \u00a0';
+    const inner = unit.repeat(MAX_REST_TRIES + 8);
+    for (const prefix of ["", "\\x41"]) {
+      const text = `"${prefix}${inner}`;
+      const expected = `${prefix ? "A" : ""}${unit.repeat(MAX_REST_TRIES)}a`;
+      expect(new LineReader(text).quoted("user agent", true)).toBe(expected);
+      expect(read(text, true)?.value).toBe(expected);
+    }
+    // A field that is not the last one is not affected: it ends at its first quote where a field can end.
+    expect(new LineReader(`"${inner}`).quoted("referrer")).toBe("a");
   });
 
   test("a field without escapes comes back as it stands, the cursor past its closing quote", () => {

@@ -13,9 +13,18 @@ const REST_OF_FIELDS = new RegExp(String.raw`^(?:[ \t]+${FIELD})*[ \t]*$`);
 // fields is `"$http_user_agent"rt=$request_time uct="$upstream_connect_time" …`.
 const GLUED_FIELDS = new RegExp(String.raw`^[A-Za-z_][\w.-]*=${STEP}*(?:[ \t]+${FIELD})*[ \t]*$`);
 
+/**
+ * How many of a user agent's inner quotes are tried against the rest of the line. Each try reads the rest, so a
+ * line of many quotes (16 KiB of `"x= "`) would cost the square of its length; past this many, a quote ends the
+ * field where a field can end. Real user agents hold a quote or two.
+ */
+export const MAX_REST_TRIES = 32;
+
 /** Cursor over one log line. Apache escapes `"` as `\"`, nginx as `\x22`; both escape bytes as \xHH. */
 export class LineReader {
   i = 0;
+  /** The tries of the rest of the line made for the field being read (MAX_REST_TRIES). */
+  private restTries = 0;
   constructor(readonly text: string) {}
 
   atEnd(): boolean {
@@ -54,6 +63,7 @@ export class LineReader {
     // character at a time, which cost a log's parse most of its time in garbage collection).
     const { text } = this;
     const start = this.i + 1;
+    this.restTries = 0;
     const backslash = text.indexOf("\\", start);
     for (
       let q = text.indexOf('"', start);
@@ -74,15 +84,17 @@ export class LineReader {
    */
   private endsField(q: number, lastField: boolean): boolean {
     const { text } = this;
-    if (q + 1 === text.length || text[q + 1] === " " || text[q + 1] === "\t") {
-      return !lastField || REST_OF_FIELDS.test(text.slice(q + 1));
-    }
-    return lastField && GLUED_FIELDS.test(text.slice(q + 1));
+    const spaced = q + 1 === text.length || text[q + 1] === " " || text[q + 1] === "\t";
+    if (!lastField) return spaced;
+    if (++this.restTries > MAX_REST_TRIES) return spaced;
+    return spaced ? REST_OF_FIELDS.test(text.slice(q + 1)) : GLUED_FIELDS.test(text.slice(q + 1));
   }
 
   /** A quoted field with escapes, read a character at a time (\xHH runs decoded as UTF-8). */
   private unescaped(field: string, lastField: boolean): string {
     const { text } = this;
+    // The quotes are tried again from the field's start, as the fast path tried them.
+    this.restTries = 0;
     let out = "";
     const bytes: number[] = [];
     for (let i = this.i + 1; i < text.length; i++) {
