@@ -42,9 +42,29 @@ function pathOfPageUrl(url: string, hostname: string): string | null {
     const host = u.hostname.toLowerCase();
     const bare = hostname.replace(/^www\./, "");
     if (host !== bare && host !== `www.${bare}`) return null;
-    return u.pathname || "/";
+    return pageKey(u.pathname || "/");
   } catch {
-    return url.startsWith("/") ? url.split("?")[0]! : null;
+    return url.startsWith("/") ? pageKey(url.split("?")[0]!) : null;
+  }
+}
+
+// A path a URL parser leaves as it is: no percent sign, no character it would escape, no dot segment.
+const PLAIN_PATH = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|\/(?!\.))*$/;
+
+/**
+ * A page path in one form whichever source wrote it, so a page's figures meet: as a URL's path (non-ASCII and
+ * spaces percent-encoded, escapes in upper case, dot segments resolved). Analytics may report "/café" where
+ * access logs and Search Console hold "/caf%C3%A9".
+ */
+export function pageKey(path: string): string {
+  if (PLAIN_PATH.test(path)) return path;
+  try {
+    return new URL(`https://page.invalid${path.startsWith("/") ? "" : "/"}${path}`).pathname.replace(
+      /%[0-9a-f]{2}/gi,
+      (hex) => hex.toUpperCase(),
+    );
+  } catch {
+    return path;
   }
 }
 
@@ -135,7 +155,7 @@ export async function sessionsByPage(
         });
         const byPath = new Map<string, number>();
         for (const r of report.rows) {
-          const path = (r.dimensions[0] ?? "").split("?")[0]!;
+          const path = pageKey((r.dimensions[0] ?? "").split("?")[0]!);
           byPath.set(path, (byPath.get(path) ?? 0) + Math.round(r.metrics[0] ?? 0));
         }
         return {
@@ -174,7 +194,7 @@ export async function sessionsByPage(
     });
     const byPath = new Map<string, number>();
     for (const r of res.results) {
-      const path = (r.dimensions[0] ?? "").split("?")[0]!;
+      const path = pageKey((r.dimensions[0] ?? "").split("?")[0]!);
       byPath.set(path, (byPath.get(path) ?? 0) + Math.round(r.metrics[0] ?? 0));
     }
     return {

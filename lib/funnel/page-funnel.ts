@@ -1,6 +1,11 @@
 import { sql } from "drizzle-orm";
 import { requireRegisteredDomain } from "@/lib/accounts/domains";
-import { type PageFigures, searchConsoleByPage, sessionsByPage } from "@/lib/connections/page-figures";
+import {
+  type PageFigures,
+  pageKey,
+  searchConsoleByPage,
+  sessionsByPage,
+} from "@/lib/connections/page-figures";
 import type { Env } from "@/lib/connections/store";
 import type { Db } from "@/lib/db/client";
 import { rowsOf } from "@/lib/db/rows";
@@ -265,7 +270,7 @@ async function readFunnel(
 
   const known = <T>(f: PageFigures<T>, path: string, zero: T): T | null => {
     if (f.status !== "connected") return null;
-    return f.byPath.get(path) ?? (f.complete ? zero : null);
+    return f.byPath.get(pageKey(path)) ?? (f.complete ? zero : null);
   };
   const totals = { pages: 0, aiCrawls: 0, verifiedAiCrawls: 0, citations: 0, aiReferredVisits: 0 };
   const crawled = new Map(

@@ -490,6 +490,8 @@ describe("GET /tracking/pages", () => {
         { date: day(1), source: "ChatGPT", page: "/a", visits: 5, visitors: 5, pageviews: 6 },
         { date: day(2), source: "Google", page: "/a", visits: 2, visitors: 2, pageviews: 2 },
         { date: day(50), source: "Google", page: "/a", visits: 90, visitors: 90, pageviews: 90 },
+        // Analytics report the decoded path of a page the crawlers requested percent-encoded.
+        { date: day(3), source: "Google", page: "/café", visits: 3, visitors: 3, pageviews: 3 },
       ],
     });
     try {
@@ -507,6 +509,12 @@ describe("GET /tracking/pages", () => {
             {
               domain: "plausible-funnel.example",
               path: "/b",
+              userAgent: UA.gptbot,
+              timestamp: new Date(now - DAY).toISOString(),
+            },
+            {
+              domain: "plausible-funnel.example",
+              path: "/caf%c3%a9", // as some clients escape it
               userAgent: UA.gptbot,
               timestamp: new Date(now - DAY).toISOString(),
             },
@@ -529,6 +537,7 @@ describe("GET /tracking/pages", () => {
       expect(r.data.pages.map((p) => [p.path, p.sessions, p.search])).toEqual([
         ["/a", 7, null],
         ["/b", 0, null],
+        ["/caf%c3%a9", 3, null],
       ]);
     } finally {
       await plausible.close();
