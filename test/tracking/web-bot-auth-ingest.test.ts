@@ -206,6 +206,52 @@ test("a key's nbf and exp bound what it signs, in seconds or in the reference di
   ]);
 });
 
+test("a signed request with a browser's user agent is the agent its signature names: verified, or spoofed", async () => {
+  // ChatGPT's agent browses with Chrome's user agent: only its signature (as chatgpt.com) names it.
+  const CHROME =
+    "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+  const configured = process.env.TRACKING_SIGNATURE_AGENTS;
+  process.env.TRACKING_SIGNATURE_AGENTS = `ChatGPT-User=${origin}; ChatGPT Agent=${origin}`;
+  const stranger = await startAgentKeyDirectory(); // an agent no bot signs as
+  const strangerKey = agentKeyPair();
+  stranger.keys = [{ ...strangerKey.jwk, kid: strangerKey.keyid }];
+  try {
+    const result = await ingestEvents(db, accountId, {
+      events: [
+        event("/agent", signed(), { userAgent: CHROME }),
+        event("/agent-forged", signed({ signWith: agentKeyPair().privateKey }), { userAgent: CHROME }),
+        event("/stranger", signed({ key: strangerKey, agent: stranger.origin }), { userAgent: CHROME }),
+        event("/person", {}, { userAgent: CHROME }),
+      ],
+    });
+    // A person, and a signer that speaks for no bot: neither is a bot visit, so neither is stored.
+    expect(result).toMatchObject({ accepted: 2, skipped: 2 });
+    await signaturesIdle();
+    const rows = await db
+      .select({
+        path: visits.path,
+        bot: visits.botName,
+        ai: visits.isAiBot,
+        verification: visits.verification,
+      })
+      .from(visits)
+      .where(eq(visits.domainId, domainId))
+      .orderBy(visits.path);
+    expect(rows).toEqual([
+      { path: "/agent", bot: "ChatGPT Agent", ai: true, verification: "verified" },
+      { path: "/agent-forged", bot: "ChatGPT Agent", ai: true, verification: "unverified" },
+    ]);
+    expect((await stored()).rows).toEqual([
+      ["/agent", "verified", "signature"],
+      ["/agent-forged", "unverified", "signature"],
+    ]);
+    expect(stranger.requests).toBe(0);
+  } finally {
+    process.env.TRACKING_SIGNATURE_AGENTS = configured;
+    await stranger.close();
+  }
+});
+
 test("agents signing with RSA-PSS SHA-512 or ECDSA P-256 (RFC 9421) are verified as Ed25519 ones are", async () => {
   const rsa = agentKeyPair("rsa-pss-sha512");
   const ec = agentKeyPair("ecdsa-p256-sha256");

@@ -2,7 +2,13 @@ import crawlerUserAgents from "crawler-user-agents";
 import { isbotMatches } from "isbot";
 import { LruCache } from "../lru-cache";
 import { deriveBotName } from "./bot-name";
-import { type AiEngine, BOT_DEFINITIONS, type BotDefinition, type BotPurpose } from "./bots";
+import {
+  type AiEngine,
+  BOT_DEFINITIONS,
+  type BotDefinition,
+  type BotPurpose,
+  getBotDefinition,
+} from "./bots";
 import { createAnchoredMatcher } from "./pattern-index";
 
 interface ClassifiedBot {
@@ -34,6 +40,12 @@ function fromDefinition(def: BotDefinition): UserAgentClass {
     source: "table",
   };
   return Object.freeze({ kind: "bot", bot: Object.freeze(bot) });
+}
+
+/** The class of the bot the table names so (case-insensitive), or null when it names none. */
+export function classifyBotNamed(name: string): UserAgentClass | null {
+  const def = getBotDefinition(name);
+  return def ? fromDefinition(def) : null;
 }
 
 const matchable = BOT_DEFINITIONS.filter((d) => d.userAgent !== null);

@@ -3,6 +3,7 @@
 // one the bot's operator signs with. A signature from any other directory says nothing about the claimed bot.
 
 import { DIRECTORY_PATH } from "../web-bot-auth/signature";
+import { getBotDefinition } from "./bots";
 
 /** The agents' origins (their directory at the well-known path) per bot, as the operators document them. */
 const DOCUMENTED: Record<string, readonly string[]> = {
@@ -54,4 +55,16 @@ function agentsByBot(): Map<string, Set<string>> {
 /** Whether a signature resolved through `directory` (a directory or JWKS URL) speaks for `botName`. */
 export function botSignsAs(botName: string, directory: string): boolean {
   return agentsByBot().get(botName)?.has(directory) ?? false;
+}
+
+/**
+ * The bot a signed request with a browser's user agent is, by the directory its signature resolves through: an
+ * agent that browses for its user sends a browser's user agent (ChatGPT's agent sends Chrome's), and only its
+ * signature names it. Of the bots that sign as that directory, the first that browses (`agentic_browser`), else
+ * the only one; null when none, or several that do not browse, sign as it.
+ */
+export function browsingAgentFor(directory: string): string | null {
+  const bots = [...agentsByBot()].filter(([, directories]) => directories.has(directory)).map(([bot]) => bot);
+  const browsing = bots.find((bot) => getBotDefinition(bot)?.purpose === "agentic_browser");
+  return browsing ?? (bots.length === 1 ? (bots[0] as string) : null);
 }

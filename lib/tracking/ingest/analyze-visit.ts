@@ -1,4 +1,4 @@
-import { classifyUserAgent, type UserAgentClass } from "../catalog/classify";
+import { classifyBotNamed, classifyUserAgent, type UserAgentClass } from "../catalog/classify";
 import { type IpVerification, verifyBotIp } from "../catalog/ip-ranges/verify";
 import { type Citation, citationOf } from "./detect-citation";
 
@@ -22,9 +22,14 @@ export interface VisitAnalysis {
  *
  * `trustIpVerification` decides whether an "unverified" user fetcher still counts as a citation. Off in ingest: a
  * list fetched yesterday can miss a range the operator added today, and a genuine fetch is a citation lost.
+ * `botName`: the bot the visit is, when something other than its user agent names it (a signature).
  */
-export function analyzeVisit(visit: VisitInput, options?: { trustIpVerification?: boolean }): VisitAnalysis {
-  const classification = classifyUserAgent(visit.userAgent);
+export function analyzeVisit(
+  visit: VisitInput,
+  options?: { trustIpVerification?: boolean; botName?: string },
+): VisitAnalysis {
+  const classification =
+    (options?.botName ? classifyBotNamed(options.botName) : null) ?? classifyUserAgent(visit.userAgent);
   const verification =
     classification.kind === "bot" ? verifyBotIp(classification.bot.name, visit.ip) : "unknown";
   // Positional, not detectCitation's object: this runs once per ingested event.

@@ -1,6 +1,6 @@
 import type { NewVisit } from "@/lib/db/schema";
 import { analyzeVisit } from "./analyze-visit";
-import { awaitingSignature, judgeSignature, type PendingSignature } from "./signature-judge";
+import { awaitingSignature, judgeSignature, type PendingSignature, signingAgentOf } from "./signature-judge";
 
 export interface VisitFields {
   occurredAt: Date;
@@ -35,7 +35,25 @@ export function prepareVisit(
     signatures?: PendingSignature[];
   } = {},
 ): NewVisit | null {
-  const { classification, verification, citation } = analyzeVisit(visit);
+  let analysis = analyzeVisit(visit);
+  const signed =
+    visit.signature && visit.signatureInput
+      ? {
+          signature: visit.signature,
+          signatureInput: visit.signatureInput,
+          signatureAgent: visit.signatureAgent,
+          authority: visit.host || options.domain || "",
+          path: visit.path,
+          method: visit.method,
+          at: visit.occurredAt,
+        }
+      : null;
+  if (signed && analysis.classification.kind === "human") {
+    // A browser's user agent on a signed request: an agent browsing for its user, named by its signature alone.
+    const agent = signingAgentOf(signed);
+    if (agent) analysis = analyzeVisit(visit, { botName: agent });
+  }
+  const { classification, verification, citation } = analysis;
   const bot = classification.kind === "bot" ? classification.bot : null;
   if (!bot && !citation) return null;
   const row: NewVisit = {
@@ -57,16 +75,8 @@ export function prepareVisit(
     isDemo: options.isDemo ?? false,
   };
   // Only a signed request pays for this; a signature decides over the address.
-  if (bot && visit.signature && visit.signatureInput) {
-    const judged = judgeSignature(bot.name, {
-      signature: visit.signature,
-      signatureInput: visit.signatureInput,
-      signatureAgent: visit.signatureAgent,
-      authority: visit.host || options.domain || "",
-      path: visit.path,
-      method: visit.method,
-      at: visit.occurredAt,
-    });
+  if (bot && signed) {
+    const judged = judgeSignature(bot.name, signed);
     if (judged) {
       row.verification = judged.verification;
       row.verificationMethod = judged.method;

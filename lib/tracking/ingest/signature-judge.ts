@@ -2,7 +2,7 @@
 // those whose agent's keys are not known yet.
 import type { NewVisit, VerificationMethod } from "@/lib/db/schema";
 import type { KeyDirectory } from "@/lib/providers/agent-keys/directory";
-import { botSignsAs } from "../catalog/signature-agents";
+import { botSignsAs, browsingAgentFor } from "../catalog/signature-agents";
 import {
   prepareSignatureCheck,
   type SignatureCheck,
@@ -36,6 +36,21 @@ export function verdictWith(
   if (agentKey.notBefore !== null && t < agentKey.notBefore) return "unverified";
   if (agentKey.expires !== null && t > agentKey.expires) return "unverified";
   return verifySignatureCheck(check, agentKey.key, agentKey.alg) ? "verified" : "unverified";
+}
+
+/**
+ * The agent a signed request names when its user agent names none (a browser's): the bot that browses as the
+ * directory its signature resolves through (browsingAgentFor), or null. Whether the signature holds is judged
+ * after, as every signed visit's is (judgeSignature).
+ */
+export function signingAgentOf(signed: SignedRequest): string | null {
+  try {
+    const check = prepareSignatureCheck(signed, { allowHttpDirectory });
+    return check.kind === "check" ? browsingAgentFor(check.directory) : null;
+  } catch (error) {
+    console.error("signature check failed", error);
+    return null;
+  }
 }
 
 /** A directory fetched this recently is trusted to be complete: a key it lacks is not the agent's. */
