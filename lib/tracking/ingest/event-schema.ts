@@ -211,7 +211,8 @@ function plainEnvelope(body: unknown): unknown[] | null {
   return Array.isArray(events) && events.length >= 1 && events.length <= MAX_EVENTS_PER_BATCH ? events : null;
 }
 
-const ISO_DATETIME: RegExp = z.iso.datetime({ offset: true })._zod.def.pattern!;
+/** An event's `timestamp` as the schema accepts it (a real calendar date, Z or an offset), for isoDateTimeMs. */
+export const ISO_DATETIME: RegExp = z.iso.datetime({ offset: true })._zod.def.pattern!;
 
 /**
  * The event as the schema would output it, when every field is plainly valid; null when anything is not

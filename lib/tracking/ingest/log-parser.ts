@@ -1,7 +1,9 @@
+import { ISO_DATETIME } from "./event-schema";
 import { clientOfChain, ipOf, noRequest, registerLocalTimeParser } from "./log-fields";
 import { detectLineFormat, type LogFormat, parseJsonLine } from "./log-formats";
 import { CLOUDFRONT_FIELDS, parseAlbLine, parseCloudFrontLine } from "./log-formats-aws";
 import { IIS_FIELDS, parseIisLine } from "./log-formats-servers";
+import { DateFromValue, isoDateTimeMs } from "./time-text";
 
 export type { LogLineResult } from "./log-types";
 
@@ -18,8 +20,6 @@ export interface ParseLogOptions {
 export const DEFAULT_MAX_LINE = 16 * 1024;
 const METHOD = /^[A-Z][A-Z_-]{0,23}$/;
 const PROTOCOL = /^HTTP\/\d(?:\.\d)?$/;
-// nginx's $time_iso8601 ("2000-10-10T13:55:36-07:00"), which custom formats put where %t goes.
-const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:\d\d)$/;
 // The months of %t, keyed by their three letters in lower case packed into one number.
 const MONTHS = new Map(
   ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"].map((m, i) => [
@@ -97,18 +97,12 @@ let lastMs = Number.NaN;
 export function parseLogTimestamp(text: string): Date | null {
   // A log's lines come in time order, many to the second on a busy site: the last text read is read once.
   if (text !== lastText) {
-    lastMs = ISO_TIME.test(text) ? isoTimeMs(text) : clfTimeMs(text);
+    // nginx's $time_iso8601 ("2000-10-10T13:55:36-07:00"), which custom formats put where %t goes, is read as an
+    // event's timestamp is.
+    lastMs = ISO_DATETIME.test(text) ? isoDateTimeMs(text) : clfTimeMs(text);
     lastText = text;
   }
-  return Number.isNaN(lastMs) ? null : new Date(lastMs);
-}
-
-function isoTimeMs(text: string): number {
-  const ms = Date.parse(text);
-  // Date rolls 2026-02-31 over into March, as Date.UTC would.
-  const [y, mo, d] = text.split(/[-T]/, 3).map(Number) as [number, number, number];
-  const day = new Date(Date.UTC(y, mo - 1, d));
-  return day.getUTCMonth() !== mo - 1 || day.getUTCDate() !== d ? Number.NaN : ms;
+  return Number.isNaN(lastMs) ? null : new DateFromValue(lastMs);
 }
 
 function optionalNumber(text: string, field: string, pattern: RegExp): number | null {
