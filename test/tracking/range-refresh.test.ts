@@ -51,6 +51,8 @@ beforeEach(() => {
     ...lists["openai-gptbot"],
     prefixes: [...(lists["openai-gptbot"]?.prefixes ?? []), { ipv4Prefix: "13.65.138.0/25" }],
   };
+  // An operator that publishes a list with nothing in it.
+  lists["commoncrawl-ccbot"] = { prefixes: [] };
   operators.lists = lists;
   operators.requests = {};
 });
@@ -93,11 +95,13 @@ test("ingest verifies against the lists fetched from the operators once they are
 
   const outcomes = await refreshStoredRangeFeeds(db, { config: config(), fetch });
   // Every list was asked for at its operator's path; the ones with no prefix keep nothing, with the reason.
-  expect(outcomes).toHaveLength(21);
-  expect(Object.keys(operators.requests)).toHaveLength(21);
+  expect(outcomes).toHaveLength(23);
+  expect(Object.keys(operators.requests)).toHaveLength(23);
   expect(outcomes.find((o) => o.key === "openai-gptbot")).toMatchObject({ ok: true, prefixes: 22 });
-  expect(outcomes.find((o) => o.key === "amazon-amazonbot")).toEqual({
-    key: "amazon-amazonbot",
+  // Amazon's list is read out of its web page.
+  expect(outcomes.find((o) => o.key === "amazon-amazonbot")).toMatchObject({ ok: true, prefixes: 524 });
+  expect(outcomes.find((o) => o.key === "commoncrawl-ccbot")).toEqual({
+    key: "commoncrawl-ccbot",
     ok: false,
     error: "feed holds no usable prefix",
   });
@@ -142,9 +146,9 @@ test("runners sharing the database fetch each due list once", async () => {
   const results = await Promise.all(
     [1, 2, 3].map(() => refreshStoredRangeFeeds(db, { config: config(), fetch })),
   );
-  expect(results.flat()).toHaveLength(21);
+  expect(results.flat()).toHaveLength(23);
   expect(Object.values(operators.requests).every((n) => n === 1)).toBe(true);
-  expect(Object.keys(operators.requests)).toHaveLength(21);
+  expect(Object.keys(operators.requests)).toHaveLength(23);
 });
 
 test("the job runner refreshes the lists when TRACKING_RANGES_REFRESH allows it", async () => {
@@ -164,13 +168,13 @@ test("the job runner refreshes the lists when TRACKING_RANGES_REFRESH allows it"
     });
     await on.pass();
     await on.stop();
-    expect(Object.keys(operators.requests)).toHaveLength(21);
+    expect(Object.keys(operators.requests)).toHaveLength(23);
     const [newest] = rowsOf<{ n: number }>(
       await db.execute(
         sql`select count(*)::int as n from bot_ip_range_feeds where attempted_at > now() - interval '1 minute'`,
       ),
     );
-    expect(newest?.n).toBe(21);
+    expect(newest?.n).toBe(23);
   } finally {
     if (saved === undefined) delete process.env.ALLOW_PRIVATE_TARGETS;
     else process.env.ALLOW_PRIVATE_TARGETS = saved;

@@ -19,7 +19,8 @@ import { dbTest } from "@/test/support/fixtures";
 
 const AMAZONBOT =
   "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Amazonbot/0.1; +https://developer.amazon.com/support/amazonbot) Chrome/119.0.6045.214 Safari/537.36";
-const GENUINE = "3.224.220.101";
+// An address of Amazon's fleet that the committed copy of its list does not hold: reverse DNS decides it.
+const GENUINE = "3.224.220.102";
 const IMPOSTOR = "203.0.113.50";
 
 const test = dbTest;
@@ -51,11 +52,11 @@ function gatedResolver() {
     async reverse(ip) {
       calls.reverse++;
       await gate;
-      if (ip === GENUINE) return ["3-224-220-101.crawl.amazonbot.amazon"];
+      if (ip === GENUINE) return ["3-224-220-102.crawl.amazonbot.amazon"];
       return ["crawl.amazonbot.amazon.attacker.example"];
     },
     async resolve(name) {
-      if (name === "3-224-220-101.crawl.amazonbot.amazon") return [GENUINE];
+      if (name === "3-224-220-102.crawl.amazonbot.amazon") return [GENUINE];
       if (name === "crawl.amazonbot.amazon.attacker.example") return [IMPOSTOR];
       return [];
     },

@@ -47,6 +47,17 @@ export const AI_BOT_DEFINITIONS: readonly BotDefinition[] = defineBots([
     isAIBot: true,
     ipRanges: ["openai-gptbot"],
   },
+  {
+    // Visits only the landing pages of ads submitted to ChatGPT (policy checks and ad relevance); OpenAI says
+    // what it collects does not train models. Neither a crawl for answers nor a fetch for one user.
+    name: "OAI-AdsBot",
+    userAgent: /\bOAI-AdsBot\b/i,
+    operator: "OpenAI",
+    purpose: "other",
+    engine: null,
+    isAIBot: true,
+    ipRanges: ["openai-adsbot"],
+  },
 
   // Anthropic (https://support.claude.com/en/articles/8896518): one shared list for its three bots.
   {
@@ -226,8 +237,8 @@ export const AI_BOT_DEFINITIONS: readonly BotDefinition[] = defineBots([
   },
 
   // Amazon (https://developer.amazon.com/amazonbot): lists are published as web pages embedding JSON (the
-  // refresh extracts them; the committed files are empty until then). Amazonbot is also verified by reverse
-  // DNS (crawl.amazonbot.amazon), as Amazon documents.
+  // refresh extracts them). Amazonbot is also verified by reverse DNS (crawl.amazonbot.amazon), as Amazon
+  // documents.
   {
     name: "Amzn-User",
     userAgent: /\bAmzn-User\b/i,
@@ -293,6 +304,18 @@ export const AI_BOT_DEFINITIONS: readonly BotDefinition[] = defineBots([
     purpose: "training",
     engine: "Mistral",
     isAIBot: true,
+  },
+
+  // Parallel: ShapBot indexes the web for Parallel's search and research APIs (its fetcher for one user's request,
+  // Shap-User, publishes no list and comes from the public AI-agent list).
+  {
+    name: "ShapBot",
+    userAgent: /\bShapBot\b/i,
+    operator: "Parallel",
+    purpose: "ai_search",
+    engine: "Parallel",
+    isAIBot: true,
+    ipRanges: ["parallel-shapbot"],
   },
 
   // Other AI crawlers

@@ -44,6 +44,11 @@ const CASES: [string, string, Expected][] = [
     "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; OAI-SearchBot/1.0; +https://openai.com/searchbot",
     ai("OAI-SearchBot", "ai_search", "ChatGPT"),
   ],
+  [
+    "OAI-AdsBot",
+    "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; OAI-AdsBot/1.0; +https://openai.com/adsbot",
+    ai("OAI-AdsBot", "other", null),
+  ],
   // Anthropic
   [
     "ClaudeBot",
@@ -345,6 +350,11 @@ const CASES: [string, string, Expected][] = [
     ai("MistralAI-User", "ai_user_fetch", "Mistral"),
   ],
   ["CCBot", "CCBot/2.0 (https://commoncrawl.org/faq/)", ai("CCBot", "training", null)],
+  [
+    "ShapBot",
+    "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ShapBot/0.1.0",
+    ai("ShapBot", "ai_search", "Parallel"),
+  ],
   [
     "Bytespider",
     "Mozilla/5.0 (Linux; Android 5.0) AppleWebKit/537.36 (KHTML, like Gecko) Mobile Safari/537.36 (compatible; Bytespider; spider-feedback@bytedance.com)",

@@ -17,9 +17,11 @@ import googleUserTriggeredFetchers from "../data/google-user-triggered-fetchers.
 import googleUserTriggeredFetchersGoogle from "../data/google-user-triggered-fetchers-google.json";
 import mistralIndex from "../data/mistral-index.json";
 import mistralUser from "../data/mistral-user.json";
+import openaiAdsbot from "../data/openai-adsbot.json";
 import openaiChatgptUser from "../data/openai-chatgpt-user.json";
 import openaiGptbot from "../data/openai-gptbot.json";
 import openaiSearchbot from "../data/openai-searchbot.json";
+import parallelShapbot from "../data/parallel-shapbot.json";
 import perplexityPerplexitybot from "../data/perplexity-perplexitybot.json";
 import perplexityUser from "../data/perplexity-user.json";
 import type { RangeSourceKey } from "./sources";
@@ -34,6 +36,7 @@ export const BUNDLED_RANGE_FEEDS: Record<RangeSourceKey, unknown> = {
   "openai-gptbot": openaiGptbot,
   "openai-searchbot": openaiSearchbot,
   "openai-chatgpt-user": openaiChatgptUser,
+  "openai-adsbot": openaiAdsbot,
   "anthropic-bots": anthropicBots,
   "perplexity-perplexitybot": perplexityPerplexitybot,
   "perplexity-user": perplexityUser,
@@ -46,4 +49,5 @@ export const BUNDLED_RANGE_FEEDS: Record<RangeSourceKey, unknown> = {
   "amazon-user": amazonUser,
   "mistral-index": mistralIndex,
   "mistral-user": mistralUser,
+  "parallel-shapbot": parallelShapbot,
 };

@@ -15,6 +15,7 @@ export const RANGE_SOURCE_KEYS = [
   "openai-gptbot",
   "openai-searchbot",
   "openai-chatgpt-user",
+  "openai-adsbot",
   "anthropic-bots",
   "perplexity-perplexitybot",
   "perplexity-user",
@@ -24,6 +25,7 @@ export const RANGE_SOURCE_KEYS = [
   "commoncrawl-ccbot",
   "mistral-index",
   "mistral-user",
+  "parallel-shapbot",
   "amazon-amazonbot",
   "amazon-searchbot",
   "amazon-user",
@@ -94,6 +96,7 @@ export const RANGE_SOURCES: readonly RangeSource[] = [
     url: "https://openai.com/chatgpt-user.json",
     covers: "ChatGPT-User",
   },
+  { key: "openai-adsbot", operator: "OpenAI", url: "https://openai.com/adsbot.json", covers: "OAI-AdsBot" },
   {
     key: "anthropic-bots",
     operator: "Anthropic",
@@ -147,6 +150,12 @@ export const RANGE_SOURCES: readonly RangeSource[] = [
     operator: "Mistral AI",
     url: "https://mistral.ai/mistralai-user-ips.json",
     covers: "MistralAI-User",
+  },
+  {
+    key: "parallel-shapbot",
+    operator: "Parallel",
+    url: "https://docs.parallel.ai/resources/shapbot.json",
+    covers: "ShapBot",
   },
   // Amazon (https://developer.amazon.com/amazonbot): one page per crawler, each embedding its JSON list.
   {

@@ -113,6 +113,21 @@ describe("verifyBotIp with the committed data", () => {
     ["MistralAI-User", "20.240.160.161", "verified"],
     ["MistralAI-User", "20.240.192.194", "unverified"], // MistralAI-Index's address
     ["MistralAI-Index", "135.225.57.92", "verified"],
+    ["CCBot", "18.97.14.81", "verified"],
+    ["CCBot", "2600:1f28:365:80ff::1", "verified"],
+    ["CCBot", "18.97.14.96", "unverified"],
+    ["Amazonbot", "100.24.149.244", "verified"],
+    ["Amazonbot", "100.24.86.21", "unverified"], // Amzn-User's address
+    ["Amzn-SearchBot", "100.24.190.202", "verified"],
+    ["Amzn-User", "100.24.86.21", "verified"],
+    ["Google-Agent", "136.122.5.5", "verified"],
+    ["Google-Agent", "2001:4860:c::75", "verified"],
+    ["Google-Agent", "66.249.66.1", "unverified"], // Googlebot's
+    ["Google-GeminiNotebook", "142.250.32.7", "verified"], // the google.com fetchers' list
+    ["OAI-AdsBot", "20.168.90.200", "verified"],
+    ["OAI-AdsBot", "20.171.206.10", "unverified"], // GPTBot's
+    ["ShapBot", "34.9.172.22", "verified"],
+    ["ShapBot", "34.9.172.23", "unverified"],
   ];
 
   test.each(claims)("%s from %s, against the seeds: verified if in them, else unknown", (bot, ip, whole) =>
@@ -129,7 +144,6 @@ describe("verifyBotIp with the committed data", () => {
     ["Meta-ExternalAgent", "31.13.64.1", "operator publishes no ranges"],
     ["Bytespider", "8.8.8.8", "operator publishes no ranges"],
     ["Google-Extended", "66.249.66.1", "a robots.txt token has no ranges"],
-    ["CCBot", "8.8.8.8", "no prefixes committed yet"],
     ["GPTBot", null, "no address"],
     ["GPTBot", "", "no address"],
     ["GPTBot", "10.0.0.7", "a private address: a proxy hid the client"],
