@@ -80,19 +80,21 @@ export const ingestTrackingEventsRoute = defineRoute({
   errors: ["VALIDATION_ERROR"],
 });
 
-/** POST /tracking/logs?domain=: an access log (combined/common format, text or gzip) of one domain. */
+/** POST /tracking/logs?domain=: an access log (text, JSON lines or a JSON array; plain or gzip) of one domain. */
 export const ingestTrackingLogsRoute = defineRoute({
   method: "post",
   path: "/tracking/logs",
   operationId: "ingestTrackingLogs",
   tag: "Tracking",
-  summary: "Upload an access log (combined or common log format)",
-  description: `The raw access log of one registered domain as the request body (\`text/plain\`, optionally with \`Content-Encoding: gzip\`, or \`application/gzip\`; at most ${MAX_LOG_BYTES / (1024 * 1024)} MB of text), the domain in the \`domain\` query parameter. Unreadable lines are reported (the first ${LOG_REJECTED_REPORTED}, and a count), never fatal; uploading the same log twice records nothing new.`,
+  summary: "Upload an access log (server, CDN or log-drain format)",
+  description: `The raw access log of one registered domain as the request body (\`text/plain\`, or \`application/json\` / \`application/x-ndjson\` as log drains send them, optionally with \`Content-Encoding: gzip\`, or \`application/gzip\`; at most ${MAX_LOG_BYTES / (1024 * 1024)} MB of text), the domain in the \`domain\` query parameter. Unreadable lines are reported (the first ${LOG_REJECTED_REPORTED}, and a count), never fatal; uploading the same log twice records nothing new.`,
   query: logsIngestQuery,
   queryExample: { domain: EXAMPLE_DOMAIN },
   body: {
     name: "AccessLog",
-    schema: z.string().describe("Access log lines in combined or common log format."),
+    schema: z
+      .string()
+      .describe("The log: its lines in one of the formats `format` names, or a JSON array of records."),
     contentType: "text/plain",
     example:
       '20.171.207.1 - - [01/Jan/2026:12:00:00 +0000] "GET /pricing HTTP/1.1" 200 5120 "-" "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; GPTBot/1.2; +https://openai.com/gptbot"\n',

@@ -667,10 +667,16 @@ describe("POST /tracking/logs", () => {
     reason: string;
   }[] = [
     {
-      name: "JSON content type",
-      headers: { "content-type": "application/json" },
-      body: () => "{}",
+      name: "XML content type",
+      headers: { "content-type": "application/xml" },
+      body: () => "<log/>",
       reason: "unsupported_content_type",
+    },
+    {
+      name: "a JSON array that is not valid JSON",
+      headers: { "content-type": "application/json" },
+      body: () => '[{"deploymentId": "dpl_1", "proxy": {',
+      reason: "malformed_json",
     },
     {
       name: "brotli",
@@ -766,6 +772,77 @@ describe("POST /tracking/logs", () => {
       bot: "ChatGPT",
       path: "/caddy-page?utm_source=chatgpt.com",
     });
+  });
+
+  test("a Vercel log drain's pushes: a JSON array or NDJSON, one visit per request, other sites skipped", async () => {
+    const acct = await createTestAccount(handle.db, { domains: ["drain.example"] });
+    const at = Date.now() - 600_000;
+    // Records as Vercel's drains send them: a build's output, a function's two lines for one request (each with
+    // the request under proxy), a static file, a request for another project of a team-wide drain.
+    let n = 0;
+    const record = (over: Record<string, unknown>, proxy?: Record<string, unknown>) => ({
+      id: `1573817250283254651097${String(++n).padStart(6, "0")}`,
+      deploymentId: "dpl_233NRGRjVZX1caZrXWtz5g1TAksD",
+      projectId: "gdufoJxB6b9b1fEqr1jUtFkyavUU",
+      host: "drain-abc123.vercel.app",
+      timestamp: at + 5,
+      level: "info",
+      ...over,
+      ...(proxy && {
+        proxy: {
+          timestamp: at,
+          method: "GET",
+          host: "www.drain.example",
+          region: "fra1",
+          statusCode: 200,
+          scheme: "https",
+          ...proxy,
+        },
+      }),
+    });
+    const fn = { path: "/docs?x=1", userAgent: [UA.gptbot], clientIp: "20.171.207.2" };
+    const first = [
+      record({ source: "build", message: "Build completed", type: "stdout" }),
+      record({ source: "lambda", requestId: "req-1", message: "query 1", type: "stdout" }, fn),
+      record({ source: "lambda", requestId: "req-1", message: "x".repeat(40_000), type: "stdout" }, fn),
+      record(
+        { source: "static", requestId: "req-2" },
+        { path: "/pricing", userAgent: [UA.chatgptUser], referer: "https://chatgpt.com/", timestamp: at + 1 },
+      ),
+      record(
+        { source: "static", requestId: "req-3" },
+        { path: "/x", userAgent: [UA.gptbot], host: "other.example" },
+      ),
+    ];
+    const push = (body: string, type: string) =>
+      callApi<Record<string, unknown>>(api, "/api/v1/tracking/logs?domain=drain.example&format=vercel", {
+        method: "POST",
+        headers: { ...acct.headers, "content-type": type },
+        body,
+      });
+    const json = await push(JSON.stringify(first), "application/json");
+    expect(json.status).toBe(200);
+    expect(json.data).toMatchObject({ lines: 5, accepted: 2, duplicates: 0, skipped: 3, rejectedCount: 0 });
+    // The next push holds a third line of the same request and a new one, as NDJSON: only the new one is stored.
+    const second = [
+      record({ source: "lambda", requestId: "req-1", message: "done", type: "stdout" }, fn),
+      record(
+        { source: "redirect", requestId: "req-4" },
+        { path: "/old", userAgent: [UA.gptbot], statusCode: 308 },
+      ),
+    ];
+    const ndjson = await push(`${second.map((r) => JSON.stringify(r)).join("\n")}\n`, "application/x-ndjson");
+    expect(ndjson.data).toMatchObject({ lines: 2, accepted: 1, duplicates: 1, rejectedCount: 0 });
+    const [domain] = await handle.db.select().from(domains).where(eq(domains.hostname, "drain.example"));
+    const stored = await handle.db
+      .select({ path: visits.path, status: visits.status, ip: visits.ip })
+      .from(visits)
+      .where(eq(visits.domainId, domain!.id));
+    expect(stored.sort((a, b) => a.path.localeCompare(b.path))).toEqual([
+      { path: "/docs?x=1", status: 200, ip: "20.171.207.2" },
+      { path: "/old", status: 308, ip: null },
+      { path: "/pricing", status: 200, ip: null },
+    ]);
   });
 
   test("reports at most 100 bad lines, with the full count", async () => {

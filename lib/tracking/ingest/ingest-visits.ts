@@ -11,7 +11,7 @@ import { encodeVisitBatch } from "./encode-visits";
 import { normaliseIp } from "./event-fields";
 import { eventKey, MAX_AGE_MS, MAX_FUTURE_MS, type RejectedEvent, validateEvents } from "./event-schema";
 import type { LogFormat } from "./log-formats";
-import { type LogSource, parseLogStream } from "./log-stream";
+import { jsonArrayAsLines, type LogSource, parseLogStream } from "./log-stream";
 import { prepareVisit, type VisitFields } from "./prepare-visit";
 import { recordVisits, storeVisitBatch } from "./record-visits";
 import { ingestReverseDnsVerifier, settleFromCache, verifyInBackground } from "./reverse-dns-step";
@@ -200,6 +200,31 @@ async function prepareEvents(db: Db, accountId: string, validated: ReturnType<ty
   };
 }
 
+/** The longest line of a Vercel drain's JSON lines: a record with the longest function output Vercel sends. */
+const VERCEL_MAX_LINE = 300 * 1024;
+
+/** The longest request id a log record may key its visit by (Vercel's are 36 to 40 characters). */
+const MAX_REQUEST_ID = 128;
+
+/**
+ * Whether a request's Host is the domain's site: the domain itself or a subdomain of it, with or without "www.",
+ * any port and letter case.
+ */
+function siteMatcher(domain: string): (host: string) => boolean {
+  const bare = (h: string) =>
+    h
+      .trim()
+      .toLowerCase()
+      .replace(/:\d+$/, "")
+      .replace(/\.$/, "")
+      .replace(/^www\./, "");
+  const site = bare(domain);
+  return (host) => {
+    const h = bare(host);
+    return h === site || h.endsWith(`.${site}`);
+  };
+}
+
 /**
  * POST /tracking/logs: an access log of one registered domain, in the format `options.format` names or, by
  * default, the one each line's shape shows (combined, common, vhost-combined, JSON lines, ALB, CloudFront). Unreadable lines are
@@ -219,6 +244,8 @@ export async function ingestLog(
   const log = typeof source === "function" ? await source() : source;
   const now = (options.now ?? Date.now)();
   const seen = new Map<string, number>();
+  const requests = new Set<string>();
+  const ofThisSite = siteMatcher(row.hostname);
   const rejected: { line: number; reason: string }[] = [];
   let rejectedCount = 0;
   let lines = 0;
@@ -244,7 +271,12 @@ export async function ingestLog(
   };
   let slice = performance.now();
   const batchSize = runsOnThisThread(db) ? LOG_BATCH_IN_PROCESS : LOG_BATCH;
-  for await (const result of parseLogStream(log, { format: options.format })) {
+  const parseOptions = {
+    format: options.format,
+    // A Vercel record carries its function's output line (up to 256 KB) beside the request.
+    maxLineLength: options.format === "vercel" ? VERCEL_MAX_LINE : undefined,
+  };
+  for await (const result of parseLogStream(jsonArrayAsLines(log), parseOptions)) {
     lines++;
     if ((lines & 63) === 0 && performance.now() - slice > LOG_SLICE_MS) {
       await yieldToServer();
@@ -259,6 +291,20 @@ export async function ingestLog(
       continue;
     }
     const e = result.entry;
+    if (e.site && !ofThisSite(e.site)) {
+      skipped++; // a request for another site of the same stream (another project of a team-wide drain)
+      continue;
+    }
+    // A request logged in several records (one per line its function wrote) is one visit, whichever upload holds
+    // its records.
+    const requestKey = e.requestId && e.requestId.length <= MAX_REQUEST_ID ? `rq:${e.requestId}` : null;
+    if (requestKey) {
+      if (requests.has(requestKey)) {
+        skipped++;
+        continue;
+      }
+      requests.add(requestKey);
+    }
     const at = e.timestamp.getTime();
     if (at > now + MAX_FUTURE_MS) {
       reject(e.line, "timestamp is more than 5 minutes in the future");
@@ -279,9 +325,9 @@ export async function ingestLog(
       status: e.status ?? undefined,
       timestamp: e.timestamp,
     };
-    const base = eventKey(fields);
-    const n = (seen.get(base) ?? 0) + 1;
-    seen.set(base, n);
+    const base = requestKey ?? eventKey(fields);
+    const n = requestKey ? 1 : (seen.get(base) ?? 0) + 1;
+    if (!requestKey) seen.set(base, n);
     // The key is the line's as written; the address is stored as an event's is: IPv6 in its canonical text, an
     // IPv4-mapped address as IPv4.
     if (fields.ip?.includes(":")) fields.ip = normaliseIp(fields.ip) ?? undefined;

@@ -7,7 +7,7 @@ import { parseLog } from "./log-stream";
 // Lines in the shapes the servers document: Caddy's JSON access log ("handled request", headers as lists),
 // Traefik's JSON access log (its field names, headers kept as request_<Name>), Google Cloud Logging's LogEntry with
 // an HttpRequest (string int64 sizes, RFC 3339 times with nanoseconds), IIS's W3C extended log (its default
-// "#Fields:" and Azure App Service's).
+// "#Fields:" and Azure App Service's), Vercel's log drain records.
 const entryOf = (r: LogLineResult) => {
   if (!r.ok) throw new Error(r.error.reason);
   return r.entry;
@@ -250,6 +250,103 @@ describe("Google Cloud Logging", () => {
     expect(parseLogLine(entry({ requestUrl: undefined }), 1)).toEqual({
       ok: false,
       error: { line: 1, reason: "no httpRequest.requestUrl field" },
+    });
+  });
+});
+
+describe("Vercel log drains", () => {
+  // The records of Vercel's log drain reference (docs/drains/reference/logs): a build's output (no request) and a
+  // function's line with the request it served under `proxy`.
+  const build = {
+    id: "1573817187330377061717300000",
+    deploymentId: "dpl_233NRGRjVZX1caZrXWtz5g1TAksD",
+    source: "build",
+    host: "my-app-abc123.vercel.app",
+    timestamp: 1573817187330,
+    projectId: "gdufoJxB6b9b1fEqr1jUtFkyavUU",
+    level: "info",
+    message: "Build completed successfully",
+    buildId: "bld_cotnkcr76",
+    type: "stdout",
+    projectName: "my-app",
+  };
+  const lambda = (proxy: Record<string, unknown> = {}, over: Record<string, unknown> = {}) => ({
+    id: "1573817250283254651097202070",
+    deploymentId: "dpl_233NRGRjVZX1caZrXWtz5g1TAksD",
+    source: "lambda",
+    host: "my-app-abc123.vercel.app",
+    timestamp: 1573817250283,
+    projectId: "gdufoJxB6b9b1fEqr1jUtFkyavUU",
+    level: "info",
+    message: "API request processed",
+    entrypoint: "api/index.js",
+    requestId: "643af4e3-975a-4cc7-9e7a-1eda11539d90",
+    statusCode: 200,
+    path: "/api/users",
+    executionRegion: "sfo1",
+    environment: "production",
+    proxy: {
+      timestamp: 1573817250172,
+      method: "GET",
+      host: "my-app.vercel.app",
+      path: "/api/users?page=1",
+      userAgent: [GOOGLEBOT],
+      referer: "https://my-app.vercel.app",
+      region: "sfo1",
+      statusCode: 200,
+      clientIp: "66.249.66.1",
+      scheme: "https",
+      vercelCache: "MISS",
+      ...proxy,
+    },
+    ...over,
+  });
+
+  test("a function's record: the request under proxy, its id, the site it was for", () => {
+    for (const format of ["auto", "vercel"] as const) {
+      expect(entryOf(parseLogLine(JSON.stringify(lambda()), 2, { format }))).toEqual({
+        line: 2,
+        ip: "66.249.66.1",
+        timestamp: new Date(1573817250172),
+        method: "GET",
+        path: "/api/users?page=1",
+        protocol: null,
+        status: 200,
+        bytes: null,
+        referrer: "https://my-app.vercel.app",
+        userAgent: GOOGLEBOT,
+        requestId: "643af4e3-975a-4cc7-9e7a-1eda11539d90",
+        site: "my-app.vercel.app",
+      });
+    }
+  });
+
+  test("a build's output holds no request: skipped, not refused", () => {
+    for (const format of ["auto", "vercel"] as const) {
+      const result = parseLogLine(JSON.stringify(build), 1, { format });
+      expect(result.ok).toBe(false);
+      expect(!result.ok && result.skip).toBe(true);
+    }
+  });
+
+  test("-1 for no status (a crashed function, a background revalidation); the cache's request id; sizes", () => {
+    const crashed = entryOf(parseLogLine(JSON.stringify(lambda({ statusCode: -1 }, { statusCode: -1 }))));
+    expect(crashed.status).toBeNull();
+    const revalidating = entryOf(parseLogLine(JSON.stringify(lambda({ statusCode: -1 }))));
+    expect(revalidating.status).toBe(200);
+    const cached = entryOf(
+      parseLogLine(
+        JSON.stringify(
+          lambda({ vercelId: "sfo1::abc123", responseByteSize: 1024 }, { requestId: undefined }),
+        ),
+      ),
+    );
+    expect(cached).toMatchObject({ requestId: "sfo1::abc123", bytes: 1024 });
+    const many = entryOf(parseLogLine(JSON.stringify(lambda({ userAgent: ["a/1", "", "b/2"] }))));
+    expect(many.userAgent).toBe("a/1, b/2");
+    expect(parseLogLine(JSON.stringify(lambda({ path: undefined })), 4, { format: "vercel" })).toEqual({
+      ok: false,
+      error: { line: 4, reason: "no proxy.path field" },
     });
   });
 });

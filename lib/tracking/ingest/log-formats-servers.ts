@@ -1,5 +1,6 @@
 // Access logs of Caddy and Traefik (their JSON access logs), of Google Cloud (Cloud Logging entries with an
-// httpRequest: load balancers, Cloud Run, App Engine) and of IIS (W3C extended: IIS and Azure App Service).
+// httpRequest: load balancers, Cloud Run, App Engine), of Vercel (its log drains) and of IIS (W3C extended: IIS and
+// Azure App Service).
 import {
   bytesOf,
   clientOfChain,
@@ -8,6 +9,7 @@ import {
   ipOf,
   LogLineError,
   localTime,
+  noRequest,
   pathOf,
   readLine,
   signedFields,
@@ -126,6 +128,38 @@ export function googleCloudRecord(o: Fields, line: number): LogLineResult {
       bytes: bytesOf(http.responseSize),
       referrer: textOf(http.referer),
       userAgent: textOf(http.userAgent),
+    });
+  });
+}
+
+/** A status where Vercel writes -1 for none (a function that crashed, a revalidation in the background). */
+const vercelStatus = (value: unknown) => (value === -1 || value === "-1" ? null : statusOf(value));
+
+/**
+ * A Vercel log drain's record (its JSON and NDJSON delivery formats): the request is its `proxy` object. A request
+ * served by a function is logged once per line the function wrote, each record with the same `proxy` and
+ * `requestId`; records without a `proxy` (build output) hold no request and are skipped.
+ */
+export function vercelRecord(o: Fields, line: number): LogLineResult {
+  const proxy = objectOf(o.proxy);
+  if (!proxy) return noRequest(line);
+  return readLine(line, () => {
+    const path = textOf(proxy.path);
+    if (!path) throw new LogLineError("no proxy.path field");
+    const agents = Array.isArray(proxy.userAgent) ? proxy.userAgent : [proxy.userAgent];
+    const userAgent = agents.filter((a): a is string => typeof a === "string" && a !== "").join(", ");
+    return entry(line, {
+      ip: ipOf(proxy.clientIp),
+      timestamp: timeOf(proxy.timestamp ?? o.timestamp),
+      method: textOf(proxy.method) ?? "GET",
+      path: pathOf(path),
+      protocol: null,
+      status: vercelStatus(proxy.statusCode) ?? vercelStatus(o.statusCode),
+      bytes: bytesOf(proxy.responseByteSize),
+      referrer: textOf(proxy.referer),
+      userAgent: userAgent || null,
+      requestId: textOf(o.requestId) ?? textOf(proxy.vercelId),
+      site: textOf(proxy.host) ?? textOf(o.host),
     });
   });
 }

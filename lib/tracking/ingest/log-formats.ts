@@ -15,7 +15,7 @@ import {
   timeOf,
 } from "./log-fields";
 import { cloudFrontRecord } from "./log-formats-aws";
-import { caddyRecord, googleCloudRecord, traefikRecord } from "./log-formats-servers";
+import { caddyRecord, googleCloudRecord, traefikRecord, vercelRecord } from "./log-formats-servers";
 import type { LogLineResult } from "./log-types";
 
 export const LOG_FORMATS = [
@@ -29,16 +29,18 @@ export const LOG_FORMATS = [
   "caddy",
   "traefik",
   "google_cloud",
+  "vercel",
   "iis",
 ] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /** The formats whose lines are JSON objects, one per line. */
-export type JsonLogFormat = "nginx_json" | "cloudflare" | "caddy" | "traefik" | "google_cloud";
+export type JsonLogFormat = "nginx_json" | "cloudflare" | "caddy" | "traefik" | "google_cloud" | "vercel";
 
 /**
  * One JSON object per line: nginx `escape=json` logs, Cloudflare Logpush http_requests, CloudFront JSON, Caddy's
- * and Traefik's access logs, Google Cloud Logging entries. `auto` tells them apart by the fields each one has.
+ * and Traefik's access logs, Google Cloud Logging entries, Vercel log drain records. `auto` tells them apart by the
+ * fields each one has.
  */
 export function parseJsonLine(text: string, line: number, format: JsonLogFormat | "auto"): LogLineResult {
   let json: unknown;
@@ -78,6 +80,8 @@ export function parseJsonLine(text: string, line: number, format: JsonLogFormat 
       return traefikRecord(o, line);
     if (format === "google_cloud" || (format === "auto" && isObject(o.httpRequest)))
       return googleCloudRecord(o, line);
+    if (format === "vercel" || (format === "auto" && "deploymentId" in o && "source" in o))
+      return vercelRecord(o, line);
     // nginx JSON: the variable names people log ($remote_addr, $time_iso8601, $request, ...).
     const request = textOf(o.request);
     const uri = textOf(o.request_uri) ?? textOf(o.uri);

@@ -258,6 +258,7 @@ export function createLogLineParser(options: ParseLogOptions = {}) {
       case "caddy":
       case "traefik":
       case "google_cloud":
+      case "vercel":
         return parseJsonLine(raw, line, requested === "auto" ? "auto" : format);
       case "alb":
         return parseAlbLine(raw, line);

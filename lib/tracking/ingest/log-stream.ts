@@ -1,3 +1,4 @@
+import { validationError } from "@/lib/errors";
 import { createLogLineParser, DEFAULT_MAX_LINE, type ParseLogOptions } from "./log-parser";
 import type { LogEntry, LogLineError, LogLineResult } from "./log-types";
 
@@ -9,6 +10,35 @@ export type LogSource =
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<string | Uint8Array> {
   return typeof (value as AsyncIterable<unknown>)?.[Symbol.asyncIterator] === "function";
+}
+
+/**
+ * A log sent as one JSON array of records (a Vercel drain's JSON delivery format) as the lines of a JSON-lines log,
+ * one record a line; any other log as it is. An array that is not valid JSON is refused whole.
+ */
+export function jsonArrayAsLines(source: LogSource): LogSource {
+  if (typeof source !== "string" && !(source instanceof Uint8Array)) return source;
+  const text = typeof source === "string" ? source : new TextDecoder("utf-8").decode(source);
+  if (!/^\uFEFF?\s*\[/.test(text)) return source;
+  let records: unknown;
+  try {
+    records = JSON.parse(text.replace(/^\uFEFF/, ""));
+  } catch (err) {
+    throw validationError(
+      "The body starts as a JSON array of log records but is not valid JSON.",
+      [{ field: "body", message: (err as Error).message.slice(0, 200) }],
+      { reason: "malformed_json" },
+    );
+  }
+  return (records as unknown[]).map((record) => JSON.stringify(withoutMessage(record)) ?? "null");
+}
+
+/** A Vercel record's function output (up to 256 KB, never read here) left out, so the record fits a line. */
+function withoutMessage(record: unknown): unknown {
+  if (typeof record !== "object" || record === null || !("deploymentId" in record) || !("message" in record))
+    return record;
+  const { message: _message, ...rest } = record as Record<string, unknown>;
+  return rest;
 }
 
 /**

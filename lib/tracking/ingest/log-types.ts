@@ -20,6 +20,16 @@ export interface LogEntry {
   signatureInput?: string | null;
   signatureAgent?: string | null;
   host?: string | null;
+  /**
+   * The request's own id, in formats that log one request in several records (a Vercel function's output lines):
+   * the request is recorded once, keyed by it.
+   */
+  requestId?: string | null;
+  /**
+   * The site the request was for, in formats that gather several sites in one stream (a team-wide Vercel drain):
+   * a request for a site other than the upload's domain is skipped.
+   */
+  site?: string | null;
 }
 
 export interface LogLineError {

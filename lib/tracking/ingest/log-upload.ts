@@ -4,7 +4,9 @@ import { readStreamCapped } from "@/lib/streams/read-capped";
 /** Largest access log taken in one request, after decompression. */
 export const MAX_LOG_BYTES = 10 * 1024 * 1024;
 
-const TEXT_TYPES = /^(text\/[a-z0-9.+-]+|application\/octet-stream)\b/i;
+// JSON and JSON lines as log drains send them (Vercel: application/json for its JSON arrays, application/x-ndjson).
+const TEXT_TYPES =
+  /^(text\/[a-z0-9.+-]+|application\/(?:octet-stream|json|x-ndjson|ndjson|jsonl|x-jsonlines|jsonlines))\b/i;
 const GZIP_TYPES = /^application\/(x-)?gzip\b/i;
 
 const tooLarge = (max: number) =>
@@ -24,7 +26,7 @@ export async function readLogUpload(req: Request, maxBytes = MAX_LOG_BYTES): Pro
   const encoding = (req.headers.get("content-encoding") ?? "identity").trim().toLowerCase();
   if (!TEXT_TYPES.test(type) && !GZIP_TYPES.test(type)) {
     throw validationError(
-      "Send the log as text/plain (optionally with Content-Encoding: gzip) or application/gzip.",
+      "Send the log as text/plain, application/json or application/x-ndjson (optionally with Content-Encoding: gzip), or as application/gzip.",
       [
         {
           field: "content-type",
