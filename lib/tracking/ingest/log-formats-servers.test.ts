@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { withTrust } from "@/test/support/trust-proxy";
 import { detectLineFormat } from "./log-formats";
 import { type LogLineResult, parseLogLine } from "./log-parser";
-import { parseLog } from "./log-stream";
+import { jsonArrayAsLines, parseLog } from "./log-stream";
 
 // Lines in the shapes the servers document: Caddy's JSON access log ("handled request", headers as lists),
 // Traefik's JSON access log (its field names, headers kept as request_<Name>), Google Cloud Logging's LogEntry with
@@ -327,6 +327,23 @@ describe("Vercel log drains", () => {
       expect(result.ok).toBe(false);
       expect(!result.ok && result.skip).toBe(true);
     }
+  });
+
+  test("a JSON array body is read as its records, one a line, their function output left out", () => {
+    const bytes = new TextEncoder().encode(`\uFEFF \n${JSON.stringify([build, lambda()])}`);
+    const lines = jsonArrayAsLines(bytes) as string[];
+    expect(lines).toHaveLength(2);
+    expect(JSON.parse(lines[1] as string)).toEqual({ ...lambda(), message: undefined });
+    const parsed = parseLog(lines.join("\n"), { format: "vercel" });
+    expect(parsed.entries.map((e) => e.requestId)).toEqual(["643af4e3-975a-4cc7-9e7a-1eda11539d90"]);
+    // Any other log is passed on as it came, undecoded.
+    const combined = new TextEncoder().encode(
+      '66.249.66.1 - - [01/Dec/2026:00:00:00 +0000] "GET / HTTP/1.1" 200 1 "-" "x"\n',
+    );
+    expect(jsonArrayAsLines(combined)).toBe(combined);
+    expect(() => jsonArrayAsLines('[{"proxy": ')).toThrow(
+      expect.objectContaining({ details: expect.objectContaining({ reason: "malformed_json" }) }),
+    );
   });
 
   test("-1 for no status (a crashed function, a background revalidation); the cache's request id; sizes", () => {

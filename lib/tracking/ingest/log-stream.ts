@@ -18,8 +18,8 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<string | Uint8A
  */
 export function jsonArrayAsLines(source: LogSource): LogSource {
   if (typeof source !== "string" && !(source instanceof Uint8Array)) return source;
+  if (!startsWithBracket(source)) return source;
   const text = typeof source === "string" ? source : new TextDecoder("utf-8").decode(source);
-  if (!/^\uFEFF?\s*\[/.test(text)) return source;
   let records: unknown;
   try {
     records = JSON.parse(text.replace(/^\uFEFF/, ""));
@@ -31,6 +31,18 @@ export function jsonArrayAsLines(source: LogSource): LogSource {
     );
   }
   return (records as unknown[]).map((record) => JSON.stringify(withoutMessage(record)) ?? "null");
+}
+
+/** Whether the first character past a byte-order mark and white space is "[" (read without decoding the log). */
+function startsWithBracket(source: string | Uint8Array): boolean {
+  if (typeof source === "string") return /^\uFEFF?\s*\[/.test(source);
+  let i = source[0] === 0xef && source[1] === 0xbb && source[2] === 0xbf ? 3 : 0;
+  while (
+    i < source.length &&
+    (source[i] === 0x20 || source[i] === 0x09 || source[i] === 0x0a || source[i] === 0x0d)
+  )
+    i++;
+  return source[i] === 0x5b;
 }
 
 /** A Vercel record's function output (up to 256 KB, never read here) left out, so the record fits a line. */
