@@ -159,7 +159,7 @@ export function vercelRecord(o: Fields, line: number): LogLineResult {
       referrer: textOf(proxy.referer),
       userAgent: userAgent || null,
       requestId: textOf(o.requestId) ?? textOf(proxy.vercelId),
-      site: textOf(proxy.host) ?? textOf(o.host),
+      site: textOf(proxy.host),
     });
   });
 }
