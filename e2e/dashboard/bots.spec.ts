@@ -31,6 +31,8 @@ async function shot(page: Page, name: string) {
 }
 
 async function expectNoAxeViolations(page: Page) {
+  // A soft navigation puts the new page's <title> in after its content: audit once it is there.
+  await expect(page).toHaveTitle(/\S/);
   const { violations } = await new AxeBuilder({ page }).analyze();
   expect(
     violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),

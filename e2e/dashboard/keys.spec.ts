@@ -86,6 +86,8 @@ for (const vp of VIEWPORTS) {
     await page.reload();
     await expect(page.getByText(/Rolling until/)).toBeVisible();
     await shot(page, `keys-rolling-${vp.name}`);
+    // A soft navigation puts the new page's <title> in after its content: audit once it is there.
+    await expect(page).toHaveTitle(/\S/);
     const { violations } = await new AxeBuilder({ page }).analyze();
     expect(violations.map((v) => v.id)).toEqual([]);
 

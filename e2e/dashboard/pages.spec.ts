@@ -21,6 +21,8 @@ const CHATGPT_USER =
 const BROWSER = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/131.0.0.0 Safari/537.36";
 
 async function expectNoViolations(page: Page, where: string) {
+  // A soft navigation puts the new page's <title> in after its content: audit once it is there.
+  await expect(page).toHaveTitle(/\S/);
   const results = await new AxeBuilder({ page }).analyze();
   expect(
     results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),

@@ -49,6 +49,8 @@ async function shot(page: Page, name: string) {
 }
 
 async function expectNoViolations(page: Page, where: string) {
+  // A soft navigation puts the new page's <title> in after its content: audit once it is there.
+  await expect(page).toHaveTitle(/\S/);
   const results = await new AxeBuilder({ page }).analyze();
   expect(
     results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
