@@ -845,6 +845,35 @@ describe("POST /tracking/logs", () => {
     ]);
   });
 
+  test("a drain's requests are the domain's whatever the spelling of their host: case, port, international names", async () => {
+    const acct = await createTestAccount(handle.db, { domains: ["bücher.example"] });
+    const at = Date.now() - 600_000;
+    const record = (host: string, path: string) => ({
+      id: `rec-${path}`,
+      deploymentId: "dpl_1",
+      source: "static",
+      requestId: `req${path}`,
+      timestamp: at,
+      proxy: { timestamp: at, method: "GET", host, path, userAgent: [UA.gptbot], statusCode: 200 },
+    });
+    const { status, data } = await callApi<Record<string, unknown>>(
+      api,
+      "/api/v1/tracking/logs?domain=xn--bcher-kva.example&format=vercel",
+      {
+        method: "POST",
+        headers: { ...acct.headers, "content-type": "application/json" },
+        body: JSON.stringify([
+          record("WWW.Bücher.example:443", "/unicode"),
+          record("shop.xn--bcher-kva.example", "/sub"),
+          record("bucher.example", "/other"),
+          record("xn--bcher-kva.example.evil.test", "/suffix"),
+        ]),
+      },
+    );
+    expect(status).toBe(200);
+    expect(data).toMatchObject({ lines: 4, accepted: 2, skipped: 2, rejectedCount: 0 });
+  });
+
   test("reports at most 100 bad lines, with the full count", async () => {
     const acct = await createTestAccount(handle.db, { domains: ["badlines.example"] });
     const { data } = await callApi<{ rejected: unknown[]; rejectedCount: number }>(

@@ -4,6 +4,7 @@ import type { Db } from "@/lib/db/client";
 import { runsOnThisThread } from "@/lib/db/rows";
 import { domains, type NewVisit } from "@/lib/db/schema";
 import { AppError as ApiError, validationError } from "@/lib/errors";
+import { normalizeHostname } from "@/lib/hostname";
 import { accountListensSql } from "@/lib/webhooks/outbox";
 import { type EventsIngestResult, LOG_REJECTED_REPORTED, type LogsIngestResult } from "../api-schemas";
 import { loadStoredRangeFeeds } from "../catalog/ip-ranges/stored-feeds";
@@ -208,20 +209,23 @@ const MAX_REQUEST_ID = 128;
 
 /**
  * Whether a request's Host is the domain's site: the domain itself or a subdomain of it, with or without "www.",
- * any port and letter case.
+ * any port, letter case or spelling of an international name (the one hostname normaliser's). A stream holds few
+ * hosts: the last one's answer is kept.
  */
 function siteMatcher(domain: string): (host: string) => boolean {
   const bare = (h: string) =>
-    h
-      .trim()
-      .toLowerCase()
-      .replace(/:\d+$/, "")
-      .replace(/\.$/, "")
-      .replace(/^www\./, "");
+    normalizeHostname(h.trim().replace(/:\d+$/, ""), { acceptUrl: false, requireDomain: false })?.replace(
+      /^www\./,
+      "",
+    ) ?? null;
   const site = bare(domain);
+  let last: { host: string; ours: boolean } | null = null;
   return (host) => {
-    const h = bare(host);
-    return h === site || h.endsWith(`.${site}`);
+    if (last?.host !== host) {
+      const h = bare(host);
+      last = { host, ours: h !== null && (h === site || h.endsWith(`.${site}`)) };
+    }
+    return last.ours;
   };
 }
 
