@@ -110,6 +110,11 @@ describe("verifyBotIp with the committed data", () => {
     ["DuckDuckBot", "20.191.44.16", "verified"],
     ["AdsBot-Google", "66.249.87.10", "verified"],
     ["AdsBot-Google", "66.249.66.1", "unverified"], // Googlebot's range is not AdsBot's
+    ["Mediapartners-Google", "74.125.219.40", "verified"],
+    ["FeedFetcher-Google", "35.243.23.70", "verified"], // the user-triggered fetchers' list
+    ["Google-Read-Aloud", "34.101.6.40", "verified"],
+    ["Google-Site-Verification", "2600:1900:0:2a1::9", "verified"],
+    ["FeedFetcher-Google", "66.249.66.1", "unverified"], // Googlebot's
     ["MistralAI-User", "20.240.160.161", "verified"],
     ["MistralAI-User", "20.240.192.194", "unverified"], // MistralAI-Index's address
     ["MistralAI-Index", "135.225.57.92", "verified"],
