@@ -874,6 +874,64 @@ describe("POST /tracking/logs", () => {
     expect(data).toMatchObject({ lines: 4, accepted: 2, skipped: 2, rejectedCount: 0 });
   });
 
+  test("a Cloudflare Logpush HTTP destination: its check, then gzipped NDJSON with no content type, key in a header", async () => {
+    const acct = await createTestAccount(handle.db, { domains: ["logpush.example"] });
+    // Logpush turns its destination URL's header_* parameters into request headers
+    // (header_Authorization=Bearer%20…) and may send no content type; a Uint8Array body makes fetch send none.
+    const push = (body: string) =>
+      callApi<Record<string, unknown>>(
+        api,
+        "/api/v1/tracking/logs?domain=logpush.example&format=cloudflare",
+        {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${acct.headers["x-api-key"]}:${acct.headers["x-api-secret"]}`,
+            "content-encoding": "gzip",
+          },
+          body: new Uint8Array(gzipSync(body)),
+        },
+      );
+    for (const check of ["test", '{"content":"tests"}\n']) {
+      const { status, data, body } = await push(check);
+      expect(status, JSON.stringify(body)).toBe(200);
+      expect(data).toMatchObject({ lines: 1, accepted: 0, skipped: 1, rejectedCount: 0 });
+    }
+    const at = Date.now() - 600_000;
+    const record = (ray: string, uri: string, ua: string, timestamp: string | number, referer = "") => ({
+      RayID: ray,
+      ClientIP: "20.171.207.2",
+      ClientRequestHost: "www.logpush.example",
+      ClientRequestMethod: "GET",
+      ClientRequestURI: uri,
+      ClientRequestProtocol: "HTTP/2",
+      ClientRequestReferer: referer,
+      ClientRequestUserAgent: ua,
+      EdgeStartTimestamp: timestamp,
+      EdgeResponseStatus: 200,
+      EdgeResponseBytes: 2048,
+    });
+    const batch = [
+      record("8f1c0a2b3c4d5e6f", "/docs", UA.gptbot, new Date(at).toISOString()),
+      // The timestamps a job's API default writes: nanoseconds since the epoch.
+      record("8f1c0a2b3c4d5e70", "/pricing", UA.chatgptUser, at * 1_000_000 + 1_000, "https://chatgpt.com/"),
+    ];
+    const first = await push(`${batch.map((r) => JSON.stringify(r)).join("\n")}\n`);
+    expect(first.status).toBe(200);
+    expect(first.data).toMatchObject({ lines: 2, accepted: 2, duplicates: 0, skipped: 0, rejectedCount: 0 });
+    // Logpush delivers at least once: the same batch again stores nothing.
+    const again = await push(`${batch.map((r) => JSON.stringify(r)).join("\n")}\n`);
+    expect(again.data).toMatchObject({ accepted: 0, duplicates: 2 });
+    const [domain] = await handle.db.select().from(domains).where(eq(domains.hostname, "logpush.example"));
+    const stored = await handle.db
+      .select({ path: visits.path, at: visits.occurredAt, ip: visits.ip })
+      .from(visits)
+      .where(eq(visits.domainId, domain!.id));
+    expect(stored.sort((a, b) => a.path.localeCompare(b.path))).toEqual([
+      { path: "/docs", at: new Date(at), ip: "20.171.207.2" },
+      { path: "/pricing", at: new Date(at), ip: "20.171.207.2" },
+    ]);
+  });
+
   test("reports at most 100 bad lines, with the full count", async () => {
     const acct = await createTestAccount(handle.db, { domains: ["badlines.example"] });
     const { data } = await callApi<{ rejected: unknown[]; rejectedCount: number }>(

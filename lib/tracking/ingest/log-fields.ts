@@ -94,6 +94,16 @@ export const noRequest = (line: number): LogLineResult => ({
   skip: true,
 });
 
+/**
+ * Cloudflare Logpush checks an HTTP destination before it creates the job, and may push the same check again: a
+ * body of "test", or a gzipped file holding {"content":"tests"}. Neither is a request: skipped, not rejected.
+ */
+export const logpushCheck = (line: number): LogLineResult => ({
+  ok: false,
+  error: { line, reason: "Cloudflare Logpush's destination check, not a request" },
+  skip: true,
+});
+
 export function entry(line: number, fields: Omit<LogEntry, "line">): LogLineResult {
   return { ok: true, entry: { line, ...fields } };
 }

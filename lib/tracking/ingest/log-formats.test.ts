@@ -132,6 +132,24 @@ describe("JSON lines", () => {
     }
   });
 
+  test("Cloudflare Logpush's destination check is skipped, not rejected, where the format is cloudflare", () => {
+    for (const check of ["test", "test\r", '{"content":"tests"}']) {
+      expect(parseLogLine(check, 1, { format: "cloudflare" })).toMatchObject({ ok: false, skip: true });
+    }
+    // Elsewhere the same text is what it looks like: a line nobody can read.
+    for (const other of [parseLogLine("test", 1, { format: "nginx_json" }), parseLogLine("test", 1)]) {
+      expect(other.ok).toBe(false);
+      expect(other).not.toHaveProperty("skip", true);
+    }
+    // A record that holds more than the check's one field is read as a record (and refused without its URI).
+    expect(
+      parseLogLine('{"content":"tests","ClientIP":"1.2.3.4"}', 1, { format: "cloudflare" }),
+    ).toMatchObject({
+      ok: false,
+      error: { reason: "no ClientRequestURI field" },
+    });
+  });
+
   test.each([
     ["{not json", /not valid JSON/],
     ["[1,2]", /not a JSON object/],

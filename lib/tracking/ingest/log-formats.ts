@@ -5,6 +5,7 @@ import {
   ipOf,
   LogLineError,
   localTime,
+  logpushCheck,
   noRequest,
   pathOf,
   readLine,
@@ -47,6 +48,7 @@ export function parseJsonLine(text: string, line: number, format: JsonLogFormat 
   try {
     json = JSON.parse(text);
   } catch {
+    if (format === "cloudflare" && text.trim() === "test") return logpushCheck(line);
     return fail(line, "not valid JSON");
   }
   if (typeof json !== "object" || json === null || Array.isArray(json))
@@ -58,6 +60,8 @@ export function parseJsonLine(text: string, line: number, format: JsonLogFormat 
       (format === "auto" && ("ClientRequestURI" in o || "EdgeStartTimestamp" in o))
     ) {
       const uri = textOf(o.ClientRequestURI) ?? textOf(o.ClientRequestPath);
+      if (!uri && format === "cloudflare" && "content" in o && Object.keys(o).length === 1)
+        return logpushCheck(line);
       if (!uri) throw new LogLineError("no ClientRequestURI field");
       return entry(line, {
         ip: ipOf(o.ClientIP),

@@ -17,22 +17,19 @@ const tooLarge = (max: number) =>
   );
 
 /**
- * Reads an uploaded access log: text/plain, or gzip (Content-Encoding: gzip, Content-Type: application/gzip, or
- * the gzip magic bytes). Streams through the decompressor and refuses as soon as the text passes `maxBytes`,
- * before anything is stored, so a gzip bomb costs us at most that much memory.
+ * Reads an uploaded access log: text (text/plain, JSON, JSON lines, or no content type), or gzip (Content-Encoding:
+ * gzip, Content-Type: application/gzip, or the gzip magic bytes). Streams through the decompressor and refuses as
+ * soon as the text passes `maxBytes`, before anything is stored, so a gzip bomb costs us at most that much memory.
  */
 export async function readLogUpload(req: Request, maxBytes = MAX_LOG_BYTES): Promise<Uint8Array> {
   const type = (req.headers.get("content-type") ?? "").trim();
   const encoding = (req.headers.get("content-encoding") ?? "identity").trim().toLowerCase();
-  if (!TEXT_TYPES.test(type) && !GZIP_TYPES.test(type)) {
+  // A push service may send no content type at all (Cloudflare Logpush's HTTP destination): the body is read as a
+  // log, gzip found by its Content-Encoding or magic bytes. A type that names something else is refused.
+  if (type !== "" && !TEXT_TYPES.test(type) && !GZIP_TYPES.test(type)) {
     throw validationError(
       "Send the log as text/plain, application/json or application/x-ndjson (optionally with Content-Encoding: gzip), or as application/gzip.",
-      [
-        {
-          field: "content-type",
-          message: type ? `Unsupported content type: ${type}.` : "Missing content type.",
-        },
-      ],
+      [{ field: "content-type", message: `Unsupported content type: ${type}.` }],
       { reason: "unsupported_content_type" },
     );
   }
