@@ -33,3 +33,10 @@ test("a wrong method without credentials is 401 before 405", async ({ request })
   expect(res.status()).toBe(401);
   expect((await res.json()).error.code).toBe("UNAUTHORIZED");
 });
+
+test("Fastly's log-streaming challenge is answered for any service", async ({ request }) => {
+  const res = await request.get("/.well-known/fastly/logging/challenge");
+  expect(res.status()).toBe(200);
+  expect(res.headers()["content-type"]).toContain("text/plain");
+  expect((await res.text()).split("\n")).toContain("*");
+});
