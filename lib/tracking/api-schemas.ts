@@ -28,7 +28,7 @@ export const logsIngestQuery = z.object({
     .enum(LOG_FORMATS)
     .default("auto")
     .describe(
-      "The log's format: combined (also common), vhost_combined, nginx_json, cloudflare (Logpush http_requests), alb (AWS Application and Classic Load Balancers), cloudfront (standard or JSON), caddy (JSON access log), traefik (JSON access log), google_cloud (Cloud Logging entries with httpRequest), vercel (a Vercel log drain: JSON array or NDJSON), iis (W3C extended: IIS, Azure App Service); auto (default) detects it line by line",
+      "The log's format: combined (also common), vhost_combined, nginx_json, cloudflare (Logpush http_requests), alb (AWS Application and Classic Load Balancers), cloudfront (standard or JSON), caddy (JSON access log), traefik (JSON access log), google_cloud (Cloud Logging entries with httpRequest), vercel (a Vercel log drain: JSON array or NDJSON), akamai (Akamai DataStream 2 JSON), iis (W3C extended: IIS, Azure App Service); auto (default) detects it line by line",
     ),
 });
 

@@ -932,6 +932,61 @@ describe("POST /tracking/logs", () => {
     ]);
   });
 
+  test("an Akamai DataStream 2 push: encoded user agents read, another hostname of the property skipped", async () => {
+    const acct = await createTestAccount(handle.db, { domains: ["stream.example"] });
+    const seconds = (Date.now() - 600_000) / 1000;
+    const encode = (text: string) => encodeURIComponent(text).replace(/%20/g, "+");
+    const record = (host: string, path: string, ua: string, query?: string) => ({
+      version: 1,
+      streamId: "12345",
+      cp: "123456",
+      reqTimeSec: seconds.toFixed(3),
+      cliIP: "20.171.207.2",
+      statusCode: "200",
+      proto: "HTTPS",
+      reqHost: host,
+      reqMethod: "GET",
+      reqPath: path,
+      ...(query && { queryStr: query }),
+      UA: encode(ua),
+    });
+    const body = [
+      record("www.stream.example", "/docs", UA.gptbot, "v=2"),
+      record("stream.example", "/pricing", UA.chatgptUser),
+      record("shop.other.example", "/cart", UA.gptbot),
+    ]
+      .map((r) => JSON.stringify(r))
+      .join("\n");
+    const push = () =>
+      callApi<Record<string, unknown>>(api, "/api/v1/tracking/logs?domain=stream.example&format=akamai", {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${acct.headers["x-api-key"]}:${acct.headers["x-api-secret"]}`,
+          "content-type": "application/json",
+          "content-encoding": "gzip",
+        },
+        body: new Uint8Array(gzipSync(body)),
+      });
+    const first = await push();
+    expect(first.status).toBe(200);
+    expect(first.data).toMatchObject({ lines: 3, accepted: 2, skipped: 1, rejectedCount: 0 });
+    expect((await push()).data).toMatchObject({ accepted: 0, duplicates: 2 });
+    const stats = await callApi<{ topBots: { name: string }[] }>(
+      api,
+      "/api/v1/tracking/stats?domain=stream.example",
+      {
+        headers: acct.headers,
+      },
+    );
+    expect(stats.data.topBots.map((b) => b.name).sort()).toEqual(["ChatGPT-User", "GPTBot"]);
+    const [domain] = await handle.db.select().from(domains).where(eq(domains.hostname, "stream.example"));
+    const stored = await handle.db
+      .select({ path: visits.path })
+      .from(visits)
+      .where(eq(visits.domainId, domain!.id));
+    expect(stored.map((v) => v.path).sort()).toEqual(["/docs?v=2", "/pricing"]);
+  });
+
   test("reports at most 100 bad lines, with the full count", async () => {
     const acct = await createTestAccount(handle.db, { domains: ["badlines.example"] });
     const { data } = await callApi<{ rejected: unknown[]; rejectedCount: number }>(

@@ -16,6 +16,7 @@ import {
   timeOf,
 } from "./log-fields";
 import { cloudFrontRecord } from "./log-formats-aws";
+import { akamaiRecord } from "./log-formats-cdn";
 import { caddyRecord, googleCloudRecord, traefikRecord, vercelRecord } from "./log-formats-servers";
 import type { LogLineResult } from "./log-types";
 
@@ -31,12 +32,20 @@ export const LOG_FORMATS = [
   "traefik",
   "google_cloud",
   "vercel",
+  "akamai",
   "iis",
 ] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /** The formats whose lines are JSON objects, one per line. */
-export type JsonLogFormat = "nginx_json" | "cloudflare" | "caddy" | "traefik" | "google_cloud" | "vercel";
+export type JsonLogFormat =
+  | "nginx_json"
+  | "cloudflare"
+  | "caddy"
+  | "traefik"
+  | "google_cloud"
+  | "vercel"
+  | "akamai";
 
 /**
  * One JSON object per line: nginx `escape=json` logs, Cloudflare Logpush http_requests, CloudFront JSON, Caddy's
@@ -86,6 +95,8 @@ export function parseJsonLine(text: string, line: number, format: JsonLogFormat 
       return googleCloudRecord(o, line);
     if (format === "vercel" || (format === "auto" && "deploymentId" in o && "source" in o))
       return vercelRecord(o, line);
+    if (format === "akamai" || (format === "auto" && "reqTimeSec" in o && "cliIP" in o))
+      return akamaiRecord(o, line);
     // nginx JSON: the variable names people log ($remote_addr, $time_iso8601, $request, ...).
     const request = textOf(o.request);
     const uri = textOf(o.request_uri) ?? textOf(o.uri);

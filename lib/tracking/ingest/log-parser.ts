@@ -259,6 +259,7 @@ export function createLogLineParser(options: ParseLogOptions = {}) {
       case "traefik":
       case "google_cloud":
       case "vercel":
+      case "akamai":
         return parseJsonLine(raw, line, requested === "auto" ? "auto" : format);
       case "alb":
         return parseAlbLine(raw, line);
