@@ -12,7 +12,7 @@ import { encodeVisitBatch } from "./encode-visits";
 import { normaliseIp } from "./event-fields";
 import { eventKey, MAX_AGE_MS, MAX_FUTURE_MS, type RejectedEvent, validateEvents } from "./event-schema";
 import type { LogFormat } from "./log-formats";
-import { jsonArrayAsLines, type LogSource, parseLogStream } from "./log-stream";
+import { jsonArrayAsRecords, type LogSource, parseLogStream } from "./log-stream";
 import { prepareVisit, type VisitFields } from "./prepare-visit";
 import { recordVisits, storeVisitBatch } from "./record-visits";
 import { ingestReverseDnsVerifier, settleFromCache, verifyInBackground } from "./reverse-dns-step";
@@ -280,7 +280,7 @@ export async function ingestLog(
     // A Vercel record carries its function's output line (up to 256 KB) beside the request.
     maxLineLength: options.format === "vercel" ? VERCEL_MAX_LINE : undefined,
   };
-  for await (const result of parseLogStream(jsonArrayAsLines(log), parseOptions)) {
+  for await (const result of parseLogStream(jsonArrayAsRecords(log), parseOptions)) {
     lines++;
     if ((lines & 63) === 0 && performance.now() - slice > LOG_SLICE_MS) {
       await yieldToServer();

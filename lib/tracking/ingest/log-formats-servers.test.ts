@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { withTrust } from "@/test/support/trust-proxy";
 import { detectLineFormat } from "./log-formats";
 import { type LogLineResult, parseLogLine } from "./log-parser";
-import { jsonArrayAsLines, parseLog } from "./log-stream";
+import { jsonArrayAsRecords, parseLog, parseLogStream } from "./log-stream";
 
 // Lines in the shapes the servers document: Caddy's JSON access log ("handled request", headers as lists),
 // Traefik's JSON access log (its field names, headers kept as request_<Name>), Google Cloud Logging's LogEntry with
@@ -329,19 +329,31 @@ describe("Vercel log drains", () => {
     }
   });
 
-  test("a JSON array body is read as its records, one a line, their function output left out", () => {
-    const bytes = new TextEncoder().encode(`\uFEFF \n${JSON.stringify([build, lambda()])}`);
-    const lines = jsonArrayAsLines(bytes) as string[];
-    expect(lines).toHaveLength(2);
-    expect(JSON.parse(lines[1] as string)).toEqual({ ...lambda(), message: undefined });
-    const parsed = parseLog(lines.join("\n"), { format: "vercel" });
-    expect(parsed.entries.map((e) => e.requestId)).toEqual(["643af4e3-975a-4cc7-9e7a-1eda11539d90"]);
+  test("a JSON array body is read as its records, each once, one a line; other logs as they came", async () => {
+    const long = lambda({ message: "x".repeat(400_000) }); // a function's output line over any line limit
+    const bytes = new TextEncoder().encode(`\uFEFF \n${JSON.stringify([build, lambda(), long, 7])}`);
+    const source = jsonArrayAsRecords(bytes);
+    expect(source).toEqual({ records: [build, lambda(), long, 7] });
+    const results = [];
+    for await (const r of parseLogStream(source, { format: "vercel" })) results.push(r);
+    expect(results.map((r) => (r.ok ? r.entry.requestId : r.skip ? "skipped" : r.error.reason))).toEqual([
+      "skipped",
+      "643af4e3-975a-4cc7-9e7a-1eda11539d90",
+      "643af4e3-975a-4cc7-9e7a-1eda11539d90",
+      "not a JSON object",
+    ]);
+    expect(results.map((r) => (r.ok ? r.entry.line : r.error.line))).toEqual([1, 2, 3, 4]);
+    // Under a format whose lines are not JSON, a record is read as the line its text would be: refused.
+    const asCombined = [];
+    for await (const r of parseLogStream(jsonArrayAsRecords(bytes), { format: "combined" }))
+      asCombined.push(r);
+    expect(asCombined.every((r) => !r.ok && !r.skip)).toBe(true);
     // Any other log is passed on as it came, undecoded.
     const combined = new TextEncoder().encode(
       '66.249.66.1 - - [01/Dec/2026:00:00:00 +0000] "GET / HTTP/1.1" 200 1 "-" "x"\n',
     );
-    expect(jsonArrayAsLines(combined)).toBe(combined);
-    expect(() => jsonArrayAsLines('[{"proxy": ')).toThrow(
+    expect(jsonArrayAsRecords(combined)).toBe(combined);
+    expect(() => jsonArrayAsRecords('[{"proxy": ')).toThrow(
       expect.objectContaining({ details: expect.objectContaining({ reason: "malformed_json" }) }),
     );
   });

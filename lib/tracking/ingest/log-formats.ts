@@ -38,14 +38,18 @@ export const LOG_FORMATS = [
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /** The formats whose lines are JSON objects, one per line. */
-export type JsonLogFormat =
-  | "nginx_json"
-  | "cloudflare"
-  | "caddy"
-  | "traefik"
-  | "google_cloud"
-  | "vercel"
-  | "akamai";
+const JSON_LOG_FORMATS = [
+  "nginx_json",
+  "cloudflare",
+  "caddy",
+  "traefik",
+  "google_cloud",
+  "vercel",
+  "akamai",
+] as const satisfies readonly LogFormat[];
+export type JsonLogFormat = (typeof JSON_LOG_FORMATS)[number];
+export const isJsonLogFormat = (format: LogFormat): format is JsonLogFormat =>
+  (JSON_LOG_FORMATS as readonly LogFormat[]).includes(format);
 
 /**
  * One JSON object per line: nginx `escape=json` logs, Cloudflare Logpush http_requests, CloudFront JSON, Caddy's
@@ -60,6 +64,11 @@ export function parseJsonLine(text: string, line: number, format: JsonLogFormat 
     if (format === "cloudflare" && text.trim() === "test") return logpushCheck(line);
     return fail(line, "not valid JSON");
   }
+  return parseJsonRecord(json, line, format);
+}
+
+/** One record already parsed from JSON (a line of JSON lines, or an element of a JSON array body). */
+export function parseJsonRecord(json: unknown, line: number, format: JsonLogFormat | "auto"): LogLineResult {
   if (typeof json !== "object" || json === null || Array.isArray(json))
     return fail(line, "not a JSON object");
   const o = json as Record<string, unknown>;

@@ -1,6 +1,12 @@
 import { ISO_DATETIME } from "./event-schema";
 import { clientOfChain, ipOf, noRequest, registerLocalTimeParser } from "./log-fields";
-import { detectLineFormat, type LogFormat, parseJsonLine } from "./log-formats";
+import {
+  detectLineFormat,
+  isJsonLogFormat,
+  type LogFormat,
+  parseJsonLine,
+  parseJsonRecord,
+} from "./log-formats";
 import { CLOUDFRONT_FIELDS, parseAlbLine, parseCloudFrontLine } from "./log-formats-aws";
 import { IIS_FIELDS, parseIisLine } from "./log-formats-servers";
 import { DateFromValue, isoDateTimeMs } from "./time-text";
@@ -273,6 +279,21 @@ export function createLogLineParser(options: ParseLogOptions = {}) {
         return parseCombinedLine(raw, line, { ...options, format });
     }
   };
+}
+
+/**
+ * A record parser for a log sent as one JSON array (a Vercel drain's JSON delivery): each element is read as the
+ * record of a JSON format (`auto` and CloudFront tell them apart by their fields) without being written back to
+ * text; for a format whose lines are not JSON, an element is read as the line its JSON text would be.
+ */
+export function createLogRecordParser(options: ParseLogOptions = {}) {
+  const requested = options.format ?? "auto";
+  if (requested === "auto" || requested === "cloudfront")
+    return (record: unknown, line: number) => parseJsonRecord(record, line, "auto");
+  if (isJsonLogFormat(requested))
+    return (record: unknown, line: number) => parseJsonRecord(record, line, requested);
+  const parseLine = createLogLineParser(options);
+  return (record: unknown, line: number) => parseLine(JSON.stringify(record) ?? "null", line);
 }
 
 /**

@@ -1,5 +1,10 @@
 import { validationError } from "@/lib/errors";
-import { createLogLineParser, DEFAULT_MAX_LINE, type ParseLogOptions } from "./log-parser";
+import {
+  createLogLineParser,
+  createLogRecordParser,
+  DEFAULT_MAX_LINE,
+  type ParseLogOptions,
+} from "./log-parser";
 import type { LogEntry, LogLineError, LogLineResult } from "./log-types";
 
 export type LogSource =
@@ -12,11 +17,19 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<string | Uint8A
   return typeof (value as AsyncIterable<unknown>)?.[Symbol.asyncIterator] === "function";
 }
 
+/** A log that came as one JSON array: its elements, each one record (the Vercel drain's JSON delivery format). */
+export interface LogRecords {
+  records: unknown[];
+}
+
+const isRecords = (source: unknown): source is LogRecords =>
+  typeof source === "object" && source !== null && Array.isArray((source as LogRecords).records);
+
 /**
- * A log sent as one JSON array of records (a Vercel drain's JSON delivery format) as the lines of a JSON-lines log,
- * one record a line; any other log as it is. An array that is not valid JSON is refused whole.
+ * A log sent as one JSON array of records as its records, parsed once (each is read as it is, never written back
+ * to text); any other log as it is. An array that is not valid JSON is refused whole.
  */
-export function jsonArrayAsLines(source: LogSource): LogSource {
+export function jsonArrayAsRecords(source: LogSource): LogSource | LogRecords {
   if (typeof source !== "string" && !(source instanceof Uint8Array)) return source;
   if (!startsWithBracket(source)) return source;
   const text = typeof source === "string" ? source : new TextDecoder("utf-8").decode(source);
@@ -30,7 +43,7 @@ export function jsonArrayAsLines(source: LogSource): LogSource {
       { reason: "malformed_json" },
     );
   }
-  return (records as unknown[]).map((record) => JSON.stringify(withoutMessage(record)) ?? "null");
+  return { records: records as unknown[] };
 }
 
 /** Whether the first character past a byte-order mark and white space is "[" (read without decoding the log). */
@@ -45,14 +58,6 @@ function startsWithBracket(source: string | Uint8Array): boolean {
   return source[i] === 0x5b;
 }
 
-/** A Vercel record's function output (up to 256 KB, never read here) left out, so the record fits a line. */
-function withoutMessage(record: unknown): unknown {
-  if (typeof record !== "object" || record === null || !("deploymentId" in record) || !("message" in record))
-    return record;
-  const { message: _message, ...rest } = record as Record<string, unknown>;
-  return rest;
-}
-
 /**
  * Parses a log as it streams in, one result per non-blank line, in order. Byte chunks (a file or request
  * stream) are split into lines wherever they break; strings are taken as whole lines (readline output) and
@@ -60,9 +65,17 @@ function withoutMessage(record: unknown): unknown {
  * memory.
  */
 export async function* parseLogStream(
-  source: LogSource,
+  source: LogSource | LogRecords,
   options: ParseLogOptions = {},
 ): AsyncGenerator<LogLineResult> {
+  if (isRecords(source)) {
+    const parseRecord = createLogRecordParser(options);
+    for (let i = 0; i < source.records.length; i++) {
+      const result = parseRecord(source.records[i], i + 1);
+      if (result) yield result;
+    }
+    return;
+  }
   const maxLength = options.maxLineLength ?? DEFAULT_MAX_LINE;
   const decoder = new TextDecoder("utf-8");
   const parseLine = createLogLineParser(options);
