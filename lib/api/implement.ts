@@ -92,7 +92,7 @@ export function implement(
     const params: Record<string, string> = {};
     for (const p of contract.pathParams ?? []) params[p.name] = parsePathParam(p, rawParams[p.name]);
     const idempotencyKey = contract.idempotencyKey ? readIdempotencyKey(req) : undefined;
-    const query = contract.query ? parseQuery(url, contract.query) : undefined;
+    const query = contract.query ? parseQuery(url, contract.query, contract.ignoredQueryPrefix) : undefined;
     let body: unknown;
     let rawBody: unknown;
     const declared = contract.body;

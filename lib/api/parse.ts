@@ -77,14 +77,16 @@ export async function readJson(req: Request): Promise<unknown> {
 
 /**
  * Parses query parameters against an object schema. Unknown parameters and repeated ones are refused,
- * so a typo (`?limt=5`) is an error instead of a silently ignored option.
+ * so a typo (`?limt=5`) is an error instead of a silently ignored option; those starting with `ignoredPrefix`
+ * (when given) are skipped, whatever they hold.
  */
-export function parseQuery<S extends z.ZodObject>(url: URL, schema: S): z.output<S> {
+export function parseQuery<S extends z.ZodObject>(url: URL, schema: S, ignoredPrefix?: string): z.output<S> {
   const known = new Set(Object.keys(schema.shape));
   const raw: Record<string, string> = {};
   const issues: FieldIssue[] = [];
   for (const [key, value] of url.searchParams) {
     if (hasUnsafeText(key) || hasUnsafeText(value)) throw unsafeTextError(JSON.stringify(key).slice(1, -1));
+    if (ignoredPrefix && key.startsWith(ignoredPrefix) && !known.has(key)) continue;
     if (!known.has(key)) issues.push({ field: key, message: "Unknown query parameter." });
     else if (key in raw) issues.push({ field: key, message: "Given more than once." });
     else raw[key] = value;

@@ -150,6 +150,11 @@ export interface RouteContract<
   deprecated?: boolean;
   pathParams?: readonly PathParam<P>[];
   query?: Q;
+  /**
+   * Query parameters that start with this prefix are ignored instead of refused as unknown: a sender that sets
+   * its request headers through URL parameters it may also leave in the URL (Cloudflare Logpush's `header_*`).
+   */
+  ignoredQueryPrefix?: string;
   queryExample?: Record<string, string>;
   body?: B extends z.ZodType ? RequestBody<B> : undefined;
   /** Tool POSTs accept an Idempotency-Key header. */

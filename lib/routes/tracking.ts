@@ -87,8 +87,9 @@ export const ingestTrackingLogsRoute = defineRoute({
   operationId: "ingestTrackingLogs",
   tag: "Tracking",
   summary: "Upload an access log (server, CDN or log-drain format)",
-  description: `The raw access log of one registered domain as the request body (\`text/plain\`, or \`application/json\` / \`application/x-ndjson\` as log drains send them, or no content type as Cloudflare Logpush may send it, optionally with \`Content-Encoding: gzip\`, or \`application/gzip\`; at most ${MAX_LOG_BYTES / (1024 * 1024)} MB of text), the domain in the \`domain\` query parameter. Unreadable lines are reported (the first ${LOG_REJECTED_REPORTED}, and a count), never fatal; uploading the same log twice records nothing new.`,
+  description: `The raw access log of one registered domain as the request body (\`text/plain\`, or \`application/json\` / \`application/x-ndjson\` as log drains send them, or no content type as Cloudflare Logpush may send it, optionally with \`Content-Encoding: gzip\`, or \`application/gzip\`; at most ${MAX_LOG_BYTES / (1024 * 1024)} MB of text), the domain in the \`domain\` query parameter (parameters named \`header_…\`, which Cloudflare Logpush turns into request headers, are ignored should they stay in the URL). Unreadable lines are reported (the first ${LOG_REJECTED_REPORTED}, and a count), never fatal; uploading the same log twice records nothing new.`,
   query: logsIngestQuery,
+  ignoredQueryPrefix: "header_",
   queryExample: { domain: EXAMPLE_DOMAIN },
   body: {
     name: "AccessLog",

@@ -878,24 +878,30 @@ describe("POST /tracking/logs", () => {
     const acct = await createTestAccount(handle.db, { domains: ["logpush.example"] });
     // Logpush turns its destination URL's header_* parameters into request headers
     // (header_Authorization=Bearer%20…) and may send no content type; a Uint8Array body makes fetch send none.
-    const push = (body: string) =>
-      callApi<Record<string, unknown>>(
-        api,
-        "/api/v1/tracking/logs?domain=logpush.example&format=cloudflare",
-        {
-          method: "POST",
-          headers: {
-            authorization: `Bearer ${acct.headers["x-api-key"]}:${acct.headers["x-api-secret"]}`,
-            "content-encoding": "gzip",
-          },
-          body: new Uint8Array(gzipSync(body)),
-        },
-      );
-    for (const check of ["test", '{"content":"tests"}\n']) {
-      const { status, data, body } = await push(check);
+    const bearer = `Bearer ${acct.headers["x-api-key"]}:${acct.headers["x-api-secret"]}`;
+    const base = "/api/v1/tracking/logs?domain=logpush.example&format=cloudflare";
+    const push = (body: string, query = "", authorization: string | null = bearer) =>
+      callApi<Record<string, unknown>>(api, `${base}${query}`, {
+        method: "POST",
+        headers: { ...(authorization ? { authorization } : {}), "content-encoding": "gzip" },
+        body: new Uint8Array(gzipSync(body)),
+      });
+    // Should the header_* parameters stay in the URL as well, they are ignored, whatever they hold.
+    const headerParams = `&header_Authorization=${encodeURIComponent(bearer)}&header_Content-Type=application%2Fx-ndjson`;
+    for (const [check, query] of [
+      ["test", ""],
+      ['{"content":"tests"}\n', headerParams],
+    ] as const) {
+      const { status, data, body } = await push(check, query);
       expect(status, JSON.stringify(body)).toBe(200);
       expect(data).toMatchObject({ lines: 1, accepted: 0, skipped: 1, rejectedCount: 0 });
     }
+    // Only that prefix is let through, and a key in the URL authenticates nothing.
+    const unknown = await push("test", `${headerParams}&headers_x=1`);
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject({ error: { code: "VALIDATION_ERROR" } });
+    expect(JSON.stringify(unknown.body)).toContain("headers_x");
+    expect((await push("test", headerParams, null)).status).toBe(401);
     const at = Date.now() - 600_000;
     const record = (ray: string, uri: string, ua: string, timestamp: string | number, referer = "") => ({
       RayID: ray,
