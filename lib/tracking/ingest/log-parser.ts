@@ -258,15 +258,8 @@ export function createLogLineParser(options: ParseLogOptions = {}) {
     }
     const requested = options.format ?? "auto";
     const format = requested === "auto" ? detectLineFormat(raw) : requested;
+    if (isJsonLogFormat(format)) return parseJsonLine(raw, line, requested === "auto" ? "auto" : format);
     switch (format) {
-      case "nginx_json":
-      case "cloudflare":
-      case "caddy":
-      case "traefik":
-      case "google_cloud":
-      case "vercel":
-      case "akamai":
-        return parseJsonLine(raw, line, requested === "auto" ? "auto" : format);
       case "alb":
         return parseAlbLine(raw, line);
       case "cloudfront":
